@@ -1,0 +1,99 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ahab-go/ahab/internal/cli"
+)
+
+var update = flag.Bool("update", false, "rewrite the scripts' golden files (review the diff like code)")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"ahab":  main,
+		"bazel": fakeBazel,
+	})
+}
+
+// TestScripts runs the CLI as a user does, with testscript: ahab and a fake
+// bazel are on PATH. Regenerate golden output with: go test ./cmd/ahab -update
+func TestScripts(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("CONFORMANCE", filepath.Join(root, "testdata", "conformance"))
+			env.Setenv("FAKE_BAZEL_LOG", filepath.Join(env.WorkDir, "bazel.log"))
+			env.Setenv("VERSION", cli.Version())
+			return nil
+		},
+	})
+}
+
+// fakeBazel stands in for Bazel. It appends its argv, working directory and
+// the USER and HOSTNAME it was given to $FAKE_BAZEL_LOG, then:
+//   - info: prints output_base: $FAKE_BAZEL_OUTPUT_BASE (and other keys);
+//   - aquery: copies $FAKE_BAZEL_DUMP to stdout;
+//
+// $FAKE_BAZEL_FAIL=<command> makes that command print garbage to stderr and
+// exit 1; $FAKE_BAZEL_GARBAGE=<command> makes it print garbage to stdout.
+func fakeBazel() {
+	args := os.Args[1:]
+	cmd := ""
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			cmd = a
+			break
+		}
+	}
+	if log := os.Getenv("FAKE_BAZEL_LOG"); log != "" {
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			wd, _ := os.Getwd()
+			fmt.Fprintf(f, "argv: %s\ncwd: %s\nUSER: %s\nHOSTNAME: %s\n", strings.Join(args, " "), wd, envOr("USER"), envOr("HOSTNAME"))
+			f.Close()
+		}
+	}
+	if os.Getenv("FAKE_BAZEL_FAIL") == cmd {
+		fmt.Fprintf(os.Stderr, "ERROR: Skipping '//nope': no such package 'nope'\nINFO: Elapsed time: 0.1s\n")
+		os.Exit(1)
+	}
+	if os.Getenv("FAKE_BAZEL_GARBAGE") == cmd {
+		fmt.Println("this is not what you were looking for")
+		os.Exit(0)
+	}
+	switch cmd {
+	case "info":
+		fmt.Printf("bazel-bin: /tmp/x/bin\noutput_base: %s\nrelease: release 4.2.3\n", os.Getenv("FAKE_BAZEL_OUTPUT_BASE"))
+	case "aquery":
+		data, err := os.ReadFile(os.Getenv("FAKE_BAZEL_DUMP"))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Stdout.Write(data)
+	default:
+		fmt.Fprintf(os.Stderr, "fake bazel: unknown command %q\n", cmd)
+		os.Exit(2)
+	}
+	os.Exit(0)
+}
+
+func envOr(k string) string {
+	if v, ok := os.LookupEnv(k); ok {
+		return v
+	}
+	return "<unset>"
+}

@@ -1,0 +1,470 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const sha = "0123456789abcdef0123456789abcdef01234567"
+
+func TestParseSpec(t *testing.T) {
+	tests := []struct {
+		name    string
+		json    string
+		want    Spec
+		wantErr string
+	}{
+		{
+			name: "defaults",
+			json: `{"repo": "https://example.com/p", "commit": "` + sha + `"}`,
+			want: Spec{Repo: "https://example.com/p", Commit: sha, Label: "//...", Workspace: ".", Weight: 1},
+		},
+		{
+			name: "every field",
+			json: `{"repo": "source.bundle", "commit": "` + sha + `", "label": "//a/... - //a/x/...",
+				"configs": ["ci", "opt"], "compilation_mode": "dbg", "workspace": "e2e", "weight": 4}`,
+			want: Spec{Repo: "source.bundle", Commit: sha, Label: "//a/... - //a/x/...", Configs: []string{"ci", "opt"},
+				CompilationMode: "dbg", Workspace: "e2e", Weight: 4},
+		},
+		{
+			name:    "unknown field refused",
+			json:    `{"repo": "r", "commit": "` + sha + `", "compilation-mode": "opt"}`,
+			wantErr: `spec.json: unknown field "compilation-mode", expected one of: repo, commit, label, configs, compilation_mode, workspace, weight`,
+		},
+		{name: "missing repo", json: `{"commit": "` + sha + `"}`, wantErr: `spec.json: repo: missing, expected`},
+		{name: "missing commit", json: `{"repo": "r"}`, wantErr: `spec.json: commit: missing, expected a full 40-character commit SHA`},
+		{name: "short commit", json: `{"repo": "r", "commit": "0123abc"}`, wantErr: `spec.json: commit: "0123abc" is not a full commit SHA`},
+		{name: "upper-case commit", json: `{"repo": "r", "commit": "` + strings.ToUpper(sha) + `"}`, wantErr: `is not a full commit SHA`},
+		{name: "configs not a list", json: `{"repo": "r", "commit": "` + sha + `", "configs": "ci"}`, wantErr: `spec.json: configs: got "ci", expected a list of strings`},
+		{name: "null label", json: `{"repo": "r", "commit": "` + sha + `", "label": null}`, wantErr: `spec.json: label: got null, expected a string`},
+		{name: "fractional weight", json: `{"repo": "r", "commit": "` + sha + `", "weight": 1.5}`, wantErr: `spec.json: weight: got 1.5, expected an integer`},
+		{name: "zero weight", json: `{"repo": "r", "commit": "` + sha + `", "weight": 0}`, wantErr: `spec.json: weight: 0, expected a positive integer`},
+		{name: "workspace escapes", json: `{"repo": "r", "commit": "` + sha + `", "workspace": "../x"}`, wantErr: `spec.json: workspace: "../x" leaves work/`},
+		{name: "absolute workspace", json: `{"repo": "r", "commit": "` + sha + `", "workspace": "/x"}`, wantErr: `leaves work/`},
+		{name: "empty compilation mode", json: `{"repo": "r", "commit": "` + sha + `", "compilation_mode": ""}`, wantErr: `compilation_mode: empty`},
+		{name: "not an object", json: `[]`, wantErr: `spec.json: `},
+		{name: "null document", json: `null`, wantErr: `spec.json: null, expected a JSON object`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseSpec([]byte(tt.json), "spec.json")
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("ParseSpec error = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("ParseSpec = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCheckedInTargets loads the real fishery/ directory: every spec.json
+// must parse, and the split between local and network targets is the one
+// docs/fishery.md describes.
+func TestCheckedInTargets(t *testing.T) {
+	targets, err := LoadTargets("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var local, network []string
+	for _, tg := range targets {
+		if tg.Spec.NeedsNetwork() {
+			network = append(network, tg.Name)
+		} else {
+			local = append(local, tg.Name)
+		}
+		if !isFile(filepath.Join(tg.Dir, "expectation.json")) {
+			t.Errorf("%s has no expectation.json on record", tg.Name)
+		}
+	}
+	wantNetwork := []string{"abseil-cpp", "buildtools", "dagger", "envoy", "gazelle", "nativelink", "rules_distroless",
+		"rules_foreign_cc", "rules_img", "rules_js", "rules_pkg", "rules_tar", "rules_ts"}
+	if !reflect.DeepEqual(network, wantNetwork) {
+		t.Errorf("network targets = %v, want %v", network, wantNetwork)
+	}
+	if len(local) < 3 {
+		t.Errorf("local targets = %v, want at least the three kept as bundles", local)
+	}
+}
+
+func TestNeedsNetwork(t *testing.T) {
+	for repo, want := range map[string]bool{
+		"https://github.com/abseil/abseil-cpp": true,
+		"ssh://git@example.com/p.git":          true,
+		"git://example.com/p":                  true,
+		"file:///srv/git/p":                    false,
+		"source.bundle":                        false,
+		"../shared/p.bundle":                   false,
+		"/srv/git/p":                           false,
+	} {
+		if got := (Spec{Repo: repo}).NeedsNetwork(); got != want {
+			t.Errorf("NeedsNetwork(%q) = %v, want %v", repo, got, want)
+		}
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	good := map[string]Shard{"1/1": {1, 1}, "1/4": {1, 4}, "4/4": {4, 4}, "02/10": {2, 10}}
+	for in, want := range good {
+		got, err := ParseShard(in)
+		if err != nil || got != want {
+			t.Errorf("ParseShard(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "1", "0/4", "5/4", "1/0", "-1/4", "+1/4", "1/4/2", "a/b", "1 /4", "1/"} {
+		if _, err := ParseShard(in); err == nil {
+			t.Errorf("ParseShard(%q) succeeded, want an error", in)
+		}
+	}
+}
+
+// TestAssignShards uses the reference's CI split (§11): 4 shards, envoy
+// weighing 4, rules_img 2, every other project 1.
+func TestAssignShards(t *testing.T) {
+	var targets []Weighted
+	for _, name := range []string{"abseil-cpp", "buildtools", "dagger", "envoy", "gazelle", "nativelink",
+		"rules_distroless", "rules_foreign_cc", "rules_img", "rules_js", "rules_pkg", "rules_tar", "rules_ts"} {
+		w := 1
+		switch name {
+		case "envoy":
+			w = 4
+		case "rules_img":
+			w = 2
+		}
+		targets = append(targets, Weighted{name, w})
+	}
+	got := AssignShards(targets, 4)
+	want := [][]string{
+		{"envoy", "rules_ts"},
+		{"nativelink", "rules_img", "rules_js"},
+		{"abseil-cpp", "dagger", "rules_distroless", "rules_pkg"},
+		{"buildtools", "gazelle", "rules_foreign_cc", "rules_tar"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("AssignShards = %v\nwant %v", got, want)
+	}
+	t.Run("more shards than targets", func(t *testing.T) {
+		got := AssignShards([]Weighted{{"b", 1}, {"a", 1}}, 3)
+		want := [][]string{{"a"}, {"b"}, nil}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("AssignShards = %#v, want %#v", got, want)
+		}
+	})
+	t.Run("input order does not matter", func(t *testing.T) {
+		reversed := make([]Weighted, len(targets))
+		for i, w := range targets {
+			reversed[len(targets)-1-i] = w
+		}
+		if again := AssignShards(reversed, 4); !reflect.DeepEqual(again, want) {
+			t.Errorf("AssignShards(reversed) = %v, want %v", again, want)
+		}
+	})
+}
+
+func TestSummary(t *testing.T) {
+	report := `{
+  "violations": [
+    {"count": 1, "violation": {"kind": "execution_requirement"}},
+    {"count": 2, "violation": {"kind": "absolute_path"}},
+    {"count": 1, "violation": {"kind": "system_program"}},
+    {"count": 3, "violation": {"kind": "system_program"}},
+    {"count": 1, "violation": {"kind": "absolute_path"}}
+  ]
+}`
+	s, err := Summarize([]byte(report), "expectation.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "" +
+		"    demo: 5 distinct, 8 occurrences\n" +
+		"           2 distinct       3 occurrences  absolute_path\n" +
+		"           2 distinct       4 occurrences  system_program\n" +
+		"           1 distinct       1 occurrences  execution_requirement\n"
+	if got := s.Format("demo"); got != want {
+		t.Errorf("Format =\n%s\nwant\n%s", got, want)
+	}
+
+	var total Summary
+	total.Add(s)
+	total.Add(s)
+	if total.Distinct != 10 || total.Occurrences != 16 || total.Kinds["system_program"].Occurrences != 8 {
+		t.Errorf("Add twice = %+v", total)
+	}
+
+	empty, err := Summarize([]byte(emptyExpectation), "expectation.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := empty.Format("empty"); got != "    empty: 0 distinct, 0 occurrences\n" {
+		t.Errorf("empty Format = %q", got)
+	}
+
+	for _, bad := range []string{`{}`, `[]`, `{"violations": [{"count": 1}]}`, `{"violations": [{"violation": {"kind": "bad_path"}}]}`} {
+		if _, err := Summarize([]byte(bad), "expectation.json"); err == nil || !strings.HasPrefix(err.Error(), "expectation.json: ") {
+			t.Errorf("Summarize(%s) error = %v, want one naming the file", bad, err)
+		}
+	}
+}
+
+// TestReferenceSummaries checks the summary against the reference's table
+// (§11.1) for the recorded expectations.
+func TestReferenceSummaries(t *testing.T) {
+	want := map[string][2]int{"abseil-cpp": {261, 393}, "buildtools": {62, 76}, "envoy": {5, 5}, "rules_js": {136, 144}, "rules_pkg": {36, 38}}
+	for name, counts := range want {
+		data, err := os.ReadFile(filepath.Join(name, "expectation.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Summarize(data, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Distinct != counts[0] || s.Occurrences != counts[1] {
+			t.Errorf("%s: %d/%d, want %d/%d", name, s.Distinct, s.Occurrences, counts[0], counts[1])
+		}
+	}
+}
+
+func newTestDriver(t *testing.T) (*Driver, Target, *bytes.Buffer) {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, "fishery", "demo")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	d := &Driver{Root: root, CacheDir: filepath.Join(root, "cache", "ahab-fishery"), Stdout: &out, Stderr: &out}
+	return d, Target{Name: "demo", Dir: dir, Spec: Spec{Repo: "source.bundle", Commit: sha, Label: "//...", Workspace: ".", Weight: 1}}, &out
+}
+
+func TestEnsureExpectation(t *testing.T) {
+	d, tg, out := newTestDriver(t)
+	if err := d.EnsureExpectation(tg); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(tg.Dir, "expectation.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != "{\n  \"violations\": []\n}\n" {
+		t.Errorf("empty expectation = %q", data)
+	}
+	if want := "fishery: no expectation on record, wrote an empty fishery/demo/expectation.json\n"; out.String() != want {
+		t.Errorf("message = %q, want %q", out.String(), want)
+	}
+
+	recorded := []byte("{\n  \"violations\": [{\"count\": 1, \"violation\": {\"kind\": \"bad_path\"}}]\n}\n")
+	os.WriteFile(filepath.Join(tg.Dir, "expectation.json"), recorded, 0o644)
+	out.Reset()
+	if err := d.EnsureExpectation(tg); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(tg.Dir, "expectation.json")); !bytes.Equal(data, recorded) || out.Len() != 0 {
+		t.Errorf("an existing expectation was touched: %q, printed %q", data, out.String())
+	}
+}
+
+func TestParseArgs(t *testing.T) {
+	known := []string{"envoy", "local-geometry"}
+	tests := []struct {
+		args    string
+		want    Invocation
+		wantErr string
+	}{
+		{args: "check envoy", want: Invocation{Command: "check", Target: "envoy"}},
+		{args: "update local-geometry", want: Invocation{Command: "update", Target: "local-geometry"}},
+		{args: "ci", want: Invocation{Command: "ci"}},
+		{args: "ci --shard 2/4", want: Invocation{Command: "ci", Shard: &Shard{2, 4}}},
+		{args: "--shard=1/3 ci --network", want: Invocation{Command: "ci", Shard: &Shard{1, 3}, Network: true}},
+		{args: "--help", want: Invocation{Help: true}},
+		{args: "", wantErr: "no command, expected one of: check, ci, clean, explain, setup, update"},
+		{args: "fish", wantErr: `unknown command "fish", expected one of: check, ci, clean, explain, setup, update`},
+		{args: "check", wantErr: "check needs a target, expected one of: envoy, local-geometry"},
+		{args: "check nope", wantErr: `unknown target "nope", expected one of: envoy, local-geometry`},
+		{args: "check envoy envoy", wantErr: "check takes one target, got 2: envoy envoy"},
+		{args: "ci envoy", wantErr: `ci takes no target, got "envoy"`},
+		{args: "check envoy --shard 1/4", wantErr: "--shard applies only to ci, not to check"},
+		{args: "setup envoy --network", wantErr: "--network applies only to ci, not to setup"},
+		{args: "ci --shard", wantErr: "--shard needs a value"},
+		{args: "ci --shard 0/4", wantErr: `--shard: "0/4", expected I/N with 1 <= I <= N`},
+		{args: "ci --shard 1/4 --shard 2/4", wantErr: "--shard given twice"},
+		{args: "ci --verbose", wantErr: `unknown flag "--verbose"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			got, err := ParseArgs(strings.Fields(tt.args), known)
+			if tt.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want prefix %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("ParseArgs = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAhabArgs(t *testing.T) {
+	d, tg, _ := newTestDriver(t)
+	tg.Spec.Configs = []string{"ci", "remote"}
+	tg.Spec.CompilationMode = "opt"
+	tg.Spec.Label = "//... - //x/..."
+	ob := filepath.Join(d.CacheDir, "demo")
+	got := d.AhabArgs(tg, "--expect-json=/e.json")
+	want := []string{"--output-base=" + ob, "--config=ci", "--config=remote", "--compilation-mode=opt", "--expect-json=/e.json", "//... - //x/..."}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("AhabArgs = %q\nwant %q", got, want)
+	}
+	os.WriteFile(filepath.Join(tg.Dir, "exceptions.json"), []byte(`{"exceptions": []}`), 0o644)
+	got = d.AhabArgs(Target{Name: "demo", Dir: tg.Dir, Spec: Spec{Label: "//..."}})
+	want = []string{"--output-base=" + ob, "--exceptions-json=" + filepath.Join(tg.Dir, "exceptions.json"), "//..."}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("AhabArgs with exceptions = %q\nwant %q", got, want)
+	}
+}
+
+func TestSelectCI(t *testing.T) {
+	mk := func(name, repo string, weight int) Target {
+		return Target{Name: name, Spec: Spec{Repo: repo, Commit: sha, Weight: weight}}
+	}
+	targets := []Target{
+		mk("envoy", "https://github.com/envoyproxy/envoy", 4),
+		mk("local-a", "source.bundle", 1),
+		mk("local-b", "file:///srv/b", 1),
+		mk("rules_img", "https://github.com/bazel-contrib/rules_img", 2),
+	}
+	names := func(ts []Target) (out []string) {
+		for _, t := range ts {
+			out = append(out, t.Name)
+		}
+		return out
+	}
+	run, skipped, _ := SelectCI(targets, CIOptions{})
+	if got := names(run); !reflect.DeepEqual(got, []string{"local-a", "local-b"}) {
+		t.Errorf("default ci runs %v, want only the local targets", got)
+	}
+	if got := names(skipped); !reflect.DeepEqual(got, []string{"envoy", "rules_img"}) {
+		t.Errorf("default ci skips %v", got)
+	}
+	run, skipped, _ = SelectCI(targets, CIOptions{Network: true})
+	if len(run) != 4 || len(skipped) != 0 {
+		t.Errorf("--network runs %v, skips %v; want all", names(run), names(skipped))
+	}
+	run, _, shard := SelectCI(targets, CIOptions{Network: true, Shard: &Shard{2, 2}})
+	if got := names(run); !reflect.DeepEqual(got, []string{"local-a", "local-b", "rules_img"}) || !reflect.DeepEqual(shard, got) {
+		t.Errorf("shard 2/2 runs %v (names %v), want the three targets outweighed by envoy", got, shard)
+	}
+}
+
+// TestSetup fetches pinned commits from a bundle and from a local git
+// directory, including a commit that is not a branch tip: the depth-1 fetch
+// of §11 must work without a network server.
+func TestSetup(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	src := t.TempDir()
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
+			"GIT_COMMITTER_EMAIL=t@t", "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git(src, "init", "--quiet", "-b", "main")
+	os.WriteFile(filepath.Join(src, "WORKSPACE"), []byte("old\n"), 0o644)
+	git(src, "add", "-A")
+	git(src, "commit", "--quiet", "-m", "old")
+	old := git(src, "rev-parse", "HEAD")
+	os.WriteFile(filepath.Join(src, "WORKSPACE"), []byte("new\n"), 0o644)
+	git(src, "commit", "--quiet", "-am", "new")
+
+	for _, kind := range []string{"bundle", "directory"} {
+		t.Run(kind, func(t *testing.T) {
+			d, tg, out := newTestDriver(t)
+			tg.Spec.Commit = old
+			if kind == "bundle" {
+				git(src, "bundle", "create", "--quiet", filepath.Join(tg.Dir, "source.bundle"), "HEAD", "main")
+			} else {
+				tg.Spec.Repo = "file://" + src
+			}
+			if err := d.Setup(tg); err != nil {
+				t.Fatalf("Setup: %v\n%s", err, out)
+			}
+			work := filepath.Join(tg.Dir, "work")
+			if head := git(work, "rev-parse", "HEAD"); head != old {
+				t.Errorf("work/ is at %s, want the pinned %s", head, old)
+			}
+			if data, _ := os.ReadFile(filepath.Join(work, "WORKSPACE")); string(data) != "old\n" {
+				t.Errorf("checked-out WORKSPACE = %q", data)
+			}
+			if kind == "directory" && !isFile(filepath.Join(work, ".git", "shallow")) {
+				t.Errorf("fetch from a git directory was not shallow")
+			}
+			if !strings.Contains(out.String(), "fishery: demo is ready in "+work) {
+				t.Errorf("output lacks the ready line:\n%s", out)
+			}
+			if err := d.checkWork(tg); err != nil {
+				t.Errorf("checkWork after setup: %v", err)
+			}
+			if err := d.Setup(tg); err == nil || !strings.Contains(err.Error(), "fishery/demo/work already exists") {
+				t.Errorf("second Setup error = %v, want a refusal", err)
+			}
+			stale := tg
+			stale.Spec.Commit = sha
+			if err := d.checkWork(stale); err == nil || !strings.Contains(err.Error(), "but spec.json pins") {
+				t.Errorf("checkWork of a stale checkout = %v, want a refusal", err)
+			}
+			out.Reset()
+			if err := d.Clean(tg); err != nil || exists(work) {
+				t.Fatalf("Clean: %v, work exists: %v", err, exists(work))
+			}
+			if want := "fishery: removed fishery/demo/work\n"; out.String() != want {
+				t.Errorf("Clean printed %q, want %q", out.String(), want)
+			}
+		})
+	}
+
+	t.Run("missing commit", func(t *testing.T) {
+		d, tg, _ := newTestDriver(t)
+		git(src, "bundle", "create", "--quiet", filepath.Join(tg.Dir, "source.bundle"), "HEAD", "main")
+		tg.Spec.Commit = sha
+		if err := d.Setup(tg); err == nil || !strings.Contains(err.Error(), "expected the bundle to contain it") {
+			t.Errorf("Setup of a commit missing from the bundle = %v", err)
+		}
+	})
+}
+
+func TestFetchArgs(t *testing.T) {
+	net := Spec{Repo: "https://example.com/p", Commit: sha}
+	if got := strings.Join(FetchArgs(net, false), " "); got != "git fetch --quiet --depth 1 origin "+sha {
+		t.Errorf("network fetch = %s", got)
+	}
+	if got := strings.Join(FetchArgs(Spec{Repo: "file:///p", Commit: sha}, false), " "); got != "git -c protocol.version=2 fetch --quiet --depth 1 origin "+sha {
+		t.Errorf("local directory fetch = %s", got)
+	}
+	if got := strings.Join(FetchArgs(Spec{Repo: "p.bundle", Commit: sha}, true), " "); got != "git fetch --quiet origin "+sha {
+		t.Errorf("bundle fetch = %s", got)
+	}
+}

@@ -1,0 +1,93 @@
+// Command fishery runs the working copy of Ahab against pinned Bazel
+// projects and compares what it finds with the reports recorded in
+// fishery/<target>/expectation.json, so that a change to a check shows up
+// as a diff of somebody else's findings (reference §11; docs/fishery.md).
+//
+//	go run ./fishery <command> [target] [--shard I/N] [--network]
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+func main() {
+	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Main runs one fishery command and returns the process exit code: 0 on
+// success, Ahab's own code when it failed (a diff, a report), 1 for any
+// other error, which is printed as `fishery: <message>` (§11).
+func Main(args []string, stdout, stderr io.Writer) int {
+	fail := func(err error) int {
+		var code exitCode
+		if errors.As(err, &code) {
+			return int(code)
+		}
+		fmt.Fprintf(stderr, "fishery: %v\n", err)
+		return 1
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fail(err)
+	}
+	root, err := FindRoot(cwd)
+	if err != nil {
+		return fail(err)
+	}
+	targets, err := LoadTargets(root)
+	if err != nil {
+		return fail(err)
+	}
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.Name
+	}
+	inv, err := ParseArgs(args, names)
+	if err != nil {
+		return fail(err)
+	}
+	if inv.Help {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	cache, err := os.UserCacheDir() // $XDG_CACHE_HOME, else ~/.cache
+	if err != nil {
+		return fail(err)
+	}
+	d := &Driver{
+		Root:     root,
+		CacheDir: filepath.Join(cache, "ahab-fishery"),
+		Stdout:   stdout,
+		Stderr:   stderr,
+		Targets:  targets,
+	}
+	defer d.Close()
+	var target Target
+	for _, t := range targets {
+		if t.Name == inv.Target {
+			target = t
+		}
+	}
+	switch inv.Command {
+	case "setup":
+		err = d.Setup(target)
+	case "check":
+		err = d.Check(target)
+	case "update":
+		err = d.Update(target)
+	case "explain":
+		err = d.Explain(target)
+	case "clean":
+		err = d.Clean(target)
+	case "ci":
+		err = d.CI(CIOptions{Shard: inv.Shard, Network: inv.Network})
+	}
+	if err != nil {
+		return fail(err)
+	}
+	return 0
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// emptyExpectation is what Ahab writes for a report with no findings (§8.1);
+// a target's first `check` compares against it.
+const emptyExpectation = "{\n  \"violations\": []\n}\n"
+
+// Summary counts a recorded report's findings, in total and per kind.
+type Summary struct {
+	Distinct, Occurrences int
+	Kinds                 map[string]*KindCount
+}
+
+// KindCount is one kind's share of a Summary.
+type KindCount struct {
+	Distinct, Occurrences int
+}
+
+// Summarize reads an expectation.json (a report in the §8.1 format) and
+// counts it. Only kind and count are read: the summary is for people
+// scanning CI logs, and Ahab itself validates the report when it compares.
+func Summarize(data []byte, file string) (Summary, error) {
+	var doc struct {
+		Violations *[]struct {
+			Count     *int `json:"count"`
+			Violation *struct {
+				Kind string `json:"kind"`
+			} `json:"violation"`
+		} `json:"violations"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil || doc.Violations == nil {
+		return Summary{}, fmt.Errorf("%s: not a report Ahab wrote, expected {\"violations\": [...]}", file)
+	}
+	s := Summary{Kinds: map[string]*KindCount{}}
+	for i, v := range *doc.Violations {
+		if v.Count == nil || v.Violation == nil || v.Violation.Kind == "" {
+			return Summary{}, fmt.Errorf("%s: violation %d: missing count, violation or kind, expected a report Ahab wrote", file, i+1)
+		}
+		k := s.Kinds[v.Violation.Kind]
+		if k == nil {
+			k = &KindCount{}
+			s.Kinds[v.Violation.Kind] = k
+		}
+		k.Distinct++
+		k.Occurrences += *v.Count
+		s.Distinct++
+		s.Occurrences += *v.Count
+	}
+	return s, nil
+}
+
+// Add accumulates another summary into s (the cross-project total).
+func (s *Summary) Add(o Summary) {
+	if s.Kinds == nil {
+		s.Kinds = map[string]*KindCount{}
+	}
+	s.Distinct += o.Distinct
+	s.Occurrences += o.Occurrences
+	for kind, c := range o.Kinds {
+		k := s.Kinds[kind]
+		if k == nil {
+			k = &KindCount{}
+			s.Kinds[kind] = k
+		}
+		k.Distinct += c.Distinct
+		k.Occurrences += c.Occurrences
+	}
+}
+
+// Format renders the summary as §11 prints it: a heading line, then one line
+// per kind, most distinct findings first (ties by kind).
+func (s Summary) Format(label string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "    %s: %d distinct, %d occurrences\n", label, s.Distinct, s.Occurrences)
+	kinds := make([]string, 0, len(s.Kinds))
+	for kind := range s.Kinds {
+		kinds = append(kinds, kind)
+	}
+	sort.Slice(kinds, func(a, b int) bool {
+		ka, kb := s.Kinds[kinds[a]], s.Kinds[kinds[b]]
+		if ka.Distinct != kb.Distinct {
+			return ka.Distinct > kb.Distinct
+		}
+		return kinds[a] < kinds[b]
+	})
+	for _, kind := range kinds {
+		c := s.Kinds[kind]
+		fmt.Fprintf(&b, "      %6d distinct  %6d occurrences  %s\n", c.Distinct, c.Occurrences, kind)
+	}
+	return b.String()
+}

@@ -1,0 +1,14 @@
+module github.com/ahab-go/ahab
+
+go 1.26.0
+
+require (
+	github.com/bazelbuild/buildtools v0.0.0-20260904073137-eaa4d125b423 // indirect
+	github.com/pmezard/go-difflib v1.0.0 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	github.com/spf13/pflag v1.1.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/term v0.48.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)

@@ -1,0 +1,116 @@
+// Package action is the model of one Bazel action that the checks see:
+// what aquery says it runs, with its target label and the workspace status
+// files it reads already resolved, so that checks never follow proto ids.
+package action
+
+import "strings"
+
+// Action is one action of the graph.
+type Action struct {
+	Mnemonic string
+	// Target is the label of the action's target, or "<unknown target>".
+	Target string
+	// Arguments is argv, argv[0] included, as aquery lists it.
+	Arguments []string
+	// Env is the action's environment in dump order.
+	Env []EnvVar
+	// ExecutionInfo holds the keys of execution_info in dump order
+	// (values are never read).
+	ExecutionInfo []string
+	// ParamFiles are the param files aquery printed with
+	// --include_param_files, each already split into lines (§9).
+	ParamFiles []ParamFile
+	// StatusInputs are the paths of the workspace status files among the
+	// action's inputs, once each, in the order they were first reached (§3.5).
+	StatusInputs []string
+}
+
+// UnknownTarget is the target of an action whose target id names nothing.
+const UnknownTarget = "<unknown target>"
+
+// EnvVar is one environment variable of an action.
+type EnvVar struct{ Key, Value string }
+
+// ParamFile is one param file of an action.
+type ParamFile struct {
+	ExecPath string
+	Lines    []string
+}
+
+// String is one string of an action's command line with where it came
+// from: ParamFile is the exec path of the param file it was read from, or
+// empty for a raw argument.
+type String struct {
+	Value     string
+	ParamFile string
+}
+
+// References reports whether arg names the param file at execPath: it ends
+// with the path and what precedes the path ends with "@" or "flagfile=" (§9).
+// So "@p", "-Wl,@p" and "--flagfile=p" refer to p; "p" and
+// "-fmodule-map-file=p" do not.
+func References(arg, execPath string) bool {
+	if execPath == "" || !strings.HasSuffix(arg, execPath) {
+		return false
+	}
+	before := arg[:len(arg)-len(execPath)]
+	return strings.HasSuffix(before, "@") || strings.HasSuffix(before, "flagfile=")
+}
+
+// ExpandedCommandLine is the argv with each param-file reference replaced
+// in place by the lines of the first param file it references (§9). It is
+// not recursive, and unreferenced param files are not spliced in.
+func (a *Action) ExpandedCommandLine() []String {
+	if len(a.ParamFiles) == 0 {
+		out := make([]String, len(a.Arguments))
+		for i, arg := range a.Arguments {
+			out[i] = String{Value: arg}
+		}
+		return out
+	}
+	out := make([]String, 0, len(a.Arguments))
+	for _, arg := range a.Arguments {
+		pf := a.referencedParamFile(arg)
+		if pf == nil {
+			out = append(out, String{Value: arg})
+			continue
+		}
+		for _, line := range pf.Lines {
+			out = append(out, String{Value: line, ParamFile: pf.ExecPath})
+		}
+	}
+	return out
+}
+
+func (a *Action) referencedParamFile(arg string) *ParamFile {
+	for i := range a.ParamFiles {
+		if References(arg, a.ParamFiles[i].ExecPath) {
+			return &a.ParamFiles[i]
+		}
+	}
+	return nil
+}
+
+// AnalyzableStrings calls f for every raw argument (argv[0] included,
+// references kept as written) and then for every line of every param file,
+// each once, whether or not it is referenced (§3.0, §9).
+func (a *Action) AnalyzableStrings(f func(String)) {
+	for _, arg := range a.Arguments {
+		f(String{Value: arg})
+	}
+	for _, pf := range a.ParamFiles {
+		for _, line := range pf.Lines {
+			f(String{Value: line, ParamFile: pf.ExecPath})
+		}
+	}
+}
+
+// The values Ahab puts in USER and HOSTNAME when it asks Bazel for the
+// graph (§2). They are fixed rather than random so that action keys, and
+// with them Bazel's analysis cache and saved reports, stay stable; long
+// and distinctive so that finding one anywhere in the graph means the
+// build copied it out of the environment.
+const (
+	UserSentinel     = "ahab-sentinel-user-4f8a1c6b9d2e7350"
+	HostnameSentinel = "ahab-sentinel-hostname-4f8a1c6b9d2e7350"
+)

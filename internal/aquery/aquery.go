@@ -1,0 +1,180 @@
+// Package aquery decodes the action graph that `bazel aquery` prints into
+// the action model the checks see (package action), streaming: actions are
+// handed over one at a time as they are read, and only what later lookups
+// need (target labels, dep sets, the artifacts and path fragments that locate
+// workspace status files) is kept until the dump ends. The whole dump is
+// never held in memory (except for jsonproto and textproto; see Decode).
+package aquery
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strconv"
+	"strings"
+
+	"github.com/ahab-go/ahab/internal/action"
+)
+
+// Format is the form of a dump, as named by aquery's --output flag.
+type Format int
+
+const (
+	// Detect tells Decode to recognise the format from the content.
+	Detect Format = iota
+	// Proto is --output=proto: one binary analysis.ActionGraphContainer.
+	Proto
+	// StreamedProto is --output=streamed_proto: varint-length-delimited
+	// ActionGraphContainer messages, each holding one item.
+	StreamedProto
+	// JSONProto is --output=jsonproto: the container in protobuf JSON.
+	JSONProto
+	// TextProto is --output=textproto: the container in protobuf text
+	// format, the form tests write graphs in.
+	TextProto
+)
+
+var formatNames = [...]string{
+	Detect:        "detect",
+	Proto:         "proto",
+	StreamedProto: "streamed_proto",
+	JSONProto:     "jsonproto",
+	TextProto:     "textproto",
+}
+
+func (f Format) String() string {
+	if f >= 0 && int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return "Format(" + strconv.Itoa(int(f)) + ")"
+}
+
+// ParseFormat parses a format named as aquery's --output flag names it.
+func ParseFormat(s string) (Format, error) {
+	for f, name := range formatNames {
+		if f != int(Detect) && name == s {
+			return Format(f), nil
+		}
+	}
+	return Detect, fmt.Errorf("unknown aquery output format %q, expected one of: proto, streamed_proto, jsonproto, textproto", s)
+}
+
+// Action is one decoded action: the model checks see, plus the ids that can
+// only be resolved once the whole graph has been read (Bazel 4.2.3 writes
+// artifacts, actions, targets, depSetOfFiles, configuration, ruleClasses,
+// pathFragments in that order, so actions come before what they refer to;
+// never assume any order).
+type Action struct {
+	action.Action // Target and StatusInputs are left empty by Decode
+	TargetID      uint32
+	InputDepSets  []uint32
+}
+
+// Resolve fills in the Target and StatusInputs of a through g.
+func (a *Action) Resolve(g *Graph) {
+	a.Target = g.Target(a.TargetID)
+	a.StatusInputs = g.StatusInputs(a.InputDepSets)
+}
+
+// Options tune Decode.
+type Options struct {
+	// Format is the dump's format; Detect (the zero value) recognises it.
+	Format Format
+	// Progress, when not nil, is called with the number of bytes read so
+	// far, about every MiB and once at the end.
+	Progress func(bytesRead int64)
+}
+
+// Error is a dump that cannot be decoded. It renders as one line naming the
+// file, the entry and its byte offset:
+//
+//	dump.pb: action 5123 (byte 1048576): unexpected EOF
+//
+// Entries are counted from 1 within their kind, in dump order.
+type Error struct {
+	File string
+	// Entry names the element, such as "action 5123"; empty when the error
+	// is not about one element.
+	Entry string
+	// Offset is the byte offset of the entry (or of the error when there
+	// is no entry), or -1 when it is not known.
+	Offset int64
+	Err    error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	b.WriteString(": ")
+	switch {
+	case e.Entry != "" && e.Offset >= 0:
+		fmt.Fprintf(&b, "%s (byte %d): ", e.Entry, e.Offset)
+	case e.Entry != "":
+		b.WriteString(e.Entry + ": ")
+	case e.Offset >= 0:
+		fmt.Fprintf(&b, "byte %d: ", e.Offset)
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Decode reads a dump from r, detecting the format from the content unless
+// opts.Format is set, and calls fn for each action in dump order as soon as it
+// is decoded. fn may retain the *Action and its strings. name is the file name
+// used in errors ("-" or "<stdin>" for stdin, or "bazel aquery output").
+//
+// Binary dumps (proto, streamed_proto) are read one top-level element at a
+// time; memory is bounded by the largest element plus the lookups the Graph
+// keeps. jsonproto and textproto are read whole and decoded with protojson
+// and prototext: they are not streamed, which is fine for the small graphs
+// they are used for.
+//
+// An error from fn stops decoding and is returned as is.
+func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Graph, error) {
+	s := newStream(r, name, opts.Progress)
+	format := opts.Format
+	if format == Detect {
+		var err error
+		if format, err = s.detect(); err != nil {
+			return nil, err
+		}
+	}
+	b := new(builder)
+	d := &elementDecoder{b: b, fn: fn}
+	var err error
+	switch format {
+	case Proto:
+		err = s.container(d, -1)
+	case StreamedProto:
+		err = s.streamed(d)
+	case JSONProto, TextProto:
+		err = s.text(d, format)
+	default:
+		return nil, fmt.Errorf("%s: unknown format %v", name, format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.progressDone()
+	return b.finish(), nil
+}
+
+// readError turns an error from the underlying reader into one that does not
+// repeat the file name (fs.PathError already carries it).
+func readError(err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		err = pe.Err
+	}
+	return fmt.Errorf("read failed: %w", err)
+}
+
+// trimProtoPrefix drops the "proto: " that the protobuf module puts before
+// its error texts; our errors already say what was being read.
+func trimProtoPrefix(s string) string {
+	s = strings.TrimPrefix(s, "proto: ")
+	s = strings.TrimPrefix(s, "proto:\u00a0") // protobuf-go sometimes uses a non-breaking space
+	return strings.TrimSpace(s)
+}

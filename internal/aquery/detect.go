@@ -1,0 +1,186 @@
+package aquery
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// detectPrefix is how much of the dump format detection looks at.
+const detectPrefix = 64 << 10
+
+// detectElements is how many top-level elements (or streamed messages)
+// detection tries to parse each way.
+const detectElements = 4
+
+// detect recognises the format of the dump from its first bytes, without
+// consuming them. The binary formats can look alike (a streamed message of
+// length 10 starts with byte 0x0a, the tag of a proto dump's first artifact),
+// so the rule is:
+//
+//  1. A prefix that reads as protobuf JSON (optional whitespace, "{", optional
+//     whitespace, then `"` or "}") is jsonproto; one that reads as protobuf
+//     text (optional whitespace, then "#" or a lower-case field name followed
+//     by "{" or ":") is textproto. No binary dump Bazel writes can start
+//     like either: it would need unknown fields in its first element.
+//  2. Otherwise the first few top-level elements in the peeked prefix are
+//     parsed both as proto (container fields 1 to 8, each a message that
+//     decodes) and as streamed_proto (length-prefixed containers holding
+//     exactly one such element each). The one that parses wins; when both
+//     do, the one that parsed more complete elements wins, and proto wins
+//     ties. An element cut off by the end of the prefix counts as neither
+//     good nor bad, unless the input itself ends there.
+//  3. When neither parses, a dump whose first byte is a container field tag
+//     is decoded as proto, so that the decoder reports exactly what is
+//     wrong with it; anything else is not a dump.
+//
+// Empty input is a proto dump with nothing in it.
+func (s *stream) detect() (Format, error) {
+	prefix, err := s.br.Peek(detectPrefix)
+	complete := false
+	switch err {
+	case nil:
+	case io.EOF, bufio.ErrBufferFull:
+		complete = err == io.EOF
+	default:
+		return Detect, s.errorAt("", 0, readError(err))
+	}
+	f, err := detectFormat(prefix, complete)
+	if err != nil {
+		return f, &Error{File: s.name, Offset: -1, Err: err}
+	}
+	return f, nil
+}
+
+func detectFormat(prefix []byte, complete bool) (Format, error) {
+	if len(prefix) == 0 {
+		return Proto, nil
+	}
+	if looksLikeJSON(prefix) {
+		return JSONProto, nil
+	}
+	if looksLikeTextProto(prefix) {
+		return TextProto, nil
+	}
+	pn, pok := parsesAsProto(prefix, complete, detectElements)
+	sn, sok := parsesAsStreamed(prefix, complete)
+	switch {
+	case pok && sok:
+		if sn > pn {
+			return StreamedProto, nil
+		}
+		return Proto, nil
+	case pok:
+		return Proto, nil
+	case sok:
+		return StreamedProto, nil
+	}
+	if num, typ, n := protowire.ConsumeTag(prefix); n > 0 && isContainerField(num) && typ == protowire.BytesType {
+		return Proto, nil
+	}
+	first := prefix[:min(len(prefix), 8)]
+	return Detect, fmt.Errorf("not an aquery dump: it starts with bytes % x, expected the output of --output=proto, streamed_proto or jsonproto", first)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
+}
+
+func looksLikeJSON(b []byte) bool {
+	b = skipSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		return false
+	}
+	b = skipSpace(b[1:])
+	return len(b) == 0 || b[0] == '"' || b[0] == '}'
+}
+
+func looksLikeTextProto(b []byte) bool {
+	b = skipSpace(b)
+	if len(b) == 0 {
+		return false
+	}
+	if b[0] == '#' {
+		return true
+	}
+	i := 0
+	for i < len(b) && (b[i] == '_' || b[i] >= 'a' && b[i] <= 'z' || i > 0 && b[i] >= '0' && b[i] <= '9') {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	b = skipSpace(b[i:])
+	return len(b) > 0 && (b[0] == '{' || b[0] == ':')
+}
+
+// parsesAsProto reports whether b starts with container elements that
+// decode, and how many complete ones it parsed (at most max). When complete
+// is false, b is a prefix of the input and an element cut off at its end
+// stops the parse without failing it.
+func parsesAsProto(b []byte, complete bool, max int) (int, bool) {
+	d := &elementDecoder{}
+	n := 0
+	for n < max && len(b) > 0 {
+		num, typ, tl := protowire.ConsumeTag(b)
+		if tl < 0 {
+			return n, !complete && tl == truncatedCode
+		}
+		if !isContainerField(num) || typ != protowire.BytesType {
+			return n, false
+		}
+		body, bl := protowire.ConsumeBytes(b[tl:])
+		if bl < 0 {
+			return n, !complete && bl == truncatedCode
+		}
+		if d.element(num, body) != nil {
+			return n, false
+		}
+		n++
+		b = b[tl+bl:]
+	}
+	return n, true
+}
+
+// parsesAsStreamed is parsesAsProto for streamed_proto, whose messages must
+// each hold exactly one element.
+func parsesAsStreamed(b []byte, complete bool) (int, bool) {
+	n := 0
+	for n < detectElements && len(b) > 0 {
+		size, vl := protowire.ConsumeVarint(b)
+		if vl < 0 {
+			return n, !complete && vl == truncatedCode
+		}
+		if size == 0 {
+			return n, false
+		}
+		b = b[vl:]
+		if uint64(len(b)) < size {
+			if complete {
+				return n, false
+			}
+			_, ok := parsesAsProto(b, false, 1)
+			return n, ok
+		}
+		m, ok := parsesAsProto(b[:size], true, 2)
+		if !ok || m != 1 {
+			return n, false
+		}
+		n++
+		b = b[size:]
+	}
+	return n, true
+}
+
+// truncatedCode is protowire's error code for input that ends early.
+var truncatedCode = func() int {
+	_, n := protowire.ConsumeVarint([]byte{0x80})
+	return n
+}()

@@ -1,0 +1,425 @@
+package aquery
+
+import (
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/ahab-go/ahab/internal/action"
+	"github.com/ahab-go/ahab/internal/aquery/analysispb"
+)
+
+// The field numbers of analysis.ActionGraphContainer (analysis_v2.proto).
+const (
+	fieldArtifacts         protowire.Number = 1
+	fieldActions           protowire.Number = 2
+	fieldTargets           protowire.Number = 3
+	fieldDepSetOfFiles     protowire.Number = 4
+	fieldConfiguration     protowire.Number = 5
+	fieldAspectDescriptors protowire.Number = 6
+	fieldRuleClasses       protowire.Number = 7
+	fieldPathFragments     protowire.Number = 8
+)
+
+// entryNames names one element of each container field in errors.
+var entryNames = [...]string{
+	fieldArtifacts:         "artifact",
+	fieldActions:           "action",
+	fieldTargets:           "target",
+	fieldDepSetOfFiles:     "dep set",
+	fieldConfiguration:     "configuration",
+	fieldAspectDescriptors: "aspect descriptor",
+	fieldRuleClasses:       "rule class",
+	fieldPathFragments:     "path fragment",
+}
+
+func isContainerField(num protowire.Number) bool {
+	return num >= fieldArtifacts && num <= fieldPathFragments
+}
+
+// elementDecoder decodes the elements of an ActionGraphContainer one at a
+// time. The elements checks read are decoded by hand with protowire: that
+// avoids building the generated message only to copy it, and lets strings be
+// interned as they are copied out of the reused buffer. The checks are the
+// ones prost made for the original: a known field with the wrong wire type
+// and invalid UTF-8 in any string field are errors, unknown fields are
+// skipped.
+type elementDecoder struct {
+	b      *builder // nil when only validating (format detection)
+	fn     func(*Action) error
+	strs   interner
+	direct []uint32 // scratch for dep sets
+	trans  []uint32
+}
+
+// element decodes the body of one container element.
+func (d *elementDecoder) element(num protowire.Number, body []byte) error {
+	switch num {
+	case fieldActions:
+		a, err := d.action(body)
+		if err != nil || d.b == nil {
+			return err
+		}
+		d.b.g.actions++
+		if err := d.fn(a); err != nil {
+			return fnError{err}
+		}
+		return nil
+	case fieldArtifacts:
+		return d.artifact(body)
+	case fieldTargets:
+		return d.target(body)
+	case fieldDepSetOfFiles:
+		return d.depSet(body)
+	case fieldPathFragments:
+		return d.pathFragment(body)
+	case fieldConfiguration:
+		return validate(body, &analysispb.Configuration{})
+	case fieldAspectDescriptors:
+		return validate(body, &analysispb.AspectDescriptor{})
+	case fieldRuleClasses:
+		return validate(body, &analysispb.RuleClass{})
+	}
+	return nil
+}
+
+// validate checks an element nothing reads, so that a dump the original
+// refused (say, invalid UTF-8 in a configuration's mnemonic) is refused here
+// too. These elements are few and small.
+func validate(body []byte, m proto.Message) error {
+	if err := proto.Unmarshal(body, m); err != nil {
+		return errors.New(trimProtoPrefix(err.Error()))
+	}
+	return nil
+}
+
+// wireTypeError reports a known field encoded with the wrong wire type.
+func wireTypeError(field string, got, want protowire.Type) error {
+	return fmt.Errorf("field %s has wire type %d, expected %d", field, got, want)
+}
+
+// field reads one field of a message and calls f with its number, wire type
+// and value bytes (for varints, the varint in v).
+type fieldValue struct {
+	num   protowire.Number
+	typ   protowire.Type
+	v     uint64 // varint value
+	bytes []byte // length-delimited value
+}
+
+// nextField consumes one field of b. Fields of other wire types than varint
+// and bytes are skipped whole and reported with typ set, so that callers can
+// reject them for known fields.
+func nextField(b []byte) (fieldValue, int, error) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 {
+		return fieldValue{}, 0, protowire.ParseError(n)
+	}
+	f := fieldValue{num: num, typ: typ}
+	var m int
+	switch typ {
+	case protowire.VarintType:
+		f.v, m = protowire.ConsumeVarint(b[n:])
+	case protowire.BytesType:
+		f.bytes, m = protowire.ConsumeBytes(b[n:])
+	default:
+		m = protowire.ConsumeFieldValue(num, typ, b[n:])
+	}
+	if m < 0 {
+		return fieldValue{}, 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(m))
+	}
+	return f, n + m, nil
+}
+
+func (f *fieldValue) uint32(name string) (uint32, error) {
+	if f.typ != protowire.VarintType {
+		return 0, wireTypeError(name, f.typ, protowire.VarintType)
+	}
+	return uint32(f.v), nil // proto's uint32 keeps the low 32 bits
+}
+
+func (f *fieldValue) bool(name string) error {
+	if f.typ != protowire.VarintType {
+		return wireTypeError(name, f.typ, protowire.VarintType)
+	}
+	return nil
+}
+
+// str returns the bytes of a string field after checking them.
+func (f *fieldValue) str(name string) ([]byte, error) {
+	if f.typ != protowire.BytesType {
+		return nil, wireTypeError(name, f.typ, protowire.BytesType)
+	}
+	if !utf8.Valid(f.bytes) {
+		return nil, fmt.Errorf("field %s is not valid UTF-8, expected a UTF-8 string", name)
+	}
+	return f.bytes, nil
+}
+
+func (f *fieldValue) message(name string) ([]byte, error) {
+	if f.typ != protowire.BytesType {
+		return nil, wireTypeError(name, f.typ, protowire.BytesType)
+	}
+	return f.bytes, nil
+}
+
+// appendUint32s appends the values of a repeated uint32 field, packed or not.
+func (f *fieldValue) appendUint32s(dst []uint32, name string) ([]uint32, error) {
+	switch f.typ {
+	case protowire.VarintType:
+		return append(dst, uint32(f.v)), nil
+	case protowire.BytesType:
+		b := f.bytes
+		for len(b) > 0 {
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return dst, fmt.Errorf("field %s: %w", name, protowire.ParseError(n))
+			}
+			dst = append(dst, uint32(v))
+			b = b[n:]
+		}
+		return dst, nil
+	}
+	return dst, wireTypeError(name, f.typ, protowire.BytesType)
+}
+
+func (d *elementDecoder) action(b []byte) (*Action, error) {
+	a := new(Action)
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return nil, err
+		}
+		b = b[n:]
+		switch f.num {
+		case 1:
+			a.TargetID, err = f.uint32("target_id")
+		case 4:
+			var s []byte
+			if s, err = f.str("mnemonic"); err == nil {
+				a.Mnemonic = d.strs.intern(s)
+			}
+		case 6:
+			var s []byte
+			if s, err = f.str("arguments"); err == nil {
+				a.Arguments = append(a.Arguments, d.strs.value(s))
+			}
+		case 7:
+			var m []byte
+			if m, err = f.message("environment_variables"); err == nil {
+				var k, v []byte
+				if k, v, err = keyValue(m); err == nil {
+					a.Env = append(a.Env, action.EnvVar{Key: d.strs.intern(k), Value: d.strs.value(v)})
+				}
+			}
+		case 8:
+			a.InputDepSets, err = f.appendUint32s(a.InputDepSets, "input_dep_set_ids")
+		case 11:
+			var m []byte
+			if m, err = f.message("execution_info"); err == nil {
+				var k []byte
+				if k, _, err = keyValue(m); err == nil {
+					a.ExecutionInfo = append(a.ExecutionInfo, d.strs.intern(k))
+				}
+			}
+		case 12:
+			var m []byte
+			if m, err = f.message("param_files"); err == nil {
+				var pf action.ParamFile
+				if pf, err = d.paramFile(m); err == nil {
+					a.ParamFiles = append(a.ParamFiles, pf)
+				}
+			}
+		// Fields nothing reads, checked as prost checked them.
+		case 2:
+			_, err = f.appendUint32s(nil, "aspect_descriptor_ids")
+		case 9:
+			_, err = f.appendUint32s(nil, "output_ids")
+		case 20:
+			_, err = f.appendUint32s(nil, "scheduling_dep_dep_set_ids")
+		case 3:
+			_, err = f.str("action_key")
+		case 5:
+			_, err = f.uint32("configuration_id")
+		case 10:
+			err = f.bool("discovers_inputs")
+		case 13:
+			_, err = f.uint32("primary_output_id")
+		case 14:
+			_, err = f.str("execution_platform")
+		case 15:
+			_, err = f.str("template_content")
+		case 16:
+			var m []byte
+			if m, err = f.message("substitutions"); err == nil {
+				_, _, err = keyValue(m)
+			}
+		case 17:
+			_, err = f.str("file_contents")
+		case 18:
+			_, err = f.str("unresolved_symlink_target")
+		case 19:
+			err = f.bool("is_executable")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+func keyValue(b []byte) (key, value []byte, err error) {
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return nil, nil, err
+		}
+		b = b[n:]
+		switch f.num {
+		case 1:
+			key, err = f.str("key")
+		case 2:
+			value, err = f.str("value")
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return key, value, nil
+}
+
+func (d *elementDecoder) paramFile(b []byte) (action.ParamFile, error) {
+	var pf action.ParamFile
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return pf, err
+		}
+		b = b[n:]
+		var s []byte
+		switch f.num {
+		case 1:
+			if s, err = f.str("exec_path"); err == nil {
+				pf.ExecPath = string(s)
+			}
+		case 2:
+			if s, err = f.str("arguments"); err == nil {
+				pf.Lines = append(pf.Lines, d.strs.value(s))
+			}
+		}
+		if err != nil {
+			return pf, err
+		}
+	}
+	return pf, nil
+}
+
+func (d *elementDecoder) artifact(b []byte) error {
+	var id, fragmentID uint32
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+		switch f.num {
+		case 1:
+			id, err = f.uint32("id")
+		case 2:
+			fragmentID, err = f.uint32("path_fragment_id")
+		case 3:
+			err = f.bool("is_tree_artifact")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if d.b != nil {
+		d.b.artifact(id, fragmentID)
+	}
+	return nil
+}
+
+func (d *elementDecoder) target(b []byte) error {
+	var id uint32
+	var label []byte
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+		switch f.num {
+		case 1:
+			id, err = f.uint32("id")
+		case 2:
+			label, err = f.str("label")
+		case 3:
+			_, err = f.uint32("rule_class_id")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if d.b != nil {
+		d.b.target(id, string(label))
+	}
+	return nil
+}
+
+func (d *elementDecoder) depSet(b []byte) error {
+	var id uint32
+	d.direct, d.trans = d.direct[:0], d.trans[:0]
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+		switch f.num {
+		case 1:
+			id, err = f.uint32("id")
+		case 2:
+			d.trans, err = f.appendUint32s(d.trans, "transitive_dep_set_ids")
+		case 3:
+			d.direct, err = f.appendUint32s(d.direct, "direct_artifact_ids")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if d.b != nil {
+		d.b.depSet(id, d.direct, d.trans)
+	}
+	return nil
+}
+
+func (d *elementDecoder) pathFragment(b []byte) error {
+	var id, parent uint32
+	var label []byte
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+		switch f.num {
+		case 1:
+			id, err = f.uint32("id")
+		case 2:
+			label, err = f.str("label")
+		case 3:
+			parent, err = f.uint32("parent_id")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if d.b != nil {
+		d.b.pathFragment(id, d.strs.intern(label), parent)
+	}
+	return nil
+}

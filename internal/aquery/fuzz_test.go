@@ -1,0 +1,40 @@
+package aquery
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/ahab-go/ahab/internal/aquery/analysispb"
+)
+
+// FuzzDecode checks that no input makes Decode panic or hang, in any format,
+// and that what it returns is usable. Seeds are in testdata/fuzz/FuzzDecode.
+//
+//	go test ./internal/aquery -run '^$' -fuzz FuzzDecode -fuzztime 60s
+func FuzzDecode(f *testing.F) {
+	f.Add(dump(f, statusGraph()...))
+	f.Add(toStreamed(f, dump(f, append(statusGraph(),
+		deps(1, []uint32{1, 2}, 2), deps(2, []uint32{3}, 1), tgt(1, "//a"),
+		act(&analysispb.Action{TargetId: 1, Mnemonic: "M", Arguments: []string{"a"}, InputDepSetIds: []uint32{1}}))...)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, format := range []Format{Detect, Proto, StreamedProto, JSONProto, TextProto} {
+			var actions []*Action
+			g, err := Decode(bytes.NewReader(data), "fuzz", Options{Format: format}, func(a *Action) error {
+				actions = append(actions, a)
+				return nil
+			})
+			if err != nil {
+				if g != nil {
+					t.Fatalf("%v: both a graph and an error", format)
+				}
+				continue
+			}
+			if g.Actions() != len(actions) {
+				t.Fatalf("%v: Actions() = %d, fn saw %d", format, g.Actions(), len(actions))
+			}
+			for _, a := range actions {
+				a.Resolve(g)
+			}
+		}
+	})
+}

@@ -1,0 +1,231 @@
+package aquery
+
+import (
+	"strings"
+
+	"github.com/ahab-go/ahab/internal/action"
+)
+
+// Graph holds what the lookups after Decode need, and nothing else: target
+// labels, and for every dep set the workspace status files it reaches. It is
+// read-only once Decode has returned, so it is safe for concurrent use.
+type Graph struct {
+	targets table[string]
+	// reach holds, for each dep set that reaches a status file, the ids of
+	// the status artifacts it reaches in the order first reached.
+	reach table[[]uint32]
+	// statusPaths maps a status artifact id to its reconstructed path.
+	statusPaths map[uint32]string
+	actions     int
+}
+
+// Target returns the label of the target with that id, or
+// action.UnknownTarget when there is none (§3.0).
+func (g *Graph) Target(id uint32) string {
+	if label, ok := g.targets.get(id); ok {
+		return label
+	}
+	return action.UnknownTarget
+}
+
+// StatusInputs returns the paths of the workspace status files
+// (stable-status.txt, volatile-status.txt) reachable from the given input dep
+// sets, each once, in the order first reached (§3.5): dep sets in the given
+// order, and within one its direct artifacts before its transitive sets.
+func (g *Graph) StatusInputs(depSets []uint32) []string {
+	if len(g.statusPaths) == 0 {
+		return nil
+	}
+	var out []string
+	var seen []uint32
+	for _, ds := range depSets {
+		ids, _ := g.reach.get(ds)
+		for _, id := range ids {
+			if !slicesContains(seen, id) {
+				seen = append(seen, id)
+				out = append(out, g.statusPaths[id])
+			}
+		}
+	}
+	return out
+}
+
+// Actions returns how many actions Decode read.
+func (g *Graph) Actions() int { return g.actions }
+
+func slicesContains(s []uint32, v uint32) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// depSetRef locates one dep set's ids in builder.depSetIDs: n direct artifact
+// ids, then the transitive dep set ids up to end.
+type depSetRef struct {
+	start, direct, end int
+}
+
+type fragment struct {
+	label  string
+	parent uint32
+}
+
+// builder collects, while the dump streams past, the parts of the graph that
+// later lookups need; finish turns them into a Graph and drops the rest.
+type builder struct {
+	g         Graph
+	artifacts table[uint32] // artifact id → path fragment id
+	fragments table[fragment]
+	depSets   table[depSetRef]
+	// depSetIDs holds every dep set's ids back to back, so that a dep set
+	// costs its ids and one small header rather than two slices.
+	depSetIDs []uint32
+}
+
+// Duplicate ids never occur in Bazel's output. For targets the first entry
+// wins (the original looks the target up with a linear search); for the
+// indexes the last one does (the original collects them into maps).
+func (b *builder) target(id uint32, label string) { b.g.targets.set(id, label, true) }
+
+func (b *builder) artifact(id, fragmentID uint32) { b.artifacts.set(id, fragmentID, false) }
+
+func (b *builder) pathFragment(id uint32, label string, parent uint32) {
+	b.fragments.set(id, fragment{label, parent}, false)
+}
+
+func (b *builder) depSet(id uint32, direct, transitive []uint32) {
+	start := len(b.depSetIDs)
+	b.depSetIDs = append(b.depSetIDs, direct...)
+	b.depSetIDs = append(b.depSetIDs, transitive...)
+	b.depSets.set(id, depSetRef{start, start + len(direct), len(b.depSetIDs)}, false)
+}
+
+func isStatusFile(label string) bool {
+	return label == "stable-status.txt" || label == "volatile-status.txt"
+}
+
+// finish resolves the workspace status files (§3.5) and returns the graph.
+func (b *builder) finish() *Graph {
+	b.g.statusPaths = b.statusArtifacts()
+	if len(b.g.statusPaths) > 0 {
+		b.computeReach()
+	}
+	// A copy, so that the builder's indexes are garbage once Decode returns.
+	g := new(Graph)
+	*g = b.g
+	return g
+}
+
+// statusArtifacts returns, for every artifact whose leaf path fragment is
+// labelled stable-status.txt or volatile-status.txt, its path (§3.5 steps 1
+// and 2).
+func (b *builder) statusArtifacts() map[uint32]string {
+	var out map[uint32]string
+	for _, id := range b.artifacts.ids() {
+		fid, _ := b.artifacts.get(id)
+		leaf, ok := b.fragments.get(fid)
+		if !ok || !isStatusFile(leaf.label) {
+			continue
+		}
+		path, ok := b.fragmentPath(fid)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = make(map[uint32]string)
+		}
+		out[id] = path
+	}
+	return out
+}
+
+// fragmentPath joins the labels from the root down to fragment id. It gives
+// up when a fragment is missing or the walk takes more steps than there are
+// fragments, which only a cycle can cause (§3.5 step 1).
+func (b *builder) fragmentPath(id uint32) (string, bool) {
+	var labels []string
+	for steps := 0; id != 0; steps++ {
+		if steps > b.fragments.len() {
+			return "", false
+		}
+		f, ok := b.fragments.get(id)
+		if !ok {
+			return "", false
+		}
+		labels = append(labels, f.label)
+		id = f.parent
+	}
+	for i, j := 0, len(labels)-1; i < j; i, j = i+1, j-1 {
+		labels[i], labels[j] = labels[j], labels[i]
+	}
+	return strings.Join(labels, "/"), true
+}
+
+const (
+	unvisited = iota
+	onStack
+	done
+)
+
+// computeReach fills g.reach for every dep set (§3.5 step 3). Dep sets are
+// visited in ascending id order so that the result is deterministic even for
+// cyclic input, where a set on the DFS stack contributes nothing.
+func (b *builder) computeReach() {
+	var state table[uint8]
+	var visit func(id uint32) []uint32
+	visit = func(id uint32) []uint32 {
+		switch s, _ := state.get(id); s {
+		case done:
+			r, _ := b.g.reach.get(id)
+			return r
+		case onStack:
+			return nil
+		}
+		ref, ok := b.depSets.get(id)
+		if !ok {
+			return nil // unknown dep sets reach nothing
+		}
+		state.set(id, onStack, false)
+		var out []uint32
+		shared := false // out aliases a child's list: copy before appending
+		add := func(ids []uint32) {
+			for _, a := range ids {
+				if slicesContains(out, a) {
+					continue
+				}
+				if out == nil {
+					// Share the first contributor's list; most dep sets
+					// reach what exactly one child reaches.
+					out, shared = ids, true
+					break
+				}
+				if shared {
+					out, shared = append([]uint32(nil), out...), false
+				}
+				out = append(out, a)
+			}
+		}
+		for _, a := range b.depSetIDs[ref.start:ref.direct] {
+			if _, ok := b.g.statusPaths[a]; ok && !slicesContains(out, a) {
+				if shared {
+					out, shared = append([]uint32(nil), out...), false
+				}
+				out = append(out, a)
+			}
+		}
+		for _, t := range b.depSetIDs[ref.direct:ref.end] {
+			add(visit(t))
+		}
+		state.set(id, done, false)
+		if len(out) > 0 {
+			b.g.reach.set(id, out, false)
+		}
+		return out
+	}
+	for _, id := range b.depSets.ids() {
+		visit(id)
+	}
+}

@@ -1,0 +1,285 @@
+package aquery
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+const (
+	readBufferSize = 256 << 10
+	// growChunk bounds how much buffer a declared element length can make
+	// us allocate before its bytes have actually arrived, so a corrupted
+	// length fails with EOF instead of a huge allocation.
+	growChunk = 1 << 20
+	// maxElementSize is protobuf's own limit on a message.
+	maxElementSize = math.MaxInt32
+	// maxGroupDepth bounds the nesting of unknown group fields we skip.
+	maxGroupDepth = 100
+	progressEvery = 1 << 20
+)
+
+// stream reads a dump through a bufio.Reader, keeping the byte offset for
+// errors and progress.
+type stream struct {
+	br           *bufio.Reader
+	name         string
+	off          int64
+	buf          []byte // reused for each element's bytes
+	progress     func(int64)
+	lastProgress int64
+	counts       [fieldPathFragments + 1]int
+}
+
+func newStream(r io.Reader, name string, progress func(int64)) *stream {
+	return &stream{br: bufio.NewReaderSize(r, readBufferSize), name: name, progress: progress}
+}
+
+func (s *stream) errorAt(entry string, off int64, err error) error {
+	return &Error{File: s.name, Entry: entry, Offset: off, Err: err}
+}
+
+func (s *stream) tick() {
+	if s.progress != nil && s.off-s.lastProgress >= progressEvery {
+		s.lastProgress = s.off
+		s.progress(s.off)
+	}
+}
+
+func (s *stream) progressDone() {
+	if s.progress != nil {
+		s.progress(s.off)
+	}
+}
+
+// errCleanEOF is returned by varint when the input ends before its first
+// byte: the only place a dump may end.
+var errCleanEOF = errors.New("clean EOF")
+
+func (s *stream) varint() (uint64, error) {
+	var v uint64
+	for i := 0; i < binary64MaxVarintLen; i++ {
+		c, err := s.br.ReadByte()
+		if err != nil {
+			if err == io.EOF {
+				if i == 0 {
+					return 0, errCleanEOF
+				}
+				return 0, io.ErrUnexpectedEOF
+			}
+			return 0, readError(err)
+		}
+		s.off++
+		if i == binary64MaxVarintLen-1 && c > 1 {
+			break
+		}
+		v |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			return v, nil
+		}
+	}
+	return 0, errors.New("varint overflows 64 bits")
+}
+
+const binary64MaxVarintLen = 10
+
+// read reads the next n bytes into the reused buffer.
+func (s *stream) read(n int) ([]byte, error) {
+	if n <= cap(s.buf) {
+		s.buf = s.buf[:n]
+		got, err := io.ReadFull(s.br, s.buf)
+		s.off += int64(got)
+		return s.buf, s.truncated(err, got, n)
+	}
+	s.buf = s.buf[:0]
+	for len(s.buf) < n {
+		chunk := min(n-len(s.buf), max(growChunk, len(s.buf)))
+		start := len(s.buf)
+		if cap(s.buf)-start < chunk {
+			grown := make([]byte, start, start+chunk)
+			copy(grown, s.buf)
+			s.buf = grown
+		}
+		s.buf = s.buf[:start+chunk]
+		got, err := io.ReadFull(s.br, s.buf[start:])
+		s.off += int64(got)
+		if err != nil {
+			return nil, s.truncated(err, start+got, n)
+		}
+	}
+	return s.buf, nil
+}
+
+func (s *stream) truncated(err error, got, want int) error {
+	switch err {
+	case nil:
+		return nil
+	case io.EOF, io.ErrUnexpectedEOF:
+		return fmt.Errorf("%w after %d of %d bytes, expected a complete dump", io.ErrUnexpectedEOF, got, want)
+	}
+	return readError(err)
+}
+
+// discard skips n bytes.
+func (s *stream) discard(n int64) error {
+	for n > 0 {
+		k := int(min(n, math.MaxInt32))
+		got, err := s.br.Discard(k)
+		s.off += int64(got)
+		n -= int64(got)
+		if err != nil {
+			return s.truncated(err, got, k)
+		}
+	}
+	return nil
+}
+
+// container reads the fields of one ActionGraphContainer. limit is the
+// message length for streamed_proto, or -1 to read to the end of input.
+func (s *stream) container(d *elementDecoder, limit int64) error {
+	end := s.off + limit
+	for limit < 0 || s.off < end {
+		start := s.off
+		tag, err := s.varint()
+		if err == errCleanEOF && limit < 0 {
+			return nil
+		}
+		if err != nil {
+			if err == errCleanEOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return s.errorAt("", start, fmt.Errorf("field tag: %w", err))
+		}
+		num, typ := protowire.DecodeTag(tag)
+		if num < protowire.MinValidNumber || num > protowire.MaxValidNumber {
+			return s.errorAt("", start, fmt.Errorf("invalid field tag 0x%x, expected an ActionGraphContainer field", tag))
+		}
+		if !isContainerField(num) {
+			// Unknown fields are skipped (§2), group or not.
+			if err := s.skipField(num, typ, 0); err != nil {
+				return s.errorAt(fmt.Sprintf("unknown field %d", num), start, err)
+			}
+			if limit >= 0 && s.off > end {
+				return s.errorAt(fmt.Sprintf("unknown field %d", num), start, errors.New("runs past the end of its message"))
+			}
+			continue
+		}
+		s.counts[num]++
+		entry := fmt.Sprintf("%s %d", entryNames[num], s.counts[num])
+		if typ != protowire.BytesType {
+			return s.errorAt(entry, start, fmt.Errorf("wire type %d, expected 2 (a length-delimited message)", typ))
+		}
+		n, err := s.varint()
+		if err == errCleanEOF {
+			err = io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return s.errorAt(entry, start, fmt.Errorf("length: %w", err))
+		}
+		if n > maxElementSize {
+			return s.errorAt(entry, start, fmt.Errorf("length %d exceeds the protobuf limit of 2 GiB", n))
+		}
+		if limit >= 0 && s.off+int64(n) > end {
+			return s.errorAt(entry, start, fmt.Errorf("length %d runs past the end of its streamed message", n))
+		}
+		body, err := s.read(int(n))
+		if err != nil {
+			return s.errorAt(entry, start, err)
+		}
+		if err := d.element(num, body); err != nil {
+			if _, fromFn := err.(fnError); fromFn {
+				return err.(fnError).err
+			}
+			return s.errorAt(entry, start, err)
+		}
+		s.tick()
+	}
+	return nil
+}
+
+// fnError carries an error returned by the caller's fn through the decoder
+// untouched.
+type fnError struct{ err error }
+
+func (e fnError) Error() string { return e.err.Error() }
+
+// skipField skips the value of an unknown field straight from the stream.
+func (s *stream) skipField(num protowire.Number, typ protowire.Type, depth int) error {
+	switch typ {
+	case protowire.VarintType:
+		_, err := s.varint()
+		if err == errCleanEOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	case protowire.Fixed32Type:
+		return s.discard(4)
+	case protowire.Fixed64Type:
+		return s.discard(8)
+	case protowire.BytesType:
+		n, err := s.varint()
+		if err == errCleanEOF {
+			err = io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return err
+		}
+		if n > math.MaxInt64/2 {
+			return fmt.Errorf("length %d is too large", n)
+		}
+		return s.discard(int64(n))
+	case protowire.StartGroupType:
+		if depth >= maxGroupDepth {
+			return errors.New("groups nested too deeply")
+		}
+		for {
+			tag, err := s.varint()
+			if err == errCleanEOF {
+				err = io.ErrUnexpectedEOF
+			}
+			if err != nil {
+				return err
+			}
+			n, t := protowire.DecodeTag(tag)
+			if n < protowire.MinValidNumber {
+				return fmt.Errorf("invalid field tag 0x%x in group", tag)
+			}
+			if t == protowire.EndGroupType {
+				if n != num {
+					return errors.New("mismatched end of group")
+				}
+				return nil
+			}
+			if err := s.skipField(n, t, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return fmt.Errorf("unexpected wire type %d", typ)
+}
+
+// streamed reads --output=streamed_proto: a sequence of varint-length-prefixed
+// ActionGraphContainer messages.
+func (s *stream) streamed(d *elementDecoder) error {
+	for i := 1; ; i++ {
+		start := s.off
+		n, err := s.varint()
+		if err == errCleanEOF {
+			return nil
+		}
+		entry := fmt.Sprintf("message %d", i)
+		if err != nil {
+			return s.errorAt(entry, start, fmt.Errorf("length: %w", err))
+		}
+		if n > maxElementSize {
+			return s.errorAt(entry, start, fmt.Errorf("length %d exceeds the protobuf limit of 2 GiB", n))
+		}
+		if err := s.container(d, int64(n)); err != nil {
+			return err
+		}
+	}
+}

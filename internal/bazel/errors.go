@@ -1,0 +1,82 @@
+package bazel
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"unicode"
+)
+
+// The two Bazel commands Ahab runs, as they appear in error messages (§1.7).
+const (
+	infoCommand   = "bazel info"
+	aqueryCommand = "bazel aquery"
+)
+
+// SpawnError means Bazel could not be started at all, typically because
+// the executable is not on PATH. Err names the executable (Go's exec
+// errors do: `exec: "bazel": executable file not found in $PATH`).
+type SpawnError struct {
+	Command    string // "bazel info" or "bazel aquery"
+	Executable string // what we tried to run
+	Err        error
+}
+
+// §1.7: "failed to spawn `bazel info` subprocess" + cause.
+func (e *SpawnError) Error() string {
+	return fmt.Sprintf("failed to spawn `%s` subprocess: %v", e.Command, e.Err)
+}
+
+func (e *SpawnError) Unwrap() error { return e.Err }
+
+// ExitError means Bazel ran and failed. It carries Bazel's stderr because
+// that is the only place the user learns why (§1.7, §6.5).
+type ExitError struct {
+	Command string // "bazel info" or "bazel aquery"
+	// Status reads "exit status: 1" (the reference's shape) or, when Bazel
+	// was killed by a signal, Go's "signal: killed".
+	Status string
+	// ExitCode is Bazel's exit code, or -1 when a signal ended it.
+	ExitCode int
+	// Stderr is the tail of Bazel's stderr (bounded, see stderrTail), with
+	// trailing whitespace trimmed.
+	Stderr string
+}
+
+// §1.7: "`bazel info` exited with <status>:\n<stderr trimmed>". The text
+// spans lines because Bazel's own message does; it is contract.
+func (e *ExitError) Error() string {
+	return fmt.Sprintf("`%s` exited with %s:\n%s", e.Command, e.Status, e.Stderr)
+}
+
+// DecodeError means Bazel succeeded (or was stopped by us) but the consumer
+// of its output failed; Err is the consumer's error.
+type DecodeError struct {
+	Err error
+}
+
+// §1.7: "failed to decode analysis.ActionGraphContainer from `bazel aquery`
+// output" + cause. The decoder names the entry and offset (§6.5); this
+// layer adds where the bytes came from, once.
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("failed to decode analysis.ActionGraphContainer from `%s` output: %v", aqueryCommand, e.Err)
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// exitError builds the ExitError for a finished, unsuccessful process.
+func exitError(command string, state *os.ProcessState, stderr *stderrTail) *ExitError {
+	e := &ExitError{
+		Command:  command,
+		ExitCode: state.ExitCode(),
+		Stderr:   strings.TrimRightFunc(stderr.String(), unicode.IsSpace),
+	}
+	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		e.Status = state.String() // Go's "signal: killed"
+	} else {
+		// Rust's ExitStatus text, which the reference quotes (§1.7).
+		e.Status = fmt.Sprintf("exit status: %d", state.ExitCode())
+	}
+	return e
+}

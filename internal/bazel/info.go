@@ -1,0 +1,72 @@
+package bazel
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// infoArgs is the whole `bazel info` argv after the executable (§2 step
+// 1). The host platform is pinned because `bazel info` resolves
+// --platforms without the main repository's mapping; no key is named, so
+// Bazel prints all of them; no --config is forwarded.
+var infoArgs = []string{"info", "--platforms=@platforms//host"}
+
+// OutputBase runs `bazel info` with the user's environment unchanged (so
+// with the real USER and HOSTNAME, §2 step 1) and returns its output_base.
+func (r *Runner) OutputBase(ctx context.Context) (string, error) {
+	var stdout bytes.Buffer
+	cmd, stderr := r.command(ctx, r.Env, infoArgs)
+	cmd.Stdout = &stdout
+	guard, err := start(cmd, infoCommand)
+	if err != nil {
+		return "", err
+	}
+	waitErr := cmd.Wait()
+	guard.release()
+	state := cmd.ProcessState
+	switch {
+	case state != nil && !state.Success() && ctx.Err() != nil && !state.Exited():
+		return "", stopped(infoCommand, ctx.Err())
+	case state != nil && !state.Success():
+		return "", exitError(infoCommand, state, stderr)
+	case waitErr != nil:
+		return "", fmt.Errorf("`%s`: %w", infoCommand, waitErr)
+	}
+	return parseInfo(stdout.Bytes())
+}
+
+// parseInfo extracts output_base from `bazel info` output (§2 step 1):
+// each line is split at its first ':', key and value are trimmed, lines
+// without ':' are ignored. Should a key repeat, the last one wins.
+func parseInfo(stdout []byte) (string, error) {
+	if !utf8.Valid(stdout) {
+		return "", fmt.Errorf("`%s` produced non-UTF-8 output: %w", infoCommand, invalidUTF8(stdout))
+	}
+	outputBase, found := "", false
+	for line := range strings.Lines(string(stdout)) {
+		key, value, ok := strings.Cut(line, ":")
+		if ok && strings.TrimSpace(key) == "output_base" {
+			outputBase, found = strings.TrimSpace(value), true
+		}
+	}
+	if !found {
+		return "", errors.New("`bazel info` did not report an \"output_base\" key")
+	}
+	return outputBase, nil
+}
+
+// invalidUTF8 says where the first invalid byte of b is.
+func invalidUTF8(b []byte) error {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return fmt.Errorf("invalid UTF-8 at byte %d", i)
+		}
+		i += size
+	}
+	return errors.New("invalid UTF-8")
+}

@@ -1,0 +1,25 @@
+// Package check holds the checks Ahab runs over every action, one file per
+// check. A check is a value: a name, a doc, the kinds it may report and a
+// pure Run function. Run keeps no state between actions and does no I/O, so
+// checks run on any number of workers and any action order yields the same
+// findings.
+package check
+
+import (
+	"github.com/ahab-go/ahab/internal/action"
+	"github.com/ahab-go/ahab/internal/finding"
+)
+
+// Check is one check.
+type Check struct {
+	// Name is short and lower case; the check's file, testdata folder and
+	// test share it. Users never see it: they see kind tags.
+	Name string
+	// Doc says what the check scans and why that breaks hermeticity or
+	// reproducibility. The part before the first blank line is its title.
+	Doc string
+	// Kinds lists every kind Run may report.
+	Kinds []finding.Kind
+	// Run reports the findings of one action.
+	Run func(a *action.Action, report func(finding.Finding))
+}

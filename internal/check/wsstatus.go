@@ -1,0 +1,28 @@
+package check
+
+import (
+	"github.com/ahab-go/ahab/internal/action"
+	"github.com/ahab-go/ahab/internal/finding"
+)
+
+// WSStatus reports actions that read the workspace status files.
+var WSStatus = &Check{
+	Name: "wsstatus",
+	Doc: `report actions that read stable-status.txt or volatile-status.txt
+
+The check reads the workspace status files among the action's inputs,
+which the decoder finds by following the action's input dep sets
+transitively, and reports each file once. These files hold what
+--workspace_status_command printed (time, commit, user, host), so a
+stamped action's output changes with every build; volatile-status.txt is
+worse, as Bazel deliberately does not rerun actions when only it changes.
+Implements §3.5 of the reference.`,
+	Kinds: []finding.Kind{finding.WorkspaceStatus},
+	Run:   runWSStatus,
+}
+
+func runWSStatus(a *action.Action, report func(finding.Finding)) {
+	for _, path := range a.StatusInputs {
+		report(finding.Finding{Kind: finding.WorkspaceStatus, Action: refOf(a), Path: path})
+	}
+}

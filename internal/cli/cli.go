@@ -1,0 +1,287 @@
+// Package cli is the ahab command: it parses the command line, resolves
+// the user's paths, validates spec and exception files before Bazel runs,
+// picks the mode in one switch and turns errors into exit codes in one
+// place. Everything else lives in the packages it wires together.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ahab-go/ahab/internal/analyze"
+	"github.com/ahab-go/ahab/internal/aquery"
+	"github.com/ahab-go/ahab/internal/bazel"
+	"github.com/ahab-go/ahab/internal/check"
+	"github.com/ahab-go/ahab/internal/exception"
+	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/report"
+	"github.com/ahab-go/ahab/internal/spec"
+)
+
+// Main runs ahab with args (without the program name) and returns the exit
+// status.
+func Main(args []string, sys System) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "program":
+			return finish(sys, runProgram(args[1:], sys))
+		case "merge":
+			return finish(sys, runMerge(args[1:], sys))
+		case "kinds":
+			return finish(sys, runKinds(args[1:], sys))
+		}
+	}
+	o, fs, err := parseAnalysis(args)
+	if err != nil {
+		return finish(sys, err)
+	}
+	switch {
+	case o.help:
+		io.WriteString(sys.Stdout, usage(fs))
+		return ExitOK
+	case o.version:
+		fmt.Fprintf(sys.Stdout, "ahab %s\n", Version())
+		return ExitOK
+	}
+	return finish(sys, run(o, sys))
+}
+
+// finish turns the error of a run into an exit status, printing it unless
+// the run already said everything it had to say.
+func finish(sys System, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var e exitError
+	if errors.As(err, &e) {
+		return e.code
+	}
+	var u usageError
+	if errors.As(err, &u) {
+		fmt.Fprintf(sys.Stderr, "error: %s\n\nRun 'ahab --help' for usage.\n", u.msg)
+		return ExitUsage
+	}
+	fmt.Fprintf(sys.Stderr, "Error: %s\n", err)
+	return ExitFindings
+}
+
+// resolver resolves the user's file paths (§1.2): a relative path is taken
+// relative to BUILD_WORKING_DIRECTORY when that is set (even to ""), so
+// that `bazel run` finds files where the user is.
+type resolver struct {
+	base  string
+	isSet bool
+}
+
+func newResolver(sys System) resolver {
+	base, ok := sys.LookupEnv("BUILD_WORKING_DIRECTORY")
+	return resolver{base: base, isSet: ok}
+}
+
+func (r resolver) path(p string) string {
+	if p == "" || p == "-" || strings.HasPrefix(p, "/") || !r.isSet {
+		return p
+	}
+	return filepath.Join(r.base, p)
+}
+
+func (r resolver) paths(ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = r.path(p)
+	}
+	return out
+}
+
+func run(o *options, sys System) error {
+	res := newResolver(sys)
+	if o.explainJSON != "" {
+		set, err := report.ReadJSONFile(res.path(o.explainJSON))
+		if err != nil {
+			return err
+		}
+		return present(sys, o, set, exception.Summary{})
+	}
+
+	// Everything the user wrote is read and validated before Bazel runs:
+	// a bad file costs milliseconds, not an analysis.
+	lib, err := loadLibrary(res.paths(o.reproSpecs))
+	if err != nil {
+		return err
+	}
+	var exs []exception.Exception
+	for _, p := range res.paths(o.exceptions) {
+		more, err := exception.LoadFile(p)
+		if err != nil {
+			return err
+		}
+		exs = append(exs, more...)
+	}
+	var expected *finding.Set
+	if o.expectJSON != "" {
+		if expected, err = report.ReadJSONFile(res.path(o.expectJSON)); err != nil {
+			return err
+		}
+	}
+
+	found, err := analyzeGraph(o, sys, res, lib)
+	if err != nil {
+		return err
+	}
+
+	kept, summary, unused := exception.Filter(found, exs)
+	if len(unused) > 0 {
+		fmt.Fprintf(sys.Stderr, "\n%s\n", exception.StaleWarning(unused))
+	}
+	if o.writeJSON != "" {
+		if err := report.WriteJSONFile(res.path(o.writeJSON), kept.Sorted()); err != nil {
+			return err
+		}
+	}
+	if expected != nil {
+		if kept.Equal(expected) {
+			return nil
+		}
+		diff := report.Diff(expected.Sorted(), kept.Sorted(), sys.color(sys.StderrIsTerminal))
+		fmt.Fprintf(sys.Stderr, "\n%s", diff)
+		return exitError{ExitFindings}
+	}
+	return present(sys, o, kept, summary)
+}
+
+// loadLibrary is the built-in library with the user's files on top, in
+// command-line order (§5.5).
+func loadLibrary(paths []string) (*spec.Library, error) {
+	lib, err := spec.LoadBuiltin()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		if err := lib.LoadFile(p); err != nil {
+			return nil, err
+		}
+	}
+	return lib, nil
+}
+
+// analyzeGraph gets the graph, from a file or from Bazel, and checks it.
+func analyzeGraph(o *options, sys System, res resolver, lib *spec.Library) (*finding.Set, error) {
+	checks := check.All(lib)
+	aopts := analyze.Options{}
+	if o.verbose {
+		aopts.Visit = func(i int, a *aquery.Action) { printAction(sys.Stdout, i, a) }
+	}
+	prog := newProgress(sys)
+	if prog != nil {
+		aopts.Progress = prog.update
+		defer prog.clear()
+	}
+
+	if o.aqueryFile != "" {
+		if o.aqueryFormat != "" {
+			f, err := aquery.ParseFormat(o.aqueryFormat)
+			if err != nil {
+				return nil, usageError{fmt.Sprintf("--aquery-format: %v", err)}
+			}
+			aopts.Format = f
+		}
+		return analyzeFile(res.path(o.aqueryFile), sys, checks, aopts)
+	}
+
+	runner := &bazel.Runner{
+		Bazel:   o.bazel,
+		Dir:     bazel.WorkingDir(sys.LookupEnv),
+		Env:     sys.Environ(),
+	}
+	if runner.Bazel == "" {
+		runner.Bazel = "bazel"
+	}
+	ctx := context.Background()
+	outputBase := o.outputBase
+	if outputBase == "" {
+		if prog != nil {
+			prog.phase("bazel info")
+		}
+		ob, err := runner.OutputBase(ctx)
+		if err != nil {
+			return nil, err
+		}
+		outputBase = ob
+	}
+	req := bazel.AqueryRequest{
+		OutputBase:      outputBase,
+		Configs:         o.configs,
+		CompilationMode: o.compilationMode,
+		Flags:           o.bazelFlags,
+		Output:          o.aqueryOutput,
+		Label:           o.label,
+	}
+	if o.aqueryOutput != "" {
+		f, err := aquery.ParseFormat(o.aqueryOutput)
+		if err != nil || f == aquery.JSONProto {
+			return nil, usageError{fmt.Sprintf("--aquery-output must be proto or streamed_proto, not %q", o.aqueryOutput)}
+		}
+		aopts.Format = f
+	} else {
+		aopts.Format = aquery.Proto
+	}
+	if prog != nil {
+		prog.phase("bazel aquery")
+	}
+	var result analyze.Result
+	err := runner.Aquery(ctx, req, func(stdout io.Reader) error {
+		var err error
+		result, err = analyze.Dump(stdout, "stdout", checks, aopts)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return result.Findings, nil
+}
+
+func analyzeFile(path string, sys System, checks []*check.Check, aopts analyze.Options) (*finding.Set, error) {
+	var r io.Reader = sys.Stdin
+	name := "<stdin>"
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("failed to read aquery dump from %s: %w", path, errors.Unwrap(err))
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			return nil, fmt.Errorf("failed to read aquery dump from %s: is a directory", path)
+		}
+		r, name = f, path
+	}
+	result, err := analyze.Dump(r, name, checks, aopts)
+	if err != nil {
+		return nil, err
+	}
+	return result.Findings, nil
+}
+
+// present prints a report the way §1.5 places it: findings on stderr
+// (exit 1 unless --no-fail), a clean bill on stdout.
+func present(sys System, o *options, set *finding.Set, summary exception.Summary) error {
+	note := summary.Note()
+	if set.Len() == 0 {
+		io.WriteString(sys.Stdout, report.AllPassed(note, sys.color(sys.StdoutIsTerminal)))
+		return nil
+	}
+	text := report.Text(set.Sorted(), report.TextOptions{
+		Color:   sys.color(sys.StderrIsTerminal),
+		Note:    note,
+		SignOff: !o.shutUp && sys.StderrIsTerminal,
+	})
+	fmt.Fprintf(sys.Stderr, "\n%s\n", text)
+	if o.noFail {
+		return nil
+	}
+	return exitError{ExitFindings}
+}

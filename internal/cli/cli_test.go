@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPathResolution(t *testing.T) {
+	for _, tc := range []struct {
+		name, base string
+		set        bool
+		in, want   string
+	}{
+		{"a_relative_output_path_lands_where_the_user_ran_ahab", "/home/mark/project", true, "out.json", "/home/mark/project/out.json"},
+		{"an_absolute_output_path_is_left_alone", "/home/mark/project", true, "/tmp/out.json", "/tmp/out.json"},
+		{"without_an_invocation_directory_the_path_is_used_as_given", "", false, "out.json", "out.json"},
+		{"an_empty_invocation_directory_still_counts", "", true, "out.json", "out.json"},
+		{"stdin_is_never_resolved", "/w", true, "-", "-"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := resolver{base: tc.base, isSet: tc.set}
+			if got := r.path(tc.in); got != tc.want {
+				t.Errorf("path(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"a_label_is_required_unless_a_report_is_being_explained", nil, ExitUsage, "a LABEL to analyze is required"},
+		{"no_fail_is_refused_together_with_expect_json", []string{"//...", "--no-fail", "--expect-json", "base.json"}, ExitUsage, "--no-fail cannot be used with --expect-json"},
+		{"a_second_label_is_refused", []string{"//a", "//b"}, ExitUsage, `unexpected argument "//b"`},
+		{"a_single_valued_flag_is_refused_twice", []string{"//a", "--write-json", "a", "--write-json", "b"}, ExitUsage, "cannot be used multiple times"},
+		{"a_bool_flag_is_refused_twice", []string{"//a", "--no-fail", "--no-fail"}, ExitUsage, "cannot be used multiple times"},
+		{"an_unknown_flag_is_refused", []string{"--nope"}, ExitUsage, "unknown flag: --nope"},
+		{"aquery_format_needs_a_file", []string{"//a", "--aquery-format", "proto"}, ExitUsage, "--aquery-format needs --aquery-file"},
+		{"a_saved_dump_takes_no_bazel_flags", []string{"--aquery-file", "x.pb", "--bazel-flag=--keep_going", "//a"}, ExitUsage, "do not apply"},
+		{"help_is_not_an_error", []string{"--help"}, ExitOK, ""},
+		{"version_is_not_an_error", []string{"-V"}, ExitOK, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sys, _, stderr := testSystem(nil)
+			if code := Main(tc.args, sys); code != tc.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
+			}
+			if tc.stderr != "" && !strings.Contains(stderr.String(), tc.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.stderr, stderr)
+			}
+		})
+	}
+}
+
+func TestFlagsAreKeptVerbatim(t *testing.T) {
+	o, _, err := parseAnalysis([]string{"--compilation-mode", "dbg", "--output-base=/tmp/somewhere", "//...", "--config=a", "--config", "b,c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.compilationMode != "dbg" || o.outputBase != "/tmp/somewhere" || o.label != "//..." {
+		t.Errorf("got %+v", o)
+	}
+	// A config name with a comma is one config, not two.
+	if strings.Join(o.configs, "|") != "a|b,c" {
+		t.Errorf("configs = %q", o.configs)
+	}
+	o, _, err = parseAnalysis([]string{"--explain-json", "saved.json"})
+	if err != nil || o.compilationMode != "" || o.outputBase != "" {
+		t.Errorf("explain alone: %+v, %v", o, err)
+	}
+}
+
+func TestExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.json")
+	os.WriteFile(empty, []byte("{\"violations\": []}\n"), 0o644)
+	nonEmpty := filepath.Join(conformanceDir, "synthetic", "c.expected.json")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"explaining_an_empty_report_passes", []string{"--explain-json", empty}, ExitOK},
+		{"explaining_findings_fails", []string{"--explain-json", nonEmpty}, ExitFindings},
+		{"explaining_findings_with_no_fail_passes", []string{"--explain-json", nonEmpty, "--no-fail"}, ExitOK},
+		{"findings_fail_a_run", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json")}, ExitFindings},
+		{"no_fail_passes_a_run_with_findings", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--no-fail"}, ExitOK},
+		{"a_matching_expectation_passes", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", nonEmpty}, ExitOK},
+		{"a_differing_expectation_fails", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", empty}, ExitFindings},
+		{"a_missing_dump_is_an_error", []string{"--aquery-file", filepath.Join(dir, "missing.pb")}, ExitFindings},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sys, _, stderr := testSystem(nil)
+			if code := Main(tc.args, sys); code != tc.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
+			}
+		})
+	}
+}
+
+func TestColorAndSignOffFollowTheStream(t *testing.T) {
+	nonEmpty := filepath.Join(conformanceDir, "synthetic", "c.expected.json")
+	sys, _, stderr := testSystem(nil)
+	sys.StderrIsTerminal = true
+	Main([]string{"--explain-json", nonEmpty}, sys)
+	if !strings.Contains(stderr.String(), "\x1b[") {
+		t.Errorf("no colour on a terminal:\n%s", stderr)
+	}
+	lines := strings.Split(strings.TrimRight(stderr.String(), "\n"), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "  \x1b[2m") {
+		t.Errorf("no sign-off on a terminal; last line %q", last)
+	}
+
+	sys, _, stderr = testSystem(map[string]string{"NO_COLOR": ""})
+	sys.StderrIsTerminal = true
+	Main([]string{"--explain-json", nonEmpty, "--shut-up"}, sys)
+	if strings.Contains(stderr.String(), "\x1b[") {
+		t.Errorf("colour despite NO_COLOR:\n%s", stderr)
+	}
+	// The sign-off would follow the list after a blank line.
+	if strings.Contains(strings.TrimPrefix(stderr.String(), "\n"), "\n\n") {
+		t.Errorf("sign-off despite --shut-up:\n%s", stderr)
+	}
+}

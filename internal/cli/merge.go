@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/ahab-go/ahab/internal/exception"
+	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/report"
+)
+
+const mergeUsage = `Usage: ahab merge [flags] REPORT.json...
+
+Adds up JSON reports written with --write-json, so that a build too big for
+one aquery can be analyzed as slices of its label space (one per CI job)
+and judged as one. Counts of identical findings are summed; the result does
+not depend on the order of the files. Exceptions apply to the sum: write the
+slices with --no-fail and no exceptions, then merge with them.
+
+Flags:
+`
+
+// runMerge is `ahab merge`.
+func runMerge(args []string, sys System) error {
+	o := &options{}
+	fs := pflag.NewFlagSet("ahab merge", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.Usage = func() {}
+	onceString(fs, &o.writeJSON, "write-json", "", "", "write the sum to `FILE` (atomically)")
+	onceString(fs, &o.expectJSON, "expect-json", "", "", "compare the sum with the report in `FILE`")
+	fs.StringArrayVar(&o.exceptions, "exceptions-json", nil, "excuse findings of the sum with the exceptions in `FILE` (repeatable)")
+	onceBool(fs, &o.noFail, "no-fail", "", "exit 0 even when the sum has findings")
+	onceBool(fs, &o.shutUp, "shut-up", "", "leave out the Moby-Dick sign-off")
+	onceBool(fs, &o.help, "help", "h", "print this help and exit")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if o.help {
+		fmt.Fprint(sys.Stdout, mergeUsage+fs.FlagUsagesWrapped(76))
+		return nil
+	}
+	if fs.NArg() == 0 {
+		return usageError{"ahab merge needs at least one REPORT.json"}
+	}
+	if o.noFail && o.expectJSON != "" {
+		return usageError{"--no-fail cannot be used with --expect-json: a mismatch must fail"}
+	}
+	res := newResolver(sys)
+	var exs []exception.Exception
+	for _, p := range res.paths(o.exceptions) {
+		more, err := exception.LoadFile(p)
+		if err != nil {
+			return err
+		}
+		exs = append(exs, more...)
+	}
+	var expected *finding.Set
+	if o.expectJSON != "" {
+		var err error
+		if expected, err = report.ReadJSONFile(res.path(o.expectJSON)); err != nil {
+			return err
+		}
+	}
+	sum := finding.NewSet()
+	for _, p := range res.paths(fs.Args()) {
+		set, err := report.ReadJSONFile(p)
+		if err != nil {
+			return err
+		}
+		sum.Merge(set)
+	}
+	kept, summary, unused := exception.Filter(sum, exs)
+	if len(unused) > 0 {
+		fmt.Fprintf(sys.Stderr, "\n%s\n", exception.StaleWarning(unused))
+	}
+	if o.writeJSON != "" {
+		if err := report.WriteJSONFile(res.path(o.writeJSON), kept.Sorted()); err != nil {
+			return err
+		}
+	}
+	if expected != nil {
+		if kept.Equal(expected) {
+			return nil
+		}
+		fmt.Fprintf(sys.Stderr, "\n%s", report.Diff(expected.Sorted(), kept.Sorted(), sys.color(sys.StderrIsTerminal)))
+		return exitError{ExitFindings}
+	}
+	return present(sys, o, kept, summary)
+}
+
+var errKindsUsage = errors.New("usage: ahab kinds [KIND]")
+
+// runKinds is `ahab kinds [KIND]`: the kinds of finding, or one in full.
+func runKinds(args []string, sys System) error {
+	switch len(args) {
+	case 0:
+		for _, k := range finding.Kinds() {
+			fmt.Fprintf(sys.Stdout, "%-28s %s\n", k, k.Info().Title)
+		}
+		return nil
+	case 1:
+		k, ok := finding.KindByTag(args[0])
+		if !ok {
+			return fmt.Errorf("unknown kind %q; run 'ahab kinds' to list them", args[0])
+		}
+		info := k.Info()
+		fmt.Fprintf(sys.Stdout, "%s: %s\n\nReported as: %s\nWhat to do: %s\n", k, info.Title, info.Prefix, info.Remedy)
+		fmt.Fprintf(sys.Stdout, "Exception fields: kind, mnemonic, target")
+		for _, f := range info.Fields {
+			fmt.Fprintf(sys.Stdout, ", %s", f)
+		}
+		fmt.Fprintln(sys.Stdout)
+		return nil
+	}
+	return usageError{errKindsUsage.Error()}
+}

@@ -1,0 +1,173 @@
+package finding
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/ahab-go/ahab/internal/program"
+)
+
+// ActionRef names the action a finding is about. Two actions of the same
+// target and mnemonic cannot be told apart, so their findings merge.
+type ActionRef struct {
+	Mnemonic string
+	Target   string
+}
+
+// String renders the reference as the text report does (§3.0).
+func (a ActionRef) String() string {
+	if a.Mnemonic == "" {
+		return "action for target " + a.Target
+	}
+	return a.Mnemonic + " action for target " + a.Target
+}
+
+// Source is the variable whose sentinel leaked.
+type Source uint8
+
+// In report order: user < hostname.
+const (
+	User Source = iota
+	Hostname
+)
+
+func (s Source) String() string {
+	if s == Hostname {
+		return "hostname"
+	}
+	return "user"
+}
+
+// Location says where in an action a string was found.
+type Location uint8
+
+// In report order: argument < param_file < env_var.
+const (
+	Argument Location = iota
+	ParamFile
+	EnvVar
+)
+
+func (l Location) String() string {
+	switch l {
+	case ParamFile:
+		return "param_file"
+	case EnvVar:
+		return "env_var"
+	}
+	return "argument"
+}
+
+// Site is where a string was found. ExecPath is set for param_file sites
+// and Key for env_var sites; Value is the whole string (argument, line or
+// environment value), not just the part that matched.
+type Site struct {
+	Location Location
+	ExecPath string
+	Key      string
+	Value    string
+}
+
+// Unmet is one condition of a spec that an invocation did not meet: a
+// requirement (AnyOf lists what would have satisfied it) or a prohibition
+// (Present lists the options that broke it). Both lists are sorted.
+type Unmet struct {
+	Because string
+	AnyOf   []string
+	Present []string
+}
+
+// Finding is one thing a check found. Which fields are meaningful depends
+// on Kind; the rest stay zero. Findings are values: two equal findings are
+// the same finding, and a Set counts them.
+type Finding struct {
+	Kind   Kind
+	Action ActionRef
+
+	Source   Source // environment_leak
+	Sentinel string // environment_leak
+	Site     Site   // environment_leak, absolute_path
+
+	Actual      string // bad_path
+	Requirement string // execution_requirement
+	Path        string // absolute_path, workspace_status
+
+	Program  program.ID   // the five program kinds
+	Wrappers []program.ID // the five program kinds, outermost first
+	Synonym  *program.ID  // never_reproducible, conditional_reproducibility
+	Unmet    []Unmet      // conditional_reproducibility
+}
+
+// Compare orders findings as the report does (§8.2): by kind, then by the
+// kind's fields in their JSON order.
+func Compare(a, b *Finding) int {
+	if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Action.Mnemonic, b.Action.Mnemonic); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Action.Target, b.Action.Target); c != 0 {
+		return c
+	}
+	switch a.Kind {
+	case EnvironmentLeak:
+		return cmpChain(
+			cmp.Compare(a.Source, b.Source),
+			cmp.Compare(a.Sentinel, b.Sentinel),
+			compareSite(a.Site, b.Site))
+	case BadPath:
+		return cmp.Compare(a.Actual, b.Actual)
+	case ExecutionRequirement:
+		return cmp.Compare(a.Requirement, b.Requirement)
+	case AbsolutePath:
+		return cmpChain(cmp.Compare(a.Path, b.Path), compareSite(a.Site, b.Site))
+	case WorkspaceStatus:
+		return cmp.Compare(a.Path, b.Path)
+	}
+	// The program kinds: program, wrappers, synonym, unmet.
+	return cmpChain(
+		program.Compare(a.Program, b.Program),
+		slices.CompareFunc(a.Wrappers, b.Wrappers, program.Compare),
+		compareSynonym(a.Synonym, b.Synonym),
+		slices.CompareFunc(a.Unmet, b.Unmet, CompareUnmet))
+}
+
+// CompareUnmet orders unmet conditions by reason, then by the sorted
+// alternatives, then by the sorted offending options (§5.3).
+func CompareUnmet(a, b Unmet) int {
+	return cmpChain(
+		cmp.Compare(a.Because, b.Because),
+		slices.Compare(a.AnyOf, b.AnyOf),
+		slices.Compare(a.Present, b.Present))
+}
+
+func compareSite(a, b Site) int {
+	return cmpChain(
+		cmp.Compare(a.Location, b.Location),
+		cmp.Compare(a.ExecPath, b.ExecPath),
+		cmp.Compare(a.Key, b.Key),
+		cmp.Compare(a.Value, b.Value))
+}
+
+// compareSynonym puts null before any program.
+func compareSynonym(a, b *program.ID) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return -1
+	case b == nil:
+		return 1
+	}
+	return program.Compare(*a, *b)
+}
+
+func cmpChain(cs ...int) int {
+	for _, c := range cs {
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}

@@ -1,0 +1,287 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/program"
+)
+
+// realReports are reports the original wrote: the conformance set and the
+// fishery's recorded expectations. Reading one and writing it again must
+// give the same bytes (§8.1, §8.4).
+func realReports(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, pattern := range []string{
+		"/work/shared/conformance/*/*.expected.json",
+		"/work/shared/reference/fishery/*/expectation.json",
+	} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Skip("no reports written by the original under /work/shared")
+	}
+	return files
+}
+
+func TestRealReportsRoundTrip(t *testing.T) {
+	for _, path := range realReports(t) {
+		t.Run(strings.TrimPrefix(path, "/work/shared/"), func(t *testing.T) {
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			set, err := ReadJSONFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := WriteJSON(&got, set.Sorted()); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("round trip differs:\n%s", Diff(mustRead(t, want), set.Sorted(), false))
+			}
+		})
+	}
+}
+
+func mustRead(t *testing.T, data []byte) []finding.Counted {
+	t.Helper()
+	set, err := ReadJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set.Sorted()
+}
+
+// Programs used by the fixtures below.
+var (
+	gcc     = program.ID{Origin: program.Origin{Kind: program.System}, Path: "/usr/bin/gcc"}
+	rustc   = program.ID{Origin: program.Origin{Kind: program.Module, Module: "rules_rust", Extension: "rust", HasExtension: true}, Path: "rust_toolchain/bin/rustc"}
+	wrapper = program.ID{Origin: program.Origin{Kind: program.Module, Module: "rules_rust"}, Path: "util/process_wrapper/process_wrapper"}
+	codegen = program.ID{Origin: program.Origin{Kind: program.Main}, Path: "tools/codegen"}
+	clangpp = program.ID{Origin: program.Origin{Kind: program.Main, Extension: "llvm", HasExtension: true}, Path: "bin/clang++"}
+	clang   = program.ID{Origin: program.Origin{Kind: program.Module, Module: "llvm"}, Path: "bin/clang"}
+)
+
+func ref(m, t string) finding.ActionRef { return finding.ActionRef{Mnemonic: m, Target: t} }
+
+// oneOfEachKind is the shared fixture of the printer goldens: one finding
+// of every kind, each exercising the kind's optional parts.
+func oneOfEachKind() []finding.Counted {
+	fs := []finding.Counted{
+		{Count: 1, Finding: finding.Finding{Kind: finding.EnvironmentLeak, Action: ref("Genrule", "//a:gen"), Source: finding.User,
+			Sentinel: "ahab-sentinel-user", Site: finding.Site{Location: finding.Argument, Value: "echo ahab-sentinel-user > $@"}}},
+		{Count: 2, Finding: finding.Finding{Kind: finding.BadPath, Action: ref("CppCompile", "//a:b"), Actual: "/usr/bin:/bin"}},
+		{Count: 1, Finding: finding.Finding{Kind: finding.ExecutionRequirement, Action: ref("Genrule", "//net:fetch"), Requirement: "requires-network"}},
+		{Count: 1, Finding: finding.Finding{Kind: finding.AbsolutePath, Action: ref("CppLink", "//a:bin"), Path: "/opt/lib",
+			Site: finding.Site{Location: finding.ParamFile, ExecPath: "bazel-out/k8/bin/a/bin-2.params", Value: "-L/opt/lib"}}},
+		{Count: 1, Finding: finding.Finding{Kind: finding.AbsolutePath, Action: ref("Genrule", "//a:env"), Path: "/etc/x",
+			Site: finding.Site{Location: finding.EnvVar, Key: "CONF", Value: "/etc/x"}}},
+		{Count: 1, Finding: finding.Finding{Kind: finding.SystemProgram, Action: ref("CppCompile", "//native:bridge"), Program: gcc}},
+		{Count: 1, Finding: finding.Finding{Kind: finding.HostDerivedProgram, Action: ref("CppCompile", "//native:shim"),
+			Program: program.ID{Origin: program.Origin{Kind: program.Module, Module: "rules_cc", Extension: "cc_configure_extension", HasExtension: true}, Path: "cc_wrapper.sh"}}},
+		{Count: 3, Finding: finding.Finding{Kind: finding.UnknownProgram, Action: ref("Codegen", "//api:gen"), Program: codegen}},
+		{Count: 1, Finding: finding.Finding{Kind: finding.NeverReproducible, Action: ref("Stamp", "//rel:stamp"), Program: codegen}},
+		{Count: 1, Finding: finding.Finding{Kind: finding.WorkspaceStatus, Action: ref("Genrule", "//rel:info"), Path: "bazel-out/volatile-status.txt"}},
+		{Count: 1, Finding: finding.Finding{Kind: finding.ConditionalReproducibility, Action: ref("Rustc", "//crate:lib"), Program: rustc,
+			Wrappers: []program.ID{wrapper}, Synonym: &clang, Unmet: []finding.Unmet{
+				{Because: "it needs an option it was not given", AnyOf: []string{"--remap-path-prefix=${pwd}=."}},
+				{Because: "it was given an option that breaks it", Present: []string{"--timestamp"}},
+			}}},
+	}
+	set := finding.NewSet()
+	for _, f := range fs {
+		set.Add(f.Finding, f.Count)
+	}
+	return set.Sorted()
+}
+
+// TestJSONGolden pins the layout of every kind (§8.1) in one golden.
+func TestJSONGolden(t *testing.T) {
+	var got bytes.Buffer
+	if err := WriteJSON(&got, oneOfEachKind()); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "testdata/kinds.json", got.Bytes())
+	// The golden must read back to the same findings.
+	// a_written_report_reads_back_unchanged, every_violation_kind_survives_the_round_trip
+	back := mustRead(t, got.Bytes())
+	if d := Diff(oneOfEachKind(), back, false); d != "" {
+		t.Errorf("golden does not read back:\n%s", d)
+	}
+	opts := TextOptions{SignOff: true}
+	if Text(back, opts) != Text(oneOfEachKind(), opts) {
+		t.Error("the report read back renders differently")
+	}
+}
+
+func TestJSONEmpty(t *testing.T) {
+	var got bytes.Buffer
+	if err := WriteJSON(&got, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"violations\": []\n}\n"; got.String() != want {
+		t.Errorf("empty report = %q, want %q", got.String(), want)
+	}
+}
+
+func TestJSONStringEscaping(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`a"b\c`, `"a\"b\\c"`},
+		{"\b\f\n\r\t", `"\b\f\n\r\t"`},
+		{"\x00\x01\x1b\x1f", `"\u0000\u0001\u001b\u001f"`},
+		{"/<>&", `"/<>&"`},
+		{"\x7f", "\"\x7f\""},
+		{"\u2028\u2029é🐳", "\"\u2028\u2029é🐳\""},
+		{"a\xffb", "\"a\uFFFDb\""},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		writeString(&b, tt.in)
+		if b.String() != tt.want {
+			t.Errorf("writeString(%q) = %s, want %s", tt.in, b.String(), tt.want)
+		}
+	}
+}
+
+func TestJSONUnmetOmitsEmptyLists(t *testing.T) {
+	f := finding.Finding{Kind: finding.ConditionalReproducibility, Action: ref("X", "//x"), Program: gcc,
+		Unmet: []finding.Unmet{{Because: "both empty"}}}
+	var got bytes.Buffer
+	WriteJSON(&got, []finding.Counted{{Finding: f, Count: 1}})
+	if !strings.Contains(got.String(), "{\n            \"because\": \"both empty\"\n          }") {
+		t.Errorf("unmet with no lists should hold only because:\n%s", got.String())
+	}
+	if !strings.Contains(got.String(), `"synonym": null`) {
+		t.Errorf("synonym should be null:\n%s", got.String())
+	}
+}
+
+func TestWriteJSONFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.json")
+
+	t.Run("json_report_is_written_even_when_nothing_was_found", func(t *testing.T) {
+		if err := WriteJSONFile(path, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := os.ReadFile(path)
+		if string(got) != "{\n  \"violations\": []\n}\n" {
+			t.Errorf("got %q", got)
+		}
+		info, _ := os.Stat(path)
+		if info.Mode().Perm() != 0o644 {
+			t.Errorf("new file mode = %v, want 0644", info.Mode().Perm())
+		}
+	})
+	t.Run("json_report_overwrites_an_existing_file", func(t *testing.T) {
+		os.WriteFile(path, bytes.Repeat([]byte("x"), 10000), 0o600)
+		os.Chmod(path, 0o600)
+		if err := WriteJSONFile(path, oneOfEachKind()); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := os.ReadFile(path)
+		var want bytes.Buffer
+		WriteJSON(&want, oneOfEachKind())
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Error("file does not hold the report")
+		}
+		info, _ := os.Stat(path)
+		if info.Mode().Perm() != 0o600 {
+			t.Errorf("mode = %v, want the existing 0600", info.Mode().Perm())
+		}
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != 1 {
+			t.Errorf("temporary files left behind: %v", entries)
+		}
+	})
+	t.Run("a_missing_directory_names_the_path", func(t *testing.T) {
+		bad := filepath.Join(dir, "nope", "r.json")
+		err := WriteJSONFile(bad, nil)
+		if err == nil || err.Error() != "failed to write JSON report to "+bad+": no such file or directory" {
+			t.Errorf("err = %v", err)
+		}
+	})
+}
+
+func TestReadJSONErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(content), 0o644)
+		return p
+	}
+	t.Run("reading_a_missing_file_names_it", func(t *testing.T) {
+		p := filepath.Join(dir, "missing.json")
+		_, err := ReadJSONFile(p)
+		if err == nil || err.Error() != "failed to read JSON report from "+p+": no such file or directory" {
+			t.Errorf("err = %v", err)
+		}
+	})
+	tests := []struct {
+		name, content, cause string
+	}{
+		{"reading_a_file_that_is_not_a_report_says_so", `{"exceptions": []}`, `missing field "violations"`},
+		{"not_json", `{`, "invalid JSON at byte 1: unexpected end of JSON input"},
+		{"not_an_object", `[]`, "expected an object, found an array"},
+		{"missing_kind", `{"violations": [{"count": 1, "violation": {"action": {"mnemonic": "", "target": ""}}}]}`, `violation 1: violation: missing field "kind"`},
+		{"unknown_kind", `{"violations": [{"count": 1, "violation": {"kind": "nope"}}]}`, `violation 1: violation: kind: unknown kind "nope", expected one of: environment_leak, bad_path, execution_requirement, absolute_path, system_program, host_derived_program, unknown_program, never_reproducible, workspace_status, conditional_reproducibility`},
+		{"zero_count", `{"violations": [{"count": 0, "violation": {}}]}`, "violation 1: count: 0 is not a positive integer"},
+		{"fractional_count", `{"violations": [{"count": 1.5, "violation": {}}]}`, "violation 1: count: 1.5 is not a positive integer"},
+		{"wrappers_required", `{"violations": [{"count": 1, "violation": {"kind": "system_program", "action": {"mnemonic": "", "target": ""}, "program": {"origin": "system", "path": "gcc"}}}]}`, `violation 1: violation: missing field "wrappers"`},
+		{"null_string", `{"violations": [{"count": 1, "violation": {"kind": "bad_path", "action": {"mnemonic": null, "target": ""}, "actual": ""}}]}`, `violation 1: violation: action: mnemonic: expected a string, found null`},
+		{"overflowing_counts", `{"violations": [{"count": 9223372036854775807, "violation": {"kind": "bad_path", "action": {"mnemonic": "", "target": ""}, "actual": ""}}, {"count": 1, "violation": {"kind": "bad_path", "action": {"mnemonic": "", "target": ""}, "actual": ""}}]}`, "violation 2: counts add up to more than 9223372036854775807"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := write(tt.name+".json", tt.content)
+			_, err := ReadJSONFile(p)
+			want := p + " is not a report Ahab wrote: " + tt.cause
+			if err == nil || err.Error() != want {
+				t.Errorf("err = %v\nwant  %s", err, want)
+			}
+		})
+	}
+}
+
+func TestReadJSONLeniency(t *testing.T) {
+	const doc = `{"extra": 1, "violations": [
+	  {"count": 2, "note": [1, {"x": null}], "violation": {"kind": "never_reproducible", "action": {"mnemonic": "M", "target": "//t", "id": 4},
+	   "program": {"origin": {"main": {}}, "path": "p"}, "wrappers": []}},
+	  {"count": 3, "violation": {"kind": "never_reproducible", "action": {"mnemonic": "M", "target": "//t"},
+	   "program": {"origin": {"main": {"extension": null}}, "path": "p"}, "wrappers": [], "synonym": null}},
+	  {"count": 1, "violation": {"kind": "conditional_reproducibility", "action": {"mnemonic": "M", "target": "//t"},
+	   "program": {"origin": "system", "path": "gcc"}, "wrappers": [],
+	   "unmet": [{"because": "b", "present": ["z", "a", "z"]}, {"because": "a"}]}}
+	]}`
+	set, err := ReadJSON(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := set.Sorted()
+	if len(got) != 2 {
+		t.Fatalf("got %d findings, want 2 (duplicates summed)", len(got))
+	}
+	if got[0].Count != 5 || got[0].Synonym != nil || got[0].Program != codegenAt("p") {
+		t.Errorf("duplicate entries not summed into one: %+v", got[0])
+	}
+	u := got[1].Unmet
+	if len(u) != 2 || u[0].Because != "a" || strings.Join(u[1].Present, ",") != "a,z" {
+		t.Errorf("unmet not read as sorted sets: %+v", u)
+	}
+}
+
+func codegenAt(path string) program.ID {
+	return program.ID{Origin: program.Origin{Kind: program.Main}, Path: path}
+}

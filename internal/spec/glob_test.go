@@ -1,0 +1,84 @@
+package spec
+
+import "testing"
+
+// §12 glob.rs; the cases are §5.1's.
+func TestGlob(t *testing.T) {
+	type match struct {
+		s    string
+		want bool
+	}
+	tests := []struct {
+		name    string
+		pattern string
+		cases   []match
+	}{
+		{"a_glob_without_wildcards_is_exact", "CppCompile", []match{
+			{"CppCompile", true}, {"CppCompiler", false}, {"MyCppCompile", false}, {"", false},
+		}},
+		{"a_star_spans_slashes", "/usr/include/*", []match{
+			{"/usr/include/stdio.h", true}, {"/usr/include/sys/types.h", true},
+			{"/usr/include/", true}, {"/usr/local/include/stdio.h", false},
+		}},
+		{"a_star_spans_slashes", "*/bin/*", []match{
+			{"@llvm//bin/clang", true}, {"bin/clang", false},
+		}},
+		{"a_star_matches_the_empty_string", "*", []match{{"", true}, {"anything/at/all", true}}},
+		{"a_star_matches_the_empty_string", "**", []match{{"", true}, {"x", true}}},
+		{"a_star_matches_the_empty_string", "a*", []match{{"a", true}, {"ab", true}, {"b", false}}},
+		{"a_star_matches_the_empty_string", "*a", []match{{"a", true}, {"ba", true}, {"ab", false}}},
+		{"a_question_mark_matches_exactly_one_character", "gcc-?", []match{
+			{"gcc-9", true}, {"gcc-", false}, {"gcc-11", false},
+		}},
+		{"a_question_mark_matches_exactly_one_character", "?", []match{{"", false}, {"é", true}, {"ab", false}}},
+		{"a_glob_is_anchored_at_both_ends", "abc", []match{{"xabc", false}, {"abcx", false}, {"abc", true}}},
+		{"a_glob_is_anchored_at_both_ends", "a*c", []match{{"abcd", false}, {"xabc", false}, {"abbc", true}}},
+		{"a_glob_backtracks_past_a_false_start", "*abc", []match{{"abxabc", true}, {"abxab", false}}},
+		{"a_glob_backtracks_past_a_false_start", "a*b*c", []match{{"axxbxxc", true}, {"axxbxx", false}, {"abcbc", true}}},
+		{"a_glob_backtracks_past_a_false_start", "--remap-path-prefix=${pwd}=*", []match{
+			{"--remap-path-prefix=${pwd}=.", true}, {"--remap-path-prefix=/nowhere=.", false},
+		}},
+		{"a_glob_backtracks_past_a_false_start", "*\x00/*", []match{
+			{"etc/app/current.txt\x00/etc/app/config.txt", true},
+			{"etc/app/current.txt\x00etc/app/config.txt", false},
+		}},
+		{"a_glob_compares_whole_characters", "caf?", []match{{"café", true}, {"cafe", true}, {"caf", false}}},
+		{"a_glob_compares_whole_characters", "*é", []match{{"café", true}, {"cafe", false}}},
+		{"a_glob_compares_whole_characters", "*?", []match{{"é", true}, {"", false}}},
+		{"a_glob_compares_whole_characters", "*??", []match{{"é", false}, {"éé", true}}},
+		{"a_glob_compares_whole_characters", "??", []match{{"é", false}, {"ab", true}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := CompileGlob(tc.pattern)
+			if g.String() != tc.pattern {
+				t.Errorf("CompileGlob(%q).String() = %q", tc.pattern, g.String())
+			}
+			for _, c := range tc.cases {
+				if got := g.Match(c.s); got != c.want {
+					t.Errorf("%q.Match(%q) = %v, want %v", tc.pattern, c.s, got, c.want)
+				}
+			}
+		})
+	}
+}
+
+func TestGlobMatchDoesNotAllocate(t *testing.T) {
+	globs := []Glob{CompileGlob("-D__DATE__=*"), CompileGlob("--remap-path-prefix=${pwd}=*"), CompileGlob("gcc-?"), CompileGlob("-c")}
+	allocs := testing.AllocsPerRun(100, func() {
+		for _, g := range globs {
+			g.Match("--remap-path-prefix=${pwd}=.")
+			g.Match("-D__DATE__=\"redacted\"")
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Match allocated %v times per run", allocs)
+	}
+}
+
+func BenchmarkGlobMatch(b *testing.B) {
+	g := CompileGlob("*-ffile-prefix-map=*")
+	for b.Loop() {
+		g.Match("bazel-out/k8-fastbuild/bin/external/some/very/long/path/to/a/source/file.cc")
+	}
+}

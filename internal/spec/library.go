@@ -1,0 +1,198 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/ahab-go/ahab/internal/program"
+)
+
+// EntryKind says what a library entry does with its program (§5.4).
+type EntryKind uint8
+
+// The three kinds of entry.
+const (
+	SpecEntry   EntryKind = iota // the program has a spec
+	SameAsEntry                  // the program is a synonym of another
+	WrapsEntry                   // the program runs another; unwrap it
+)
+
+// TransitionKind says how a wrapper names the program it runs.
+type TransitionKind uint8
+
+// The two transitions (§5.6).
+const (
+	// AfterSeparator: the argument after the first Separator is the
+	// program, the rest its arguments.
+	AfterSeparator TransitionKind = iota
+	// FirstArgument: the first argument is the program unless it looks
+	// like a flag (`python3 -c`).
+	FirstArgument
+)
+
+// Transition is how a wrapper's arguments name the program it runs.
+type Transition struct {
+	Kind      TransitionKind
+	Separator string // AfterSeparator only
+}
+
+// Unwrap splits a wrapper's arguments into the wrapped program's argv[0]
+// and its arguments; ok is false when the transition does not fire.
+func (t Transition) Unwrap(args []string) (argv0 string, rest []string, ok bool) {
+	switch t.Kind {
+	case AfterSeparator:
+		for i, a := range args {
+			if a == t.Separator {
+				// Later separators belong to the wrapped program.
+				if i+1 < len(args) {
+					return args[i+1], args[i+2:], true
+				}
+				return "", nil, false
+			}
+		}
+	case FirstArgument:
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			return args[0], args[1:], true
+		}
+	}
+	return "", nil, false
+}
+
+// Entry is one program of a spec file or of the built-in library.
+type Entry struct {
+	Key     string     // the program name as written
+	Program program.ID // Key parsed (§4.3); a pattern when its path has * or ?
+	Origin  string     // the file the entry came from, for messages
+	Kind    EntryKind
+	Spec    *Spec      // SpecEntry
+	SameAs  program.ID // SameAsEntry
+	Wraps   Transition // WrapsEntry
+}
+
+type patternEntry struct {
+	entry Entry
+	glob  Glob
+}
+
+// Library holds entries by program with the precedence of §5.5: an exact
+// key beats any pattern, a later entry replaces an earlier one with the
+// same key, a later pattern beats an earlier one, and a pattern answers
+// only for programs of exactly its origin. The zero Library is empty and
+// ready to use.
+type Library struct {
+	exact    map[program.ID]Entry
+	patterns []patternEntry // oldest first
+	added    []Entry
+}
+
+// NewLibrary returns an empty library.
+func NewLibrary() *Library { return &Library{} }
+
+// Add adds entries in order; origin names where they came from.
+func (l *Library) Add(origin string, entries ...Entry) {
+	for _, e := range entries {
+		e.Origin = origin
+		l.added = append(l.added, e)
+		if e.Program.IsPattern() {
+			// §5.5: a re-declared pattern moves to the end, so it is the
+			// newest.
+			for i, p := range l.patterns {
+				if p.entry.Program == e.Program {
+					l.patterns = append(l.patterns[:i:i], l.patterns[i+1:]...)
+					break
+				}
+			}
+			l.patterns = append(l.patterns, patternEntry{entry: e, glob: CompileGlob(e.Program.Path)})
+			continue
+		}
+		if l.exact == nil {
+			l.exact = make(map[program.ID]Entry)
+		}
+		l.exact[e.Program] = e
+	}
+}
+
+// Entries returns every entry ever added, in the order added, including
+// those a later entry overrides.
+func (l *Library) Entries() []Entry {
+	return l.added[:len(l.added):len(l.added)]
+}
+
+// Lookup finds the entry that answers for key (§5.5). The entry's Program
+// is the key that carried it: key itself, or the pattern that matched.
+func (l *Library) Lookup(key program.ID) (Entry, bool) {
+	if e, ok := l.exact[key]; ok {
+		return e, true
+	}
+	for i := len(l.patterns) - 1; i >= 0; i-- {
+		p := &l.patterns[i]
+		// The origin is never wildcarded: a pattern does not reach
+		// across repositories.
+		if p.entry.Program.Origin == key.Origin && p.glob.Match(key.Path) {
+			return p.entry, true
+		}
+	}
+	return Entry{}, false
+}
+
+// maxResolutionSteps bounds same_as chains and wrappers (§5.6), so cycles
+// end.
+const maxResolutionSteps = 16
+
+// Resolve follows same_as and wraps entries from p to the spec that
+// answers (§5.6). System programs are never looked up, even after
+// unwrapping: no spec can vouch for the machine's own tools.
+func (l *Library) Resolve(p program.ID, args []string) Resolution {
+	r := Resolution{Program: p, Args: args}
+	key := p
+	for range maxResolutionSteps {
+		if r.Program.Origin.Kind == program.System {
+			break
+		}
+		e, ok := l.Lookup(key)
+		if !ok {
+			break
+		}
+		switch e.Kind {
+		case SpecEntry:
+			r.Spec = e.Spec
+			r.Carrier = e.Program
+			return r
+		case SameAsEntry:
+			key = e.SameAs
+		case WrapsEntry:
+			argv0, rest, fired := e.Wraps.Unwrap(r.Args)
+			if !fired {
+				return r
+			}
+			// The wrapper recorded is the name the action used, even
+			// when the wraps entry was reached through same_as.
+			r.Wrappers = append(r.Wrappers, r.Program)
+			r.Program = program.Of(argv0)
+			r.Args = rest
+			key = r.Program
+		}
+	}
+	return r
+}
+
+// LoadFile adds the entries of a user's spec file (§5.4), in byte-sorted
+// key order. Nothing is added when the file has an error.
+func (l *Library) LoadFile(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pathErr *os.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err
+		}
+		return fmt.Errorf("failed to read specs from %s: %w", path, err)
+	}
+	entries, err := ParseFile(path, data)
+	if err != nil {
+		return err
+	}
+	l.Add(path, entries...)
+	return nil
+}

@@ -39,8 +39,30 @@ func newStream(r io.Reader, name string, progress func(int64)) *stream {
 	return &stream{br: bufio.NewReaderSize(r, readBufferSize), name: name, progress: progress}
 }
 
-func (s *stream) errorAt(entry string, off int64, err error) error {
-	return &Error{File: s.name, Entry: entry, Offset: off, Err: err}
+// entryName names an element for errors, formatted only when one occurs:
+// "action 5123" for container field 2, "message 3" for field 0 (a streamed
+// message).
+type entryName struct {
+	num   protowire.Number
+	index int
+}
+
+func (e entryName) String() string {
+	if e.num == 0 {
+		return fmt.Sprintf("message %d", e.index)
+	}
+	return fmt.Sprintf("%s %d", entryNames[e.num], e.index)
+}
+
+func (s *stream) errorAt(entry any, off int64, err error) error {
+	name := ""
+	switch e := entry.(type) {
+	case string:
+		name = e
+	case entryName:
+		name = e.String()
+	}
+	return &Error{File: s.name, Entry: name, Offset: off, Err: err}
 }
 
 func (s *stream) tick() {
@@ -169,7 +191,7 @@ func (s *stream) container(d *elementDecoder, limit int64) error {
 			continue
 		}
 		s.counts[num]++
-		entry := fmt.Sprintf("%s %d", entryNames[num], s.counts[num])
+		entry := entryName{num, s.counts[num]}
 		if typ != protowire.BytesType {
 			return s.errorAt(entry, start, fmt.Errorf("wire type %d, expected 2 (a length-delimited message)", typ))
 		}
@@ -271,7 +293,7 @@ func (s *stream) streamed(d *elementDecoder) error {
 		if err == errCleanEOF {
 			return nil
 		}
-		entry := fmt.Sprintf("message %d", i)
+		entry := entryName{0, i}
 		if err != nil {
 			return s.errorAt(entry, start, fmt.Errorf("length: %w", err))
 		}

@@ -5,7 +5,7 @@ import (
 )
 
 func system(path string) ID { return ID{Origin: Origin{Kind: System}, Path: path} }
-func inMain(path string) ID  { return ID{Origin: Origin{Kind: Main}, Path: path} }
+func inMain(path string) ID { return ID{Origin: Origin{Kind: Main}, Path: path} }
 func mainExt(ext, path string) ID {
 	return ID{Origin: Origin{Kind: Main, Extension: ext, HasExtension: true}, Path: path}
 }

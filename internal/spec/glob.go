@@ -15,26 +15,73 @@ import (
 // the empty string.
 type Glob struct {
 	pattern string
-	literal bool // no wildcard: Match is string equality
+	shape   globShape
 }
+
+// globShape picks the matcher. Glob stays comparable (sets of globs are
+// compared with ==), so nothing pattern-sized is precomputed.
+type globShape uint8
+
+const (
+	literalGlob globShape = iota // no wildcard: string equality
+	starGlob                     // `*` but no `?`: literal pieces found with strings.Index
+	generalGlob                  // `?`: the backtracking matcher
+)
 
 // CompileGlob reads a pattern. Every string is a valid pattern.
 func CompileGlob(pattern string) Glob {
-	return Glob{pattern: pattern, literal: !strings.ContainsAny(pattern, "*?")}
+	shape := literalGlob
+	switch {
+	case strings.Contains(pattern, "?"):
+		shape = generalGlob
+	case strings.Contains(pattern, "*"):
+		shape = starGlob
+	}
+	return Glob{pattern: pattern, shape: shape}
 }
 
 // String returns the pattern text, which is also how globs sort (§5.1).
 func (g Glob) String() string { return g.pattern }
 
 // IsLiteral says whether the pattern has no wildcard.
-func (g Glob) IsLiteral() bool { return g.literal }
+func (g Glob) IsLiteral() bool { return g.shape == literalGlob }
 
 // Match reports whether the whole of s matches the pattern.
 func (g Glob) Match(s string) bool {
-	if g.literal {
+	switch g.shape {
+	case literalGlob:
 		return s == g.pattern
+	case starGlob:
+		return matchStars(g.pattern, s)
 	}
 	return matchWildcards(g.pattern, s)
+}
+
+// matchStars matches a pattern whose only wildcard is `*`: the first piece
+// is a prefix, the last a suffix, and each piece between is found at its
+// leftmost place after the previous one, which is never worse than a later
+// place.
+func matchStars(p, s string) bool {
+	first := strings.IndexByte(p, '*')
+	last := strings.LastIndexByte(p, '*')
+	prefix, suffix := p[:first], p[last+1:]
+	if len(s) < len(prefix)+len(suffix) || !strings.HasPrefix(s, prefix) || !strings.HasSuffix(s, suffix) {
+		return false
+	}
+	s = s[len(prefix) : len(s)-len(suffix)]
+	for middle := p[first+1 : last+1]; middle != ""; {
+		piece, rest, _ := strings.Cut(middle, "*")
+		middle = rest
+		if piece == "" {
+			continue
+		}
+		i := strings.Index(s, piece)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(piece):]
+	}
+	return true
 }
 
 // matchWildcards is the classic greedy matcher: on a mismatch it returns

@@ -82,3 +82,33 @@ func BenchmarkGlobMatch(b *testing.B) {
 		g.Match("bazel-out/k8-fastbuild/bin/external/some/very/long/path/to/a/source/file.cc")
 	}
 }
+
+// The star-only fast path must agree with the general matcher: compare
+// them on every pattern and string up to four characters over {a, b, *}.
+func TestGlobFastPathAgreesWithTheGeneralMatcher(t *testing.T) {
+	var words func(alphabet string, n int) []string
+	words = func(alphabet string, n int) []string {
+		if n == 0 {
+			return []string{""}
+		}
+		var out []string
+		for _, w := range words(alphabet, n-1) {
+			out = append(out, w)
+			if len(w) == n-1 {
+				for _, c := range alphabet {
+					out = append(out, w+string(c))
+				}
+			}
+		}
+		return out
+	}
+	subjects := words("ab", 4)
+	for _, p := range words("ab*", 4) {
+		g := CompileGlob(p)
+		for _, s := range subjects {
+			if got, want := g.Match(s), matchWildcards(p, s); got != want {
+				t.Errorf("%q.Match(%q) = %v, the general matcher says %v", p, s, got, want)
+			}
+		}
+	}
+}

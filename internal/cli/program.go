@@ -1,6 +1,198 @@
 package cli
 
-// runProgram is `ahab program`: how one command line is judged.
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/program"
+	"github.com/ahab-go/ahab/internal/quote"
+	"github.com/ahab-go/ahab/internal/report"
+	"github.com/ahab-go/ahab/internal/spec"
+)
+
+const programUsage = `Usage: ahab program [--repro-specs FILE]... -- ARGV...
+
+Shows how Ahab judges one command line, as the reproducibility check would
+see it in an action (after param-file expansion): the program's name in
+label form, every library lookup with the entry that answered, the wrappers
+unwrapped, the synonym whose spec answered, the spec itself, the options its
+clauses see after folding and recognition, and the verdict with its reasons.
+Use it to write and debug a spec file without running Bazel.
+
+Flags:
+`
+
+// runProgram is `ahab program`.
 func runProgram(args []string, sys System) error {
-	return usageError{"ahab program is not implemented yet"}
+	var specs []string
+	var help bool
+	fs := pflag.NewFlagSet("ahab program", pflag.ContinueOnError)
+	fs.SetInterspersed(false)
+	fs.Usage = func() {}
+	fs.StringArrayVar(&specs, "repro-specs", nil, "also read reproducibility specs from `FILE` (repeatable)")
+	fs.BoolVarP(&help, "help", "h", false, "print this help and exit")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if help {
+		fmt.Fprint(sys.Stdout, programUsage+fs.FlagUsagesWrapped(76))
+		return nil
+	}
+	argv := fs.Args()
+	if len(argv) == 0 {
+		return usageError{"ahab program needs a command line after --"}
+	}
+	lib, err := loadLibrary(newResolver(sys).paths(specs))
+	if err != nil {
+		return err
+	}
+	explainProgram(sys.Stdout, lib, argv)
+	return nil
+}
+
+// explainProgram writes the account of one command line.
+func explainProgram(w io.Writer, lib *spec.Library, argv []string) {
+	p := program.Of(argv[0])
+	fmt.Fprintf(w, "program:  %s\n", p)
+	if p.String() != argv[0] {
+		fmt.Fprintf(w, "          (argv[0] %s)\n", quote.Quote(argv[0]))
+	}
+	r := lib.Trace(p, argv[1:], func(st spec.Step) {
+		if !st.Found {
+			fmt.Fprintf(w, "lookup:   %s: no entry\n", st.Key)
+			return
+		}
+		e := st.Entry
+		carrier := ""
+		if e.Program != st.Key {
+			carrier = fmt.Sprintf(" via pattern %s", e.Program)
+		}
+		switch e.Kind {
+		case spec.SpecEntry:
+			fmt.Fprintf(w, "lookup:   %s: spec%s (%s)\n", st.Key, carrier, e.Origin)
+		case spec.SameAsEntry:
+			fmt.Fprintf(w, "lookup:   %s: same_as %s%s (%s)\n", st.Key, e.SameAs, carrier, e.Origin)
+		case spec.WrapsEntry:
+			how := "first_argument"
+			if e.Wraps.Kind == spec.AfterSeparator {
+				how = "after_separator " + quote.Quote(e.Wraps.Separator)
+			}
+			outcome := "unwraps the program it runs"
+			if !st.Fired {
+				outcome = "finds nothing to unwrap, so the wrapper itself is judged"
+			}
+			fmt.Fprintf(w, "lookup:   %s: wraps %s%s (%s): %s\n", st.Key, how, carrier, e.Origin, outcome)
+		}
+	})
+	for i, wr := range r.Wrappers {
+		fmt.Fprintf(w, "wrapper %d: %s\n", i+1, wr)
+	}
+	if len(r.Wrappers) > 0 {
+		fmt.Fprintf(w, "runs:     %s\n", r.Program)
+	}
+	if syn, ok := r.Synonym(); ok {
+		fmt.Fprintf(w, "synonym:  %s answers for it\n", syn)
+	}
+
+	verdict := func(kind finding.Kind, why string) {
+		fmt.Fprintf(w, "verdict:  %s: %s\n", kind, why)
+	}
+	switch {
+	case r.Program.Origin.Kind == program.System:
+		verdict(finding.SystemProgram, "it comes from outside the build, and no spec can vouch for the machine's own tools")
+		return
+	case r.Spec == nil:
+		verdict(finding.UnknownProgram, "no spec answers for it; describe it in a --repro-specs file")
+		return
+	}
+	describeSpec(w, r.Spec)
+	if r.Spec.Reproducibility == spec.Sometimes {
+		fmt.Fprintf(w, "options:  %s\n", strings.Join(quoteAll(r.Spec.Options(r.Args)), " "))
+	}
+	v := r.Spec.Assess(r.Args)
+	switch v.Outcome {
+	case spec.Reproducible:
+		fmt.Fprintln(w, "verdict:  reproducible")
+	case spec.NotReproducible:
+		verdict(finding.NeverReproducible, "no set of options makes it reproducible")
+	case spec.HostDerivedProgram:
+		verdict(finding.HostDerivedProgram, "Bazel generated it by inspecting this machine")
+	case spec.Conditional:
+		fmt.Fprintf(w, "verdict:  %s, because\n", finding.ConditionalReproducibility)
+		for _, u := range v.Unmet {
+			fmt.Fprintf(w, "  - %s\n", report.Reason(u))
+		}
+	}
+}
+
+func describeSpec(w io.Writer, s *spec.Spec) {
+	fmt.Fprintf(w, "spec:     reproducibility %s\n", s.Reproducibility)
+	if s.Reproducibility != spec.Sometimes {
+		return
+	}
+	clause := func(what string, c spec.Clause) {
+		fmt.Fprintf(w, "  %s any of %s", what, strings.Join(globTexts(c.AnyOf), " "))
+		if c.When != nil {
+			fmt.Fprintf(w, " when %s", strings.Join(globTexts(c.When.Family), " "))
+			if len(c.When.Off) > 0 {
+				fmt.Fprintf(w, " (off: %s)", strings.Join(globTexts(c.When.Off), " "))
+			}
+			fmt.Fprint(w, " is on")
+		}
+		fmt.Fprintf(w, ": %s\n", c.Because)
+	}
+	for _, c := range s.Requirements {
+		clause("requires", c)
+	}
+	for _, c := range s.Prohibitions {
+		clause("forbids", c)
+	}
+	if len(s.TakesValue) > 0 {
+		fmt.Fprintf(w, "  takes a value: %s\n", strings.Join(globTexts(s.TakesValue), " "))
+	}
+	if len(s.DeclaredPaths) > 0 {
+		fmt.Fprintf(w, "  declared paths: %s\n", strings.Join(globTexts(s.DeclaredPaths), " "))
+	}
+	if s.RecognizeWith != "" {
+		fmt.Fprintf(w, "  recognized with: %s\n", s.RecognizeWith)
+	}
+	for raw, canonical := range sortedMap(s.Recognize) {
+		fmt.Fprintf(w, "  recognizes %s as %s\n", raw, canonical)
+	}
+}
+
+func globTexts(gs []spec.Glob) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.String()
+	}
+	return out
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		if strings.ContainsAny(s, " \t\n\"'\\") || s == "" {
+			s = quote.Quote(s)
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// sortedMap iterates a map in key order, so the output is deterministic.
+func sortedMap(m map[string]string) func(yield func(string, string) bool) {
+	return func(yield func(string, string) bool) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if !yield(k, m[k]) {
+				return
+			}
+		}
+	}
 }

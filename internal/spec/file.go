@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,11 +100,7 @@ func ParseFile(name string, data []byte) ([]Entry, error) {
 
 	// §5.4: names are parsed after the whole file was read, in sorted key
 	// order, so the first failing entry in that order is the one reported.
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(raw))
 	entries := make([]Entry, 0, len(keys))
 	for _, key := range keys {
 		r := raw[key]

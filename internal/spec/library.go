@@ -145,6 +145,23 @@ const maxResolutionSteps = 16
 // answers (§5.6). System programs are never looked up, even after
 // unwrapping: no spec can vouch for the machine's own tools.
 func (l *Library) Resolve(p program.ID, args []string) Resolution {
+	return l.Trace(p, args, nil)
+}
+
+// Step is one lookup of a resolution, as Trace reports it.
+type Step struct {
+	Key   program.ID // what was looked up
+	Found bool       // whether an entry answered
+	Entry Entry      // the entry that answered; its Program is the key that carried it
+	// Fired says, for a wraps entry, whether its transition found a
+	// program to unwrap.
+	Fired bool
+}
+
+// Trace is Resolve that also tells step about every lookup it makes, so
+// that spec authors can see how a command line was judged (`ahab program`).
+// step may be nil.
+func (l *Library) Trace(p program.ID, args []string, step func(Step)) Resolution {
 	r := Resolution{Program: p, Args: args}
 	key := p
 	for range maxResolutionSteps {
@@ -152,6 +169,13 @@ func (l *Library) Resolve(p program.ID, args []string) Resolution {
 			break
 		}
 		e, ok := l.Lookup(key)
+		if step != nil {
+			st := Step{Key: key, Found: ok, Entry: e}
+			if ok && e.Kind == WrapsEntry {
+				_, _, st.Fired = e.Wraps.Unwrap(r.Args)
+			}
+			step(st)
+		}
 		if !ok {
 			break
 		}

@@ -213,14 +213,7 @@ func (s *Spec) Assess(args []string) Verdict {
 		return Verdict{Outcome: HostDerivedProgram}
 	}
 
-	recognizer := recognizers[s.RecognizeWith]
-	present := make([]string, 0, len(args))
-	s.fold(args, func(option string, _ []string) {
-		if option, ok := s.recognize(recognizer, option); ok {
-			present = append(present, option)
-		}
-	})
-
+	present := s.Options(args)
 	var unmet []finding.Unmet
 	for _, c := range s.Requirements {
 		if !c.applies(present) || slices.ContainsFunc(present, func(o string) bool { return matchesAny(c.AnyOf, o) }) {
@@ -249,6 +242,20 @@ func (s *Spec) Assess(args []string) Verdict {
 	slices.SortFunc(unmet, finding.CompareUnmet)
 	unmet = slices.CompactFunc(unmet, func(a, b finding.Unmet) bool { return finding.CompareUnmet(a, b) == 0 })
 	return Verdict{Outcome: Conditional, Unmet: unmet}
+}
+
+// Options is what the clauses of a spec see of an invocation: the
+// arguments folded with takes_value and passed through the recognisers
+// (§5.3 steps 1 and 2), in order, duplicates kept.
+func (s *Spec) Options(args []string) []string {
+	recognizer := recognizers[s.RecognizeWith]
+	present := make([]string, 0, len(args))
+	s.fold(args, func(option string, _ []string) {
+		if option, ok := s.recognize(recognizer, option); ok {
+			present = append(present, option)
+		}
+	})
+	return present
 }
 
 // DeclaredPathArgs returns the raw arguments that are declared paths

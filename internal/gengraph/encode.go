@@ -42,7 +42,7 @@ type strs struct {
 	ends []int
 }
 
-func (l *strs) reset() { l.buf, l.ends = l.buf[:0], l.ends[:0] }
+func (l *strs) reset()   { l.buf, l.ends = l.buf[:0], l.ends[:0] }
 func (l *strs) len() int { return len(l.ends) }
 
 func (l *strs) at(i int) []byte {

@@ -42,6 +42,9 @@ func LoadTargets(root string) ([]Target, error) {
 		if err != nil {
 			return nil, err
 		}
+		if contains(reservedNames, e.Name()) {
+			return nil, fmt.Errorf("fishery/%s: the name is taken by Bazel's own directory in %s, expected another target name", e.Name(), "the shared output user root")
+		}
 		spec, err := ParseSpec(data, "fishery/"+e.Name()+"/spec.json")
 		if err != nil {
 			return nil, err
@@ -51,6 +54,10 @@ func LoadTargets(root string) ([]Target, error) {
 	sort.Slice(targets, func(a, b int) bool { return targets[a].Name < targets[b].Name })
 	return targets, nil
 }
+
+// reservedNames cannot be targets: every output base lives in one Bazel
+// output user root, where Bazel keeps these directories of its own.
+var reservedNames = []string{"cache", "install"}
 
 // FindRoot walks up from dir to the repository root: the first directory
 // holding both go.mod and fishery/.
@@ -73,6 +80,10 @@ type Driver struct {
 	Stdout   io.Writer
 	Stderr   io.Writer
 	Targets  []Target
+
+	// keepServer leaves the Bazel server running after Ahab: ci expunges
+	// the output base right after check, which stops it anyway.
+	keepServer bool
 
 	ahab string // the built Ahab binary, once built
 	tmp  string // where it was built
@@ -238,7 +249,9 @@ func (d *Driver) runAhab(t Target, extra ...string) error {
 	err = d.run(d.analysisDir(t), append([]string{bin}, d.AhabArgs(t, extra...)...)...)
 	// An idle Bazel server holds about a gigabyte for hours; the output
 	// base stays, so the next run only pays the server's start-up.
-	d.bazel(t, "shutdown")
+	if !d.keepServer {
+		d.bazel(t, "shutdown")
+	}
 	return err
 }
 
@@ -376,6 +389,8 @@ func SelectCI(targets []Target, opts CIOptions) (run, skipped []Target, shardNam
 // expectations. It returns exitCode(1) when any target failed.
 func (d *Driver) CI(opts CIOptions) error {
 	run, skipped, shardNames := SelectCI(d.Targets, opts)
+	d.keepServer = true
+	defer func() { d.keepServer = false }()
 	if len(skipped) > 0 {
 		names := make([]string, len(skipped))
 		for i, t := range skipped {

@@ -468,3 +468,84 @@ func TestFetchArgs(t *testing.T) {
 		t.Errorf("bundle fetch = %s", got)
 	}
 }
+
+// TestCheckedInShards pins the split docs/fishery.md shows for
+// `ci --network --shard I/4` over the checked-in targets.
+func TestCheckedInShards(t *testing.T) {
+	targets, err := LoadTargets("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"envoy", "rules_js"},
+		{"local-codegen", "nativelink", "rules_img", "rules_pkg"},
+		{"abseil-cpp", "dagger", "local-geometry", "rules_distroless", "rules_tar"},
+		{"buildtools", "gazelle", "local-release", "rules_foreign_cc", "rules_ts"},
+	}
+	for i := range want {
+		run, skipped, names := SelectCI(targets, CIOptions{Network: true, Shard: &Shard{i + 1, 4}})
+		if !reflect.DeepEqual(names, want[i]) || len(run) != len(want[i]) || len(skipped) != 0 {
+			t.Errorf("shard %d/4 = %v, want %v", i+1, names, want[i])
+		}
+	}
+	_, _, local := SelectCI(targets, CIOptions{Shard: &Shard{1, 4}})
+	if !reflect.DeepEqual(local, []string{"local-codegen"}) {
+		t.Errorf("local shard 1/4 = %v, want [local-codegen]", local)
+	}
+}
+
+// TestCINetworkTargetsSkipped: by default ci neither fetches nor fails on a
+// network target, and says which ones it skipped.
+func TestCINetworkTargetsSkipped(t *testing.T) {
+	d, tg, out := newTestDriver(t)
+	tg.Spec.Repo = "https://github.com/envoyproxy/envoy"
+	d.Targets = []Target{tg}
+	if err := d.CI(CIOptions{}); err != nil {
+		t.Fatalf("CI = %v, want success", err)
+	}
+	want := "=== fishery: skipping 1 targets that need the network (pass --network to run them): demo\n" +
+		"=== fishery: 0/0 passed\n"
+	if out.String() != want {
+		t.Errorf("CI printed\n%s\nwant\n%s", out, want)
+	}
+	if d.ahab != "" || exists(filepath.Join(tg.Dir, "work")) {
+		t.Errorf("CI built Ahab or fetched a skipped target")
+	}
+}
+
+// TestCIFailure: a target that cannot be set up fails ci with exit 1, is
+// named, and its expectation is still summarised.
+func TestCIFailure(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	d, tg, out := newTestDriver(t)
+	tg.Spec.Repo = "missing.bundle"
+	os.WriteFile(filepath.Join(tg.Dir, "expectation.json"), []byte(`{"violations": [{"count": 2, "violation": {"kind": "bad_path"}}]}`), 0o644)
+	d.Targets = []Target{tg}
+	err := d.CI(CIOptions{Shard: &Shard{1, 1}})
+	if code, ok := err.(exitCode); !ok || code != 1 {
+		t.Fatalf("CI = %v, want exit code 1", err)
+	}
+	for _, line := range []string{
+		"=== fishery: shard 1/1: demo\n",
+		`fishery: demo: fishery/demo/spec.json: repo "missing.bundle": `,
+		"=== fishery: demo FAILED at setup (",
+		"    demo: 1 distinct, 2 occurrences\n           1 distinct       2 occurrences  bad_path\n",
+		"=== fishery: 0/1 passed\n=== fishery: failed: demo\n",
+	} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("CI output lacks %q:\n%s", line, out)
+		}
+	}
+}
+
+func TestCleanNothing(t *testing.T) {
+	d, tg, out := newTestDriver(t)
+	if err := d.Clean(tg); err != nil {
+		t.Fatal(err)
+	}
+	if want := "fishery: demo has nothing to clean\n"; out.String() != want {
+		t.Errorf("Clean printed %q, want %q", out.String(), want)
+	}
+}

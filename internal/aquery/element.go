@@ -101,8 +101,7 @@ func wireTypeError(field string, got, want protowire.Type) error {
 	return fmt.Errorf("field %s has wire type %d, expected %d", field, got, want)
 }
 
-// field reads one field of a message and calls f with its number, wire type
-// and value bytes (for varints, the varint in v).
+// fieldValue is one field of a message as nextField read it.
 type fieldValue struct {
 	num   protowire.Number
 	typ   protowire.Type

@@ -112,29 +112,44 @@ func TestStatusInputsRealDump(t *testing.T) {
 
 func TestTable(t *testing.T) {
 	var tb table[string]
-	ids := []uint32{5, 1, 1 << 30, 3, 1<<30 + 1, 0}
-	for _, id := range ids {
+	want := []uint32{0, 1, 3, 5, 1 << 30, 1<<30 + 1}
+	for _, id := range want {
 		tb.set(id, "v", false)
 	}
-	// Grow the dense part over the far-off ids is impossible here, so grow
-	// it over an id first stored as sparse instead.
-	tb.set(9000, "sparse", false)
-	for i := uint32(6); i < 9000; i += 4000 {
+	tb.set(9000, "sparse", false) // far past the few entries: sparse
+	// Enough entries that 9000 falls in the dense range: the dense part
+	// then grows over the id stored as sparse.
+	for i := uint32(6); i < 3000; i++ {
 		tb.set(i, "dense", false)
+		want = append(want, i)
 	}
 	tb.set(9000, "again", true) // first wins
 	if v, ok := tb.get(9000); !ok || v != "sparse" {
 		t.Errorf("get(9000) = %q, %v", v, ok)
 	}
 	tb.set(9000, "last", false)
-	if v, _ := tb.get(9000); v != "last" {
-		t.Errorf("get(9000) = %q after overwrite", v)
+	if v, _ := tb.get(9000); v != "last" || len(tb.dense) <= 9000 {
+		t.Errorf("get(9000) = %q after overwrite (dense length %d)", v, len(tb.dense))
 	}
+	want = append(want, 9000)
 	if _, ok := tb.get(2); ok {
 		t.Error("get(2) found an id never set")
 	}
-	want := []uint32{0, 1, 3, 5, 6, 4006, 8006, 9000, 1 << 30, 1<<30 + 1}
+	slices.Sort(want)
 	if got := tb.ids(); !slices.Equal(got, want) || tb.len() != len(want) {
 		t.Errorf("ids = %v (len %d), want %v", got, tb.len(), want)
+	}
+}
+
+// Ids that keep doubling must not make the dense part grow exponentially.
+func TestTableGrowthIsBoundedByEntries(t *testing.T) {
+	var tb table[uint32]
+	id := uint32(denseSlack - 1)
+	for range 30 {
+		tb.set(id, 1, false)
+		id = id*2 + denseSlack - 1
+	}
+	if len(tb.dense) > 3*denseSlack {
+		t.Errorf("30 entries grew the dense part to %d slots", len(tb.dense))
 	}
 }

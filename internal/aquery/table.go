@@ -14,13 +14,16 @@ type table[V any] struct {
 	n      int
 }
 
-// denseSlack is how far past the end of the dense part an id may be and
-// still extend it.
+// denseSlack is how far past twice the number of entries an id may be and
+// still extend the dense part.
 const denseSlack = 4096
 
 // set stores v under id. When first is true an existing entry is kept.
 func (t *table[V]) set(id uint32, v V, first bool) {
-	if int64(id) < int64(len(t.dense))*2+denseSlack {
+	// Growth is bounded by the number of entries, not the current length,
+	// so that ids that keep doubling cannot make the slice outgrow the
+	// input.
+	if int(id) < len(t.dense) || int64(id) < int64(t.n)*2+denseSlack {
 		if t.sparse != nil {
 			// The dense part has grown over an id stored earlier as sparse.
 			if _, ok := t.sparse[id]; ok {

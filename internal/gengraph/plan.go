@@ -156,6 +156,7 @@ const (
 	actZip
 	actFileWrite
 	actTemplate
+	actModuleMap
 )
 
 type actPlan struct {
@@ -284,7 +285,7 @@ func (g *generator) plan(t int) {
 		p.name = [...]string{"lib", "bin", "test"}[p.kind] + "_" + ts
 		p.llvm = g.rng.IntN(3) != 0
 		if p.kind == ccLibrary {
-			p.nsrc = 2 + g.rng.IntN(7)
+			p.nsrc = 1 + g.rng.IntN(5)
 		} else {
 			p.nsrc = 1 + g.rng.IntN(2)
 		}
@@ -307,6 +308,7 @@ func (g *generator) plan(t int) {
 			dfile := g.art(stem+".pic.d", objsDir)
 			g.act(actCompile, j, []uint32{g.set([]uint32{h}, srcs[j:j+1])}, []uint32{objs[j], dfile})
 		}
+		g.act(actModuleMap, 0, nil, []uint32{g.art(p.name+".cppmap", p.binDir)})
 		if p.kind == ccLibrary {
 			out := g.art("lib"+p.name+".a", p.binDir)
 			g.act(actArchive, 0, []uint32{g.set(nil, objs), depSetCC}, []uint32{out})
@@ -471,6 +473,8 @@ func (g *generator) buildAction(p *plan, j int, m *actionMsg) {
 		m.mnemonic = "FileWrite"
 	case actTemplate:
 		m.mnemonic = "TemplateExpand"
+	case actModuleMap:
+		m.mnemonic = "CppModuleMap"
 	}
 }
 
@@ -519,7 +523,7 @@ func (g *generator) compile(p *plan, j int, m *actionMsg) {
 	a.add(".")
 	a.add("-iquote")
 	a.add("bazel-out/k8-opt/bin")
-	for _, dep := range [...]string{"abseil-cpp+", "protobuf+", "zlib+", "re2+", "googletest+"} {
+	for _, dep := range [...]string{"abseil-cpp+", "protobuf+", "zlib+"} {
 		a.add("-iquote")
 		a.add("external/", dep)
 		a.add("-iquote")
@@ -538,6 +542,7 @@ func (g *generator) compile(p *plan, j int, m *actionMsg) {
 	if p.defineLeak() {
 		a.add("-DBUILD_USER=\"", userSentinel, "\"")
 	}
+	a.add("-Wno-deprecated-declarations")
 	a.add("-Wno-sign-compare")
 	a.add("-Wno-unused-parameter")
 	a.add("-Wno-missing-field-initializers")

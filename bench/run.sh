@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Whole-process benchmark of ahab on generated dumps (see docs/performance.md).
+#
+#   bench/run.sh                      # 10k, 100k, 200k and 1M actions
+#   BENCH_SIZES="10000 100000" bench/run.sh
+#   BENCH_DIR=/big/disk bench/run.sh  # where dumps go (default: a temp dir)
+#   BENCH_RUNS=5 bench/run.sh         # runs per measurement (median; default 3)
+#
+# For each size it generates a dump with ahab-gengraph (seed 1, proto), then
+# measures sha256sum of the file and `ahab --aquery-file` over it: wall time,
+# user+sys CPU time and peak RSS (GNU time), and prints a markdown table with
+# throughput and the ratio to sha256sum. It also checks that the JSON report
+# of a one-worker run (GOMAXPROCS=1) equals the default run's byte for byte.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+sizes=${BENCH_SIZES:-"10000 100000 200000 1000000"}
+runs=${BENCH_RUNS:-3}
+seed=${BENCH_SEED:-1}
+time_bin=/usr/bin/time
+if ! "$time_bin" -f '%e' true >/dev/null 2>&1; then
+	echo "bench/run.sh: GNU time is needed at $time_bin, expected it installed (apt-get install time)" >&2
+	exit 1
+fi
+
+dir=${BENCH_DIR:-}
+if [[ -z "$dir" ]]; then
+	dir=$(mktemp -d)
+	trap 'rm -rf "$dir"' EXIT
+fi
+mkdir -p "$dir"
+
+go build -o "$dir/ahab" ./cmd/ahab
+go build -o "$dir/ahab-gengraph" ./cmd/ahab-gengraph
+
+# measure CMD...: runs it $runs times, prints "wall cpu rss_kib" of the run
+# with the median wall time.
+measure() {
+	local i out
+	for ((i = 0; i < runs; i++)); do
+		"$time_bin" -o "$dir/time.out" -f '%e %U %S %M' "$@" >/dev/null 2>&1
+		read -r e u s m <"$dir/time.out"
+		echo "$e $(echo "$u + $s" | bc) $m"
+	done | sort -n | sed -n "$(((runs + 1) / 2))p"
+}
+
+echo "machine: $(nproc) cores, $(uname -sr), $(go version | cut -d' ' -f3)"
+echo
+echo "| actions | dump MB | tool | wall s | CPU s | peak RSS MiB | MB/s | actions/s | wall vs sha256sum |"
+echo "|--:|--:|---|--:|--:|--:|--:|--:|--:|"
+for n in $sizes; do
+	dump="$dir/$n.pb"
+	[[ -s "$dump" ]] || "$dir/ahab-gengraph" -q -actions "$n" -seed "$seed" -o "$dump"
+	bytes=$(stat -c %s "$dump")
+	mb=$(echo "scale=1; $bytes / 1000000" | bc)
+	read -r sw sc sm <<<"$(measure sha256sum "$dump")"
+	read -r aw ac am <<<"$(measure "$dir/ahab" --aquery-file "$dump" --no-fail --shut-up --write-json "$dir/report.json")"
+	for row in "sha256sum $sw $sc $sm" "ahab $aw $ac $am"; do
+		read -r tool w c m <<<"$row"
+		w=$(echo "if ($w < 0.01) 0.01 else $w" | bc)
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "$mb" "$tool" "$w" "$c" \
+			"$(echo "scale=0; $m / 1024" | bc)" \
+			"$(echo "scale=0; $bytes / 1000000 / $w" | bc)" \
+			"$(echo "scale=0; $n / $w" | bc)" \
+			"$(echo "scale=2; $w / $sw" | bc)"
+	done
+	# The report must not depend on the number of workers.
+	GOMAXPROCS=1 "$dir/ahab" --aquery-file "$dump" --no-fail --shut-up --write-json "$dir/report1.json" >/dev/null 2>&1
+	if ! cmp -s "$dir/report.json" "$dir/report1.json"; then
+		echo "bench/run.sh: $n actions: the GOMAXPROCS=1 report differs from the $(nproc)-worker report" >&2
+		exit 1
+	fi
+done
+echo
+echo "reports of GOMAXPROCS=1 and GOMAXPROCS=$(nproc) runs are byte-identical at every size"

@@ -1,0 +1,178 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Reference §2: the values Ahab puts in USER and HOSTNAME for the analysis.
+const (
+	userSentinel     = "ahab-sentinel-user-4f8a1c6b9d2e7350"
+	hostnameSentinel = "ahab-sentinel-hostname-4f8a1c6b9d2e7350"
+)
+
+// TestLeakyWorkspace drives testdata/leaky.txtar through the real Bazel, the
+// way a user would: every Ahab run is `bazel run` of a target declared with
+// the macros of defs.bzl, whose binary comes from AHAB_PREBUILT_LOCAL through
+// ahab_dependencies(). The steps share one Bazel server and output base and
+// run in order; later ones use what earlier ones wrote.
+func TestLeakyWorkspace(t *testing.T) {
+	requireBazel(t)
+	w := newWorkspace(t, "leaky")
+
+	t.Run("findings", func(t *testing.T) {
+		// Extra arguments reach the binary; a relative path is resolved
+		// against the directory `bazel run` was started from (§1.2).
+		w.mustRun(0, "app", "run", "//:hermeticity", "--", "--write-json=../report.json")
+		r := parseReport(t, "report.json", w.read("report.json"))
+
+		expect(t, r, "USER from a repository rule in a compile's copts", func(v violation) bool {
+			return v.Kind == "environment_leak" && v.Action.Mnemonic == "CppCompile" && v.Action.Target == "//app:app" &&
+				v.Source == "user" && v.Sentinel == userSentinel && v.Site.Location == "argument" &&
+				strings.Contains(v.Site.Value, userSentinel)
+		})
+		expect(t, r, "HOSTNAME from a repository rule in a genrule command", func(v violation) bool {
+			return v.Kind == "environment_leak" && v.Action.Mnemonic == "Genrule" && v.Action.Target == "//app:banner" &&
+				v.Source == "hostname" && v.Sentinel == hostnameSentinel
+		})
+		for target, requirement := range map[string]string{
+			"//app:schema":      "requires-network",
+			"//app:unsandboxed": "no-sandbox",
+			"//app:local":       "local",
+		} {
+			expect(t, r, "tag "+requirement+" on "+target, func(v violation) bool {
+				return v.Kind == "execution_requirement" && v.Action.Target == target && v.Requirement == requirement
+			})
+		}
+		expect(t, r, "a stamped genrule reading the workspace status", func(v violation) bool {
+			return v.Kind == "workspace_status" && v.Action.Target == "//app:build_info" &&
+				v.Path == "bazel-out/stable-status.txt"
+		})
+		expect(t, r, "a link option in the cc link's param file", func(v violation) bool {
+			return v.Kind == "absolute_path" && v.Action.Mnemonic == "CppLink" && v.Action.Target == "//app:app" &&
+				v.Path == "/opt/leaky/lib" && v.Site.Location == "param_file" && strings.HasSuffix(v.Site.ExecPath, ".params")
+		})
+		expect(t, r, "the same link option on the link's command line", func(v violation) bool {
+			return v.Kind == "absolute_path" && v.Action.Mnemonic == "CppLink" && v.Path == "/opt/leaky/lib" && v.Site.Location == "argument"
+		})
+		expect(t, r, "a genrule running an sh_binary tool through the host's bash", func(v violation) bool {
+			return v.Kind == "system_program" && v.Action.Mnemonic == "Genrule" && v.Action.Target == "//app:generated" &&
+				v.Program.Path == "/bin/bash"
+		})
+		expectNone(t, r, "a PATH, though none was set", func(v violation) bool { return v.Kind == "bad_path" })
+		expectNone(t, r, "the real account or host", func(v violation) bool {
+			return strings.Contains(v.Site.Value, `"`+testUser+`"`) || strings.Contains(v.Site.Value, testHost)
+		})
+	})
+
+	t.Run("normal_output_base", func(t *testing.T) {
+		// Ahab ran Bazel with USER set to its sentinel, which would move
+		// Bazel's default output root (~/.cache/bazel/_bazel_$USER) and
+		// start a second server, had Ahab not pinned the output base (§2).
+		outputBase := strings.TrimSpace(w.mustRun(0, "", "info", "output_base").stdout)
+		cache := filepath.Join(w.home, ".cache", "bazel")
+		roots := dirNames(t, cache)
+		if !slices.Equal(roots, []string{"_bazel_" + testUser}) {
+			t.Errorf("%s holds %v, expected only _bazel_%s: Ahab's analysis did not use the project's output base", cache, roots, testUser)
+		}
+		var bases []string
+		for _, name := range dirNames(t, filepath.Join(cache, "_bazel_"+testUser)) {
+			if name != "cache" && name != "install" {
+				bases = append(bases, name)
+			}
+		}
+		if len(bases) != 1 || filepath.Join(cache, "_bazel_"+testUser, bases[0]) != outputBase {
+			t.Errorf("output bases %v, expected exactly the project's %s", bases, outputBase)
+		}
+	})
+
+	t.Run("action_env_path", func(t *testing.T) {
+		w.mustRun(0, "", "run", "//:hermeticity.badpath")
+		r := parseReport(t, "badpath.json", w.read("badpath.json"))
+		expect(t, r, "--action_env=PATH on a genrule", func(v violation) bool {
+			return v.Kind == "bad_path" && v.Action.Mnemonic == "Genrule" && v.Actual == "/usr/local/bin:/usr/bin:/bin"
+		})
+	})
+
+	t.Run("strict_action_env", func(t *testing.T) {
+		w.mustRun(0, "", "run", "//:hermeticity.strict")
+		r := parseReport(t, "strict.json", w.read("strict.json"))
+		// Strict action env gives every action exactly the default PATH.
+		expectNone(t, r, "a PATH under --incompatible_strict_action_env", func(v violation) bool { return v.Kind == "bad_path" })
+		expect(t, r, "the leaks, which strict env does not fix", func(v violation) bool {
+			return v.Kind == "environment_leak" && v.Action.Target == "//app:banner"
+		})
+	})
+
+	t.Run("update", func(t *testing.T) {
+		// Started from a subdirectory, it still writes at the workspace root.
+		w.mustRun(0, "app", "run", "//:hermeticity.update")
+		if _, err := os.Stat(w.path("app/expectation.json")); err == nil {
+			t.Error("app/expectation.json was written; the baseline belongs at the workspace root")
+		}
+		r := parseReport(t, "expectation.json", w.read("expectation.json"))
+		expect(t, r, "the USER leak, recorded", func(v violation) bool {
+			return v.Kind == "environment_leak" && v.Sentinel == userSentinel
+		})
+		// Both exception files applied: the label and the inline dict.
+		expectNone(t, r, "gcc, excused by exceptions.json", func(v violation) bool { return v.Program.Path == "/usr/bin/gcc" })
+		expectNone(t, r, "strip, excused inline", func(v violation) bool { return v.Program.Path == "/usr/bin/strip" })
+	})
+
+	t.Run("check_passes", func(t *testing.T) {
+		res := w.mustRun(0, "", "run", "//:hermeticity.check")
+		if strings.Contains(res.stderr, "@@") {
+			t.Errorf("a matching check printed a diff:\n%s", res.stderr)
+		}
+	})
+
+	t.Run("explain", func(t *testing.T) {
+		// A non-empty saved report fails, like the run that found it (§1.3)...
+		res := w.mustRun(1, "", "run", "//:hermeticity.explain")
+		if !strings.Contains(res.stdout+res.stderr, userSentinel) {
+			t.Errorf("explaining the baseline did not print its USER leak:\n%s", tail(res.stderr, 40))
+		}
+		// ...unless told not to, through the pass-through arguments.
+		w.mustRun(0, "", "run", "//:hermeticity.explain", "--", "--no-fail")
+	})
+
+	t.Run("check_fails_after_change", func(t *testing.T) {
+		build := string(w.read("app/BUILD.bazel"))
+		w.write("app/BUILD.bazel", build+`
+genrule(
+    name = "download",
+    outs = ["download.txt"],
+    cmd = "touch $@",
+    tags = ["requires-network"],
+)
+`)
+		res := w.mustRun(1, "", "run", "//:hermeticity.check")
+		var added bool
+		for _, line := range strings.Split(res.stderr, "\n") {
+			if strings.HasPrefix(line, "+") && strings.Contains(line, "//app:download") {
+				added = true
+			}
+		}
+		if !added {
+			t.Errorf("the check's diff has no added line naming //app:download:\n%s", tail(res.stderr, 60))
+		}
+	})
+}
+
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}

@@ -1,0 +1,6 @@
+// Package e2e holds Ahab's end-to-end tests: Ahab's Starlark (MODULE.bazel,
+// defs.bzl, private/*.bzl) linted with buildifier, and workspaces analyzed by
+// the real Bazel on PATH through the macros, the binary provisioning and the
+// nested `bazel aquery`. The Bazel tests skip when no `bazel` is on PATH,
+// except under CI=true, where a skip is a failure.
+package e2e

@@ -1,0 +1,41 @@
+package aquery
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/ahab-go/ahab/internal/gengraph"
+)
+
+// BenchmarkDecodeGenerated decodes a 10k-action Bazel 8 shaped dump from
+// gengraph (the same kind bench/run.sh measures) and resolves every
+// action's target and status inputs, as the analysis does.
+func BenchmarkDecodeGenerated(b *testing.B) {
+	for _, f := range []gengraph.Format{gengraph.Proto, gengraph.StreamedProto} {
+		var buf bytes.Buffer
+		if _, err := gengraph.Write(&buf, gengraph.Options{Actions: 10000, Seed: 1, Format: f}); err != nil {
+			b.Fatal(err)
+		}
+		dump := buf.Bytes()
+		b.Run(f.String(), func(b *testing.B) {
+			b.SetBytes(int64(len(dump)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var pending []*Action
+				g, err := Decode(bytes.NewReader(dump), "bench.pb", Options{}, func(a *Action) error {
+					if len(a.InputDepSets) > 0 {
+						pending = append(pending, a)
+					}
+					return nil
+				})
+				if err != nil || g.Actions() != 10000 {
+					b.Fatalf("%v, %d actions", err, g.Actions())
+				}
+				for _, a := range pending {
+					a.Resolve(g)
+				}
+			}
+			b.ReportMetric(10000*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+		})
+	}
+}

@@ -72,11 +72,11 @@ func ahabBinDir(t *testing.T) string {
 // and so its own output user root, Bazel server and output base, shared by
 // every command the test runs in it.
 type workspace struct {
-	t    *testing.T
-	tmp  string   // what the archive was extracted into
-	dir  string   // the workspace: tmp/ws
-	home string   // HOME, under which Bazel keeps its output bases
-	env  []string // the environment of every Bazel command
+	t    *testing.T // the test that owns the workspace, for its cleanup
+	tmp  string     // what the archive was extracted into
+	dir  string     // the workspace: tmp/ws
+	home string     // HOME, under which Bazel keeps its output bases
+	env  []string   // the environment of every Bazel command
 }
 
 // The account and host the workspace is built as; Ahab replaces both with its
@@ -150,9 +150,10 @@ type result struct {
 	exitCode       int
 }
 
-// bazel runs `bazel args...` in subdir of the workspace ("" for its root).
-func (w *workspace) bazel(subdir string, args ...string) result {
-	w.t.Helper()
+// bazel runs `bazel args...` in subdir of the workspace ("" for its root),
+// reporting to t, the test or subtest running it.
+func (w *workspace) bazel(t *testing.T, subdir string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command("bazel", args...)
 	cmd.Dir = filepath.Join(w.dir, subdir)
 	cmd.Env = w.env
@@ -166,18 +167,18 @@ func (w *workspace) bazel(subdir string, args ...string) result {
 	case errors.As(err, &exit):
 		r.exitCode = exit.ExitCode()
 	case err != nil:
-		w.t.Fatalf("bazel %s: %v", strings.Join(args, " "), err)
+		t.Fatalf("bazel %s: %v", strings.Join(args, " "), err)
 	}
-	w.t.Logf("bazel %s: exit %d in %s", strings.Join(args, " "), r.exitCode, time.Since(start).Round(100*time.Millisecond))
+	t.Logf("bazel %s: exit %d in %s", strings.Join(args, " "), r.exitCode, time.Since(start).Round(100*time.Millisecond))
 	return r
 }
 
 // mustRun is bazel that fails the test unless the command exits with want.
-func (w *workspace) mustRun(want int, subdir string, args ...string) result {
-	w.t.Helper()
-	r := w.bazel(subdir, args...)
+func (w *workspace) mustRun(t *testing.T, want int, subdir string, args ...string) result {
+	t.Helper()
+	r := w.bazel(t, subdir, args...)
 	if r.exitCode != want {
-		w.t.Fatalf("bazel %s: exit %d, expected %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.exitCode, want, r.stdout, tail(r.stderr, 60))
+		t.Fatalf("bazel %s: exit %d, expected %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.exitCode, want, r.stdout, tail(r.stderr, 60))
 	}
 	return r
 }
@@ -201,20 +202,26 @@ func (w *workspace) close() {
 
 func (w *workspace) path(rel string) string { return filepath.Join(w.dir, filepath.FromSlash(rel)) }
 
-func (w *workspace) write(rel, content string) {
-	w.t.Helper()
+func (w *workspace) write(t *testing.T, rel, content string) {
+	t.Helper()
 	if err := os.WriteFile(w.path(rel), []byte(content), 0o644); err != nil {
-		w.t.Fatal(err)
+		t.Fatal(err)
 	}
 }
 
-func (w *workspace) read(rel string) []byte {
-	w.t.Helper()
+// readReport parses the report at rel, a path in the workspace.
+func (w *workspace) readReport(t *testing.T, rel string) report {
+	t.Helper()
 	data, err := os.ReadFile(w.path(rel))
 	if err != nil {
-		w.t.Fatal(err)
+		t.Fatal(err)
 	}
-	return data
+	var r report
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("%s: %v, expected a report as --write-json writes it:\n%s", rel, err, data)
+	}
+	t.Logf("%s:\n%s", rel, r)
+	return r
 }
 
 func tail(s string, lines int) string {
@@ -263,15 +270,6 @@ func (v violation) String() string {
 		}
 	}
 	return s
-}
-
-func parseReport(t *testing.T, name string, data []byte) report {
-	t.Helper()
-	var r report
-	if err := json.Unmarshal(data, &r); err != nil {
-		t.Fatalf("%s: %v, expected a report as --write-json writes it:\n%s", name, err, data)
-	}
-	return r
 }
 
 // matching returns the findings for which match holds.

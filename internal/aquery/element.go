@@ -418,7 +418,9 @@ func (d *elementDecoder) pathFragment(b []byte) error {
 		}
 	}
 	if d.b != nil {
-		d.b.pathFragment(id, d.strs.intern(label), parent)
+		// Not interned: Bazel already shares path prefixes through parent
+		// ids, so labels rarely repeat.
+		d.b.pathFragment(id, string(label), parent)
 	}
 	return nil
 }

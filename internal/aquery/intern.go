@@ -26,7 +26,9 @@ func (in *interner) intern(b []byte) string {
 		return s
 	}
 	if in.m == nil || len(in.m) >= internMaxEntries {
-		in.m = make(map[string]string, 256)
+		// Sized for the whole generation: growing a map by splitting
+		// costs more than the lookups it serves.
+		in.m = make(map[string]string, internMaxEntries)
 	}
 	s := string(b)
 	in.m[s] = s

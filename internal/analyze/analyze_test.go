@@ -1,0 +1,97 @@
+package analyze
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/ahab-go/ahab/internal/aquery/analysispb"
+	"github.com/ahab-go/ahab/internal/check"
+	"github.com/ahab-go/ahab/internal/report"
+	"github.com/ahab-go/ahab/internal/spec"
+)
+
+const conformanceDir = "../../testdata/conformance"
+
+// TestOrderAndParallelismDoNotMatter checks the determinism promise: the
+// same graph, with its actions, targets and dep sets in any order and
+// checked by any number of workers, gives byte-identical reports, and the
+// report is the original's.
+func TestOrderAndParallelismDoNotMatter(t *testing.T) {
+	checks := check.All(spec.Builtin())
+	dumps, _ := filepath.Glob(filepath.Join(conformanceDir, "real", "*.pb"))
+	for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
+		dumps = append(dumps, filepath.Join(conformanceDir, "synthetic", name+".json"))
+	}
+	for _, dump := range dumps {
+		t.Run(filepath.Base(dump), func(t *testing.T) {
+			graph := readContainer(t, dump)
+			want, err := os.ReadFile(dump[:len(dump)-len(filepath.Ext(dump))] + ".expected.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			for round := range 6 {
+				workers := []int{1, 2, 7}[round%3]
+				if round > 0 {
+					shuffleAllFields(rng, graph)
+				}
+				data, err := proto.Marshal(graph)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := Dump(bytes.NewReader(data), dump, checks, Options{Workers: workers})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got bytes.Buffer
+				if err := report.WriteJSON(&got, res.Findings.Sorted()); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got.Bytes(), want) {
+					t.Fatalf("round %d (%d workers, shuffled %v): report differs from the original's", round, workers, round > 0)
+				}
+				if res.Actions != len(graph.Actions) {
+					t.Errorf("counted %d actions, want %d", res.Actions, len(graph.Actions))
+				}
+			}
+		})
+	}
+}
+
+func readContainer(t *testing.T, path string) *analysispb.ActionGraphContainer {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c analysispb.ActionGraphContainer
+	if filepath.Ext(path) == ".json" {
+		err = protojson.Unmarshal(data, &c)
+	} else {
+		err = proto.Unmarshal(data, &c)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &c
+}
+
+func shuffle[T any](rng *rand.Rand, s []T) {
+	rng.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
+}
+
+// shuffleAll reorders every repeated top-level field. proto.Marshal writes
+// fields in number order; the decoder must not care about either order.
+func shuffleAllFields(rng *rand.Rand, c *analysispb.ActionGraphContainer) {
+	shuffle(rng, c.Actions)
+	shuffle(rng, c.Artifacts)
+	shuffle(rng, c.Targets)
+	shuffle(rng, c.DepSetOfFiles)
+	shuffle(rng, c.PathFragments)
+}

@@ -194,9 +194,9 @@ func analyzeGraph(o *options, sys System, res resolver, lib *spec.Library) (*fin
 	}
 
 	runner := &bazel.Runner{
-		Bazel:   o.bazel,
-		Dir:     bazel.WorkingDir(sys.LookupEnv),
-		Env:     sys.Environ(),
+		Bazel: o.bazel,
+		Dir:   bazel.WorkingDir(sys.LookupEnv),
+		Env:   sys.Environ(),
 	}
 	if runner.Bazel == "" {
 		runner.Bazel = "bazel"

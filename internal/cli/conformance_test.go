@@ -114,4 +114,3 @@ func lineDiff(want, got string) string {
 	}
 	return "(same lines)"
 }
-

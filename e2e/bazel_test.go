@@ -1,11 +1,17 @@
 package e2e
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ahab-go/ahab/internal/release"
 )
 
 // Reference §2: the values Ahab puts in USER and HOSTNAME for the analysis.
@@ -21,7 +27,7 @@ const (
 // run in order; later ones use what earlier ones wrote.
 func TestLeakyWorkspace(t *testing.T) {
 	requireBazel(t)
-	w := newWorkspace(t, "leaky")
+	w := newWorkspace(t, "leaky", nil)
 
 	t.Run("findings", func(t *testing.T) {
 		// Extra arguments reach the binary; a relative path is resolved
@@ -179,4 +185,69 @@ func dirNames(t *testing.T, dir string) []string {
 		}
 	}
 	return names
+}
+
+// TestReleasedBinary provisions Ahab as a consumer does, from a release
+// archive checked against the sum the release recorded, and checks that a
+// tampered archive, a host the release lacks, and an unreleased version are
+// refused with an error saying what to do.
+func TestReleasedBinary(t *testing.T) {
+	requireBazel(t)
+	host, ok := hostPlatform()
+	if !ok {
+		t.Skipf("no release platform for %s/%s", runtime.GOOS, runtime.GOARCH)
+	}
+	binary, err := os.ReadFile(filepath.Join(ahabBinDir(t), "ahab"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var archive bytes.Buffer
+	if err := release.WriteArchive(&archive, binary); err != nil {
+		t.Fatal(err)
+	}
+	dist := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dist, release.ArchiveName("0.3.0", host)), archive.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(archive.Bytes())
+	w := newWorkspace(t, "released", map[string]string{
+		"HOST":                host.Name,
+		"SHA256":              hex.EncodeToString(sum[:]),
+		"DIST":                dist,
+		"AHAB_PREBUILT_LOCAL": "",
+	})
+
+	t.Run("download", func(t *testing.T) {
+		res := w.mustRun(t, 0, "", "run", "@ahab//:ahab", "--", "--version")
+		if !strings.Contains(res.stdout, "ahab ") {
+			t.Errorf("bazel run @ahab//:ahab -- --version printed %q, expected the version", res.stdout)
+		}
+		res = w.mustRun(t, 0, "", "run", "//:explain")
+		if !strings.Contains(res.stdout, "All hermeticity checks passed.") {
+			t.Errorf("explaining an empty report printed:\n%s", res.stdout)
+		}
+	})
+
+	for _, tc := range []struct{ repo, want string }{
+		{"tampered", "Checksum"},
+		{"elsewhere", "publishes no binary for this host (" + host.Name + "), expected one of: plan9_x86_64; set AHAB_PREBUILT_LOCAL="},
+		{"unreleased", "no prebuilt Ahab binary exists for version 0.3.0; please report this, and set AHAB_PREBUILT_LOCAL="},
+	} {
+		t.Run(tc.repo, func(t *testing.T) {
+			res := w.bazel(t, "", "build", "@"+tc.repo+"//:ahab")
+			if res.exitCode == 0 || !strings.Contains(res.stderr, tc.want) {
+				t.Errorf("bazel build @%s//:ahab: exit %d, expected a failure saying %q:\n%s", tc.repo, res.exitCode, tc.want, tail(res.stderr, 30))
+			}
+		})
+	}
+}
+
+// hostPlatform is the release platform of this machine.
+func hostPlatform() (release.Platform, bool) {
+	for _, p := range release.Platforms {
+		if p.GOOS == runtime.GOOS && p.GOARCH == runtime.GOARCH {
+			return p, true
+		}
+	}
+	return release.Platform{}, false
 }

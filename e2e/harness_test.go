@@ -87,15 +87,21 @@ const (
 )
 
 // newWorkspace extracts testdata/<name>.txtar into a temporary directory. In
-// every file, @AHAB_REPO@ becomes this checkout and @TMP@ that directory.
-func newWorkspace(t *testing.T, name string) *workspace {
+// every file, @AHAB_REPO@ becomes this checkout, @TMP@ that directory, and
+// each key of vars its value. Bazel gets the binary built from this checkout
+// through AHAB_PREBUILT_LOCAL, unless vars has "AHAB_PREBUILT_LOCAL": "".
+func newWorkspace(t *testing.T, name string, vars map[string]string) *workspace {
 	t.Helper()
 	archive, err := txtar.ParseFile(filepath.Join("testdata", name+".txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	replacer := strings.NewReplacer("@AHAB_REPO@", repoRoot(t), "@TMP@", tmp)
+	pairs := []string{"@AHAB_REPO@", repoRoot(t), "@TMP@", tmp}
+	for k, v := range vars {
+		pairs = append(pairs, "@"+k+"@", v)
+	}
+	replacer := strings.NewReplacer(pairs...)
 	for _, f := range archive.Files {
 		path := filepath.Join(tmp, filepath.FromSlash(f.Name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -113,12 +119,10 @@ func newWorkspace(t *testing.T, name string) *workspace {
 	if err := os.MkdirAll(w.home, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w.env = append(bazelEnv(os.Environ()),
-		"HOME="+w.home,
-		"USER="+testUser,
-		"HOSTNAME="+testHost,
-		"AHAB_PREBUILT_LOCAL="+ahabBinDir(t),
-	)
+	w.env = append(bazelEnv(os.Environ()), "HOME="+w.home, "USER="+testUser, "HOSTNAME="+testHost)
+	if local, ok := vars["AHAB_PREBUILT_LOCAL"]; !ok || local != "" {
+		w.env = append(w.env, "AHAB_PREBUILT_LOCAL="+ahabBinDir(t))
+	}
 	t.Cleanup(w.close)
 	return w
 }

@@ -114,27 +114,46 @@ func run(o *options, sys System) error {
 	if err != nil {
 		return err
 	}
-	var exs []exception.Exception
-	for _, p := range res.paths(o.exceptions) {
-		more, err := exception.LoadFile(p)
-		if err != nil {
-			return err
-		}
-		exs = append(exs, more...)
+	out, err := loadOutputs(o, res)
+	if err != nil {
+		return err
 	}
-	var expected *finding.Set
-	if o.expectJSON != "" {
-		if expected, err = report.ReadJSONFile(res.path(o.expectJSON)); err != nil {
-			return err
-		}
-	}
-
 	found, err := analyzeGraph(o, sys, res, lib)
 	if err != nil {
 		return err
 	}
+	return out.deliver(sys, o, res, found)
+}
 
-	kept, summary, unused := exception.Filter(found, exs)
+// outputs is what the user asked to be done with the findings, with the
+// files it needs already read, so that a bad one fails before any work.
+type outputs struct {
+	exceptions []exception.Exception
+	expected   *finding.Set // nil without --expect-json
+}
+
+func loadOutputs(o *options, res resolver) (*outputs, error) {
+	out := &outputs{}
+	for _, p := range res.paths(o.exceptions) {
+		more, err := exception.LoadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		out.exceptions = append(out.exceptions, more...)
+	}
+	if o.expectJSON != "" {
+		var err error
+		if out.expected, err = report.ReadJSONFile(res.path(o.expectJSON)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// deliver applies the exceptions to what was found, warns about stale
+// ones, writes the JSON report, then compares or reports (§1.3 steps 6–10).
+func (out *outputs) deliver(sys System, o *options, res resolver, found *finding.Set) error {
+	kept, summary, unused := exception.Filter(found, out.exceptions)
 	if len(unused) > 0 {
 		fmt.Fprintf(sys.Stderr, "\n%s\n", exception.StaleWarning(unused))
 	}
@@ -143,11 +162,11 @@ func run(o *options, sys System) error {
 			return err
 		}
 	}
-	if expected != nil {
-		if kept.Equal(expected) {
+	if out.expected != nil {
+		if kept.Equal(out.expected) {
 			return nil
 		}
-		diff := report.Diff(expected.Sorted(), kept.Sorted(), sys.color(sys.StderrIsTerminal))
+		diff := report.Diff(out.expected.Sorted(), kept.Sorted(), sys.color(sys.StderrIsTerminal))
 		fmt.Fprintf(sys.Stderr, "\n%s", diff)
 		return exitError{ExitFindings}
 	}

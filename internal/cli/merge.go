@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/ahab-go/ahab/internal/exception"
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/report"
 )
@@ -48,20 +47,9 @@ func runMerge(args []string, sys System) error {
 		return usageError{"--no-fail cannot be used with --expect-json: a mismatch must fail"}
 	}
 	res := newResolver(sys)
-	var exs []exception.Exception
-	for _, p := range res.paths(o.exceptions) {
-		more, err := exception.LoadFile(p)
-		if err != nil {
-			return err
-		}
-		exs = append(exs, more...)
-	}
-	var expected *finding.Set
-	if o.expectJSON != "" {
-		var err error
-		if expected, err = report.ReadJSONFile(res.path(o.expectJSON)); err != nil {
-			return err
-		}
+	out, err := loadOutputs(o, res)
+	if err != nil {
+		return err
 	}
 	sum := finding.NewSet()
 	for _, p := range res.paths(fs.Args()) {
@@ -71,23 +59,7 @@ func runMerge(args []string, sys System) error {
 		}
 		sum.Merge(set)
 	}
-	kept, summary, unused := exception.Filter(sum, exs)
-	if len(unused) > 0 {
-		fmt.Fprintf(sys.Stderr, "\n%s\n", exception.StaleWarning(unused))
-	}
-	if o.writeJSON != "" {
-		if err := report.WriteJSONFile(res.path(o.writeJSON), kept.Sorted()); err != nil {
-			return err
-		}
-	}
-	if expected != nil {
-		if kept.Equal(expected) {
-			return nil
-		}
-		fmt.Fprintf(sys.Stderr, "\n%s", report.Diff(expected.Sorted(), kept.Sorted(), sys.color(sys.StderrIsTerminal)))
-		return exitError{ExitFindings}
-	}
-	return present(sys, o, kept, summary)
+	return out.deliver(sys, o, res, sum)
 }
 
 var errKindsUsage = errors.New("usage: ahab kinds [KIND]")

@@ -62,10 +62,14 @@ func runMerge(args []string, sys System) error {
 	return out.deliver(sys, o, res, sum)
 }
 
-var errKindsUsage = errors.New("usage: ahab kinds [KIND]")
+var errKindsUsage = errors.New("usage: ahab kinds [KIND | --markdown]")
 
 // runKinds is `ahab kinds [KIND]`: the kinds of finding, or one in full.
 func runKinds(args []string, sys System) error {
+	if len(args) == 1 && args[0] == "--markdown" {
+		fmt.Fprint(sys.Stdout, report.KindsMarkdown())
+		return nil
+	}
 	switch len(args) {
 	case 0:
 		for _, k := range finding.Kinds() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -187,11 +188,12 @@ func dirNames(t *testing.T, dir string) []string {
 	return names
 }
 
-// TestReleasedBinary provisions Ahab as a consumer does, from a release
+// TestConsumerWorkspace provisions Ahab as a consumer does, from a release
 // archive checked against the sum the release recorded, and checks that a
 // tampered archive, a host the release lacks, and an unreleased version are
-// refused with an error saying what to do.
-func TestReleasedBinary(t *testing.T) {
+// refused with an error saying what to do, as are macro calls that cannot
+// work, when their BUILD file loads.
+func TestConsumerWorkspace(t *testing.T) {
 	requireBazel(t)
 	host, ok := hostPlatform()
 	if !ok {
@@ -237,6 +239,31 @@ func TestReleasedBinary(t *testing.T) {
 			res := w.bazel(t, "", "build", "@"+tc.repo+"//:ahab")
 			if res.exitCode == 0 || !strings.Contains(res.stderr, tc.want) {
 				t.Errorf("bazel build @%s//:ahab: exit %d, expected a failure saying %q:\n%s", tc.repo, res.exitCode, tc.want, tail(res.stderr, 30))
+			}
+		})
+	}
+
+	// Reference §10.3 and our own checks: each call fails when loaded.
+	for i, tc := range []struct{ name, call, want string }{
+		{"no_label", `ahab(name = "t")`, "t: needs a `label` to analyze, unless `explain_json` is set"},
+		{"baseline_elsewhere", `ahab_update(name = "t", label = "//...", baseline = "@other//:expectation.json")`,
+			`t: baseline "@other//:expectation.json" is in another repository, so this workspace cannot write it`},
+		{"inline_not_a_dict", `ahab(name = "t", label = "//...", exceptions = ["//:e.json", 7])`,
+			"t: exceptions[1]: expected a dict or a label, got int"},
+		{"write_json_outside", `ahab(name = "t", label = "//...", write_json = "../out.json")`,
+			`t: write_json "../out.json" leaves the workspace, expected a path relative to the workspace root`},
+		{"no_fail_with_expect_json", `ahab(name = "t", label = "//...", no_fail = True, expect_json = "clean.json")`,
+			"t: `no_fail` cannot be combined with `expect_json`"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pkg := fmt.Sprintf("bad%d", i)
+			if err := os.MkdirAll(w.path(pkg), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			w.write(t, pkg+"/BUILD.bazel", "load(\"@ahab//:defs.bzl\", \"ahab\", \"ahab_update\")\n\n"+tc.call+"\n")
+			res := w.bazel(t, "", "build", "//"+pkg+":all")
+			if res.exitCode == 0 || !strings.Contains(res.stderr, tc.want) {
+				t.Errorf("%s: exit %d, expected a failure saying %q:\n%s", tc.call, res.exitCode, tc.want, tail(res.stderr, 20))
 			}
 		})
 	}

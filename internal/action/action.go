@@ -3,7 +3,10 @@
 // files it reads already resolved, so that checks never follow proto ids.
 package action
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Action is one action of the graph.
 type Action struct {
@@ -77,6 +80,25 @@ func (a *Action) ExpandedCommandLine() []String {
 		}
 		for _, line := range pf.Lines {
 			out = append(out, String{Value: line, ParamFile: pf.ExecPath})
+		}
+	}
+	return out
+}
+
+// ExpandedArgv is the values of ExpandedCommandLine. It is what programs
+// are identified and judged by (§3.6), and it costs nothing for the many
+// actions whose arguments reference no param file: they are returned as
+// they are, so callers must not modify the result.
+func (a *Action) ExpandedArgv() []string {
+	if len(a.ParamFiles) == 0 || !slices.ContainsFunc(a.Arguments, func(arg string) bool { return a.referencedParamFile(arg) != nil }) {
+		return a.Arguments
+	}
+	out := make([]string, 0, len(a.Arguments))
+	for _, arg := range a.Arguments {
+		if pf := a.referencedParamFile(arg); pf != nil {
+			out = append(out, pf.Lines...)
+		} else {
+			out = append(out, arg)
 		}
 	}
 	return out

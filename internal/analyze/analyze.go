@@ -17,7 +17,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/aquery"
@@ -27,22 +27,24 @@ import (
 
 // Options tune a run. The zero value uses every core and reports nothing.
 type Options struct {
-	// Workers is how many goroutines run checks; 0 means GOMAXPROCS.
+	// Workers is how many goroutines decode and check actions; 0 means
+	// GOMAXPROCS.
 	Workers int
 	// Format forces the dump's format; 0 detects it from the content.
 	Format aquery.Format
 	// Progress, if set, is told how far decoding got. It is called from
-	// the decoding goroutine only.
+	// the reading goroutine only.
 	Progress func(Progress)
 	// Visit, if set, is called with every action in dump order before it
-	// is checked (for --verbose). The action's Target is not known yet.
+	// is checked (for --verbose); it makes the run single-threaded. The
+	// action's Target is not known yet.
 	Visit func(i int, a *aquery.Action)
 }
 
 // Progress is a snapshot of a run.
 type Progress struct {
 	BytesRead int64
-	Actions   int
+	Actions   int64 // checked so far
 	Done      bool
 }
 
@@ -52,75 +54,67 @@ type Result struct {
 	Actions  int
 }
 
-// batchSize trades channel overhead against load balance.
-const batchSize = 256
+// worker is what one goroutine accumulates. Workers share nothing, so
+// they never wait on each other.
+type worker struct {
+	set     *finding.Set
+	report  func(finding.Finding) // adds to set; made once, not per action
+	pending []inputs
+	// The last placeholder made: an action's neighbours usually belong to
+	// the same target, so this saves most placeholder allocations.
+	lastID     uint32
+	lastTarget string
+}
 
 // Dump decodes a dump from r (name is used in errors) and checks every
 // action with checks. The result does not depend on the order of actions
 // in the dump or on the number of workers.
 func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result, error) {
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	n := opts.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
 	}
-
-	batches := make(chan []*aquery.Action, workers*2)
-	sets := make([]*finding.Set, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		sets[w] = finding.NewSet()
-		wg.Add(1)
-		go func(set *finding.Set) {
-			defer wg.Done()
-			report := func(f finding.Finding) { set.Add(f, 1) }
-			for batch := range batches {
-				for _, a := range batch {
-					for _, c := range checks {
-						c.Run(&a.Action, report)
-					}
-				}
-			}
-		}(sets[w])
+	if opts.Visit != nil {
+		n = 1
 	}
-
-	var (
-		pending []inputs
-		batch   = make([]*aquery.Action, 0, batchSize)
-		count   int
-	)
-	var decodeOpts aquery.Options
-	decodeOpts.Format = opts.Format
+	// Each decoding goroutine takes a worker from the pool for one action
+	// and puts it back; there are as many workers as goroutines, so taking
+	// one never blocks for long.
+	pool := make(chan *worker, n)
+	workers := make([]*worker, n)
+	for i := range workers {
+		w := &worker{set: finding.NewSet()}
+		w.report = func(f finding.Finding) { w.set.Add(f, 1) }
+		workers[i] = w
+		pool <- w
+	}
+	visited := 0
+	var checked atomic.Int64
+	decodeOpts := aquery.Options{Format: opts.Format, Workers: n}
 	if opts.Progress != nil {
-		decodeOpts.Progress = func(n int64) { opts.Progress(Progress{BytesRead: n, Actions: count}) }
+		decodeOpts.Progress = func(b int64) { opts.Progress(Progress{BytesRead: b, Actions: checked.Load()}) }
 	}
 	graph, err := aquery.Decode(r, name, decodeOpts, func(a *aquery.Action) error {
 		if opts.Visit != nil {
-			opts.Visit(count, a)
+			opts.Visit(visited, a)
+			visited++
 		}
-		count++
-		a.Target = placeholder(a.TargetID)
-		if len(a.InputDepSets) > 0 {
-			pending = append(pending, inputs{a.Mnemonic, a.TargetID, a.InputDepSets})
-		}
-		batch = append(batch, a)
-		if len(batch) == batchSize {
-			batches <- batch
-			batch = make([]*aquery.Action, 0, batchSize)
-		}
+		w := <-pool
+		w.check(checks, a)
+		pool <- w
+		checked.Add(1)
 		return nil
 	})
-	if len(batch) > 0 {
-		batches <- batch
-	}
-	close(batches)
-	wg.Wait()
 	if err != nil {
 		return Result{}, err
 	}
 
 	all := finding.NewSet()
-	for _, s := range sets {
-		all.Merge(s)
+	var pending []inputs
+	for _, w := range workers {
+		all.Absorb(w.set)
+		pending = append(pending, w.pending...)
+		w.pending = nil
 	}
 	// The second part: what each action reads, now that dep sets are known.
 	report := func(f finding.Finding) { all.Add(f, 1) }
@@ -135,14 +129,27 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 		}
 	}
 	if opts.Progress != nil {
-		opts.Progress(Progress{Actions: count, Done: true})
+		opts.Progress(Progress{Actions: checked.Load(), Done: true})
 	}
-	resolved := all.Map(func(f *finding.Finding) {
+	all.Rewrite(func(f *finding.Finding) {
 		if id, ok := parsePlaceholder(f.Action.Target); ok {
 			f.Action.Target = graph.Target(id)
 		}
 	})
-	return Result{Findings: resolved, Actions: count}, nil
+	return Result{Findings: all, Actions: graph.Actions()}, nil
+}
+
+func (w *worker) check(checks []*check.Check, a *aquery.Action) {
+	if a.TargetID != w.lastID || w.lastTarget == "" {
+		w.lastID, w.lastTarget = a.TargetID, placeholder(a.TargetID)
+	}
+	a.Target = w.lastTarget
+	if len(a.InputDepSets) > 0 {
+		w.pending = append(w.pending, inputs{a.Mnemonic, a.TargetID, a.InputDepSets})
+	}
+	for _, c := range checks {
+		c.Run(&a.Action, w.report)
+	}
 }
 
 // inputs is what the second part of an action's check needs.

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"strconv"
 	"strings"
 
@@ -84,6 +85,10 @@ type Options struct {
 	// Progress, when not nil, is called with the number of bytes read so
 	// far, about every MiB and once at the end.
 	Progress func(bytesRead int64)
+	// Workers, when above 1, decodes binary dumps' actions on that many
+	// goroutines while the dump is read on: fn is then called concurrently
+	// and in no particular order, and must be safe for that.
+	Workers int
 }
 
 // Error is a dump that cannot be decoded. It renders as one line naming the
@@ -144,6 +149,9 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 	}
 	b := new(builder)
 	d := &elementDecoder{b: b, fn: fn}
+	if opts.Workers > 1 && (format == Proto || format == StreamedProto) {
+		d.pool = newActionPool(s, opts.Workers, fn)
+	}
 	var err error
 	switch format {
 	case Proto:
@@ -155,11 +163,26 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 	default:
 		return nil, fmt.Errorf("%s: unknown format %v", name, format)
 	}
+	if d.pool != nil {
+		// The pool's failure, if any, is the first in dump order among the
+		// actions it decoded; a reading error stops the dump earlier still.
+		if perr := d.pool.wait(); perr != nil && (err == nil || d.pool.off < errorOffset(err)) {
+			err = perr
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	s.progressDone()
 	return b.finish(), nil
+}
+
+// errorOffset is where in the dump err happened, if it says.
+func errorOffset(err error) int64 {
+	if e, ok := errors.AsType[*Error](err); ok && e.Offset >= 0 {
+		return e.Offset
+	}
+	return math.MaxInt64
 }
 
 // readError turns an error from the underlying reader into one that does not

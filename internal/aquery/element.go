@@ -48,9 +48,15 @@ func isContainerField(num protowire.Number) bool {
 // and invalid UTF-8 in any string field are errors, unknown fields are
 // skipped.
 type elementDecoder struct {
-	b      *builder // nil when only validating (format detection)
-	fn     func(*Action) error
-	strs   interner
+	b    *builder // nil when only validating (format detection)
+	fn   func(*Action) error
+	pool *actionPool // decodes actions in parallel when not nil
+	strs interner
+	// owned says the bodies handed to action are never reused, so argument
+	// and value strings may share their memory instead of being copied.
+	// Short vocabulary (mnemonics, keys) is interned all the same, since
+	// callers keep it after the action is gone.
+	owned  bool
 	direct []uint32 // scratch for dep sets
 	trans  []uint32
 }
@@ -187,6 +193,11 @@ func (f *fieldValue) appendUint32s(dst []uint32, name string) ([]uint32, error) 
 
 func (d *elementDecoder) action(b []byte) (*Action, error) {
 	a := new(Action)
+	// Compile lines run to hundreds of arguments: size the slice once
+	// rather than growing it through every power of two.
+	if n := countArguments(b); n > 0 {
+		a.Arguments = make([]string, 0, n)
+	}
 	for len(b) > 0 {
 		f, n, err := nextField(b)
 		if err != nil {
@@ -204,14 +215,14 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 		case 6:
 			var s []byte
 			if s, err = f.str("arguments"); err == nil {
-				a.Arguments = append(a.Arguments, d.strs.value(s))
+				a.Arguments = append(a.Arguments, d.value(s))
 			}
 		case 7:
 			var m []byte
 			if m, err = f.message("environment_variables"); err == nil {
 				var k, v []byte
 				if k, v, err = keyValue(m); err == nil {
-					a.Env = append(a.Env, action.EnvVar{Key: d.strs.intern(k), Value: d.strs.value(v)})
+					a.Env = append(a.Env, action.EnvVar{Key: d.strs.intern(k), Value: d.value(v)})
 				}
 			}
 		case 8:
@@ -270,6 +281,35 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 	return a, nil
 }
 
+// countArguments counts the arguments field (6) of an action's body. A
+// malformed body counts short; the decoding pass reports the error.
+func countArguments(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		num, typ, k := protowire.ConsumeTag(b)
+		if k < 0 {
+			return n
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[k:])
+		if m < 0 {
+			return n
+		}
+		if num == 6 {
+			n++
+		}
+		b = b[k+m:]
+	}
+	return n
+}
+
+// value is an argument or environment value as a string.
+func (d *elementDecoder) value(b []byte) string {
+	if d.owned {
+		return ownedString(b)
+	}
+	return d.strs.value(b)
+}
+
 func keyValue(b []byte) (key, value []byte, err error) {
 	for len(b) > 0 {
 		f, n, err := nextField(b)
@@ -302,11 +342,11 @@ func (d *elementDecoder) paramFile(b []byte) (action.ParamFile, error) {
 		switch f.num {
 		case 1:
 			if s, err = f.str("exec_path"); err == nil {
-				pf.ExecPath = string(s)
+				pf.ExecPath = d.value(s)
 			}
 		case 2:
 			if s, err = f.str("arguments"); err == nil {
-				pf.Lines = append(pf.Lines, d.strs.value(s))
+				pf.Lines = append(pf.Lines, d.value(s))
 			}
 		}
 		if err != nil {
@@ -420,7 +460,7 @@ func (d *elementDecoder) pathFragment(b []byte) error {
 	if d.b != nil {
 		// Not interned: Bazel already shares path prefixes through parent
 		// ids, so labels rarely repeat.
-		d.b.pathFragment(id, string(label), parent)
+		d.b.pathFragment(id, label, parent)
 	}
 	return nil
 }

@@ -68,9 +68,12 @@ type depSetRef struct {
 	start, direct, end int
 }
 
+// fragment is a path fragment whose label sits in builder.labels, so that
+// the hundreds of thousands of fragments of a big graph are one allocation
+// the garbage collector need not scan, not one string each.
 type fragment struct {
-	label  string
-	parent uint32
+	start, end uint32 // the label is labels[start:end]
+	parent     uint32
 }
 
 // builder collects, while the dump streams past, the parts of the graph that
@@ -79,6 +82,7 @@ type builder struct {
 	g         Graph
 	artifacts table[uint32] // artifact id → path fragment id
 	fragments table[fragment]
+	labels    []byte
 	depSets   table[depSetRef]
 	// depSetIDs holds every dep set's ids back to back, so that a dep set
 	// costs its ids and one small header rather than two slices.
@@ -92,9 +96,13 @@ func (b *builder) target(id uint32, label string) { b.g.targets.set(id, label, t
 
 func (b *builder) artifact(id, fragmentID uint32) { b.artifacts.set(id, fragmentID, false) }
 
-func (b *builder) pathFragment(id uint32, label string, parent uint32) {
-	b.fragments.set(id, fragment{label, parent}, false)
+func (b *builder) pathFragment(id uint32, label []byte, parent uint32) {
+	start := len(b.labels)
+	b.labels = append(b.labels, label...)
+	b.fragments.set(id, fragment{uint32(start), uint32(len(b.labels)), parent}, false)
 }
+
+func (b *builder) label(f fragment) string { return string(b.labels[f.start:f.end]) }
 
 func (b *builder) depSet(id uint32, direct, transitive []uint32) {
 	start := len(b.depSetIDs)
@@ -103,8 +111,9 @@ func (b *builder) depSet(id uint32, direct, transitive []uint32) {
 	b.depSets.set(id, depSetRef{start, start + len(direct), len(b.depSetIDs)}, false)
 }
 
-func isStatusFile(label string) bool {
-	return label == "stable-status.txt" || label == "volatile-status.txt"
+func isStatusFile(label []byte) bool {
+	// string(label) in a comparison does not allocate.
+	return string(label) == "stable-status.txt" || string(label) == "volatile-status.txt"
 }
 
 // finish resolves the workspace status files (§3.5) and returns the graph.
@@ -127,7 +136,7 @@ func (b *builder) statusArtifacts() map[uint32]string {
 	for _, id := range b.artifacts.ids() {
 		fid, _ := b.artifacts.get(id)
 		leaf, ok := b.fragments.get(fid)
-		if !ok || !isStatusFile(leaf.label) {
+		if !ok || !isStatusFile(b.labels[leaf.start:leaf.end]) {
 			continue
 		}
 		path, ok := b.fragmentPath(fid)
@@ -155,7 +164,7 @@ func (b *builder) fragmentPath(id uint32) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		labels = append(labels, f.label)
+		labels = append(labels, b.label(f))
 		id = f.parent
 	}
 	for i, j := 0, len(labels)-1; i < j; i, j = i+1, j-1 {

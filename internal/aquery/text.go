@@ -46,7 +46,7 @@ func fromContainer(c *analysispb.ActionGraphContainer, d *elementDecoder) error 
 		b.artifact(a.GetId(), a.GetPathFragmentId())
 	}
 	for _, f := range c.GetPathFragments() {
-		b.pathFragment(f.GetId(), f.GetLabel(), f.GetParentId())
+		b.pathFragment(f.GetId(), []byte(f.GetLabel()), f.GetParentId())
 	}
 	for _, ds := range c.GetDepSetOfFiles() {
 		b.depSet(ds.GetId(), ds.GetDirectArtifactIds(), ds.GetTransitiveDepSetIds())

@@ -99,15 +99,11 @@ func declaredPaths(lib *spec.Library, a *action.Action) []string {
 	if lib == nil {
 		return nil
 	}
-	cl := a.ExpandedCommandLine()
-	if len(cl) == 0 {
+	argv := a.ExpandedArgv()
+	if len(argv) == 0 {
 		return nil
 	}
-	args := make([]string, len(cl)-1)
-	for i, s := range cl[1:] {
-		args[i] = s.Value
-	}
-	r := lib.Resolve(program.Of(cl[0].Value), args)
+	r := lib.Resolve(program.Of(argv[0]), argv[1:])
 	if r.Spec == nil {
 		return nil
 	}

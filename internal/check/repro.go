@@ -47,15 +47,11 @@ func Repro(lib *spec.Library) *Check {
 func runRepro(lib *spec.Library, a *action.Action, report func(finding.Finding)) {
 	// §3.6 step 1: FileWrite, TemplateExpand, Symlink and the like run
 	// no program.
-	cl := a.ExpandedCommandLine()
-	if len(cl) == 0 {
+	argv := a.ExpandedArgv()
+	if len(argv) == 0 {
 		return
 	}
-	args := make([]string, len(cl)-1)
-	for i, s := range cl[1:] {
-		args[i] = s.Value
-	}
-	r := lib.Resolve(program.Of(cl[0].Value), args)
+	r := lib.Resolve(program.Of(argv[0]), argv[1:])
 	f := finding.Finding{Action: refOf(a), Program: r.Program}
 	if len(r.Wrappers) > 0 {
 		f.Wrappers = r.Wrappers

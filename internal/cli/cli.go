@@ -105,7 +105,7 @@ func run(o *options, sys System) error {
 		if err != nil {
 			return err
 		}
-		return present(sys, o, set, exception.Summary{})
+		return present(sys, o, set.Sorted(), exception.Summary{})
 	}
 
 	// Everything the user wrote is read and validated before Bazel runs:
@@ -157,8 +157,9 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 	if len(unused) > 0 {
 		fmt.Fprintf(sys.Stderr, "\n%s\n", exception.StaleWarning(unused))
 	}
+	sorted := kept.Sorted()
 	if o.writeJSON != "" {
-		if err := report.WriteJSONFile(res.path(o.writeJSON), kept.Sorted()); err != nil {
+		if err := report.WriteJSONFile(res.path(o.writeJSON), sorted); err != nil {
 			return err
 		}
 	}
@@ -166,11 +167,11 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 		if kept.Equal(out.expected) {
 			return nil
 		}
-		diff := report.Diff(out.expected.Sorted(), kept.Sorted(), sys.color(sys.StderrIsTerminal))
+		diff := report.Diff(out.expected.Sorted(), sorted, sys.color(sys.StderrIsTerminal))
 		fmt.Fprintf(sys.Stderr, "\n%s", diff)
 		return exitError{ExitFindings}
 	}
-	return present(sys, o, kept, summary)
+	return present(sys, o, sorted, summary)
 }
 
 // loadLibrary is the built-in library with the user's files on top, in
@@ -287,13 +288,13 @@ func analyzeFile(path string, sys System, checks []*check.Check, aopts analyze.O
 
 // present prints a report the way §1.5 places it: findings on stderr
 // (exit 1 unless --no-fail), a clean bill on stdout.
-func present(sys System, o *options, set *finding.Set, summary exception.Summary) error {
+func present(sys System, o *options, sorted []finding.Counted, summary exception.Summary) error {
 	note := summary.Note()
-	if set.Len() == 0 {
+	if len(sorted) == 0 {
 		io.WriteString(sys.Stdout, report.AllPassed(note, sys.color(sys.StdoutIsTerminal)))
 		return nil
 	}
-	text := report.Text(set.Sorted(), report.TextOptions{
+	text := report.Text(sorted, report.TextOptions{
 		Color:   sys.color(sys.StderrIsTerminal),
 		Note:    note,
 		SignOff: !o.shutUp && sys.StderrIsTerminal,

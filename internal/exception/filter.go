@@ -59,6 +59,9 @@ func plural(n int, noun string) string {
 // unused holds the exceptions that matched nothing, in load order (§7.4,
 // §7.5). exs is the concatenation of all files in command-line order.
 func Filter(set *finding.Set, exs []Exception) (kept *finding.Set, s Summary, unused []Exception) {
+	if len(exs) == 0 {
+		return set, s, nil
+	}
 	kept = finding.NewSet()
 	used := make([]bool, len(exs))
 	for _, c := range set.Sorted() {

@@ -1,7 +1,7 @@
 package finding
 
 import (
-	"encoding/binary"
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -16,94 +16,155 @@ type Counted struct {
 
 // Set merges identical findings, counting occurrences. The zero value is
 // not usable; call NewSet. A Set is not safe for concurrent use: give each
-// worker its own and Merge them, which gives the same result in any order.
+// worker its own and Absorb them into one, which gives the same result in
+// any order.
+//
+// A Set owns its findings: Add copies the strings of a finding it has not
+// seen before, so a finding built from substrings of a large buffer (as the
+// decoder hands out) does not keep that buffer alive. Findings are keyed by
+// a hash of their fields, with equality deciding collisions, so a distinct
+// finding costs its fields once and not again as a key.
 type Set struct {
-	m map[string]*Counted
+	m   map[uint64][]*Counted
+	len int
 }
 
+// seed is shared by every Set so that sets can be absorbed into one
+// another without rehashing.
+var seed = maphash.MakeSeed()
+
 // NewSet returns an empty set.
-func NewSet() *Set { return &Set{m: make(map[string]*Counted)} }
+func NewSet() *Set { return &Set{m: make(map[uint64][]*Counted)} }
 
 // Add records n more occurrences of f.
 func (s *Set) Add(f Finding, n int) {
-	k := key(&f)
-	if c, ok := s.m[k]; ok {
-		c.Count += n
-		return
+	h := hash(&f)
+	for _, c := range s.m[h] {
+		if Compare(&c.Finding, &f) == 0 {
+			c.Count += n
+			return
+		}
 	}
-	s.m[k] = &Counted{Finding: f, Count: n}
+	s.m[h] = append(s.m[h], &Counted{Finding: f.clone(), Count: n})
+	s.len++
 }
 
-// Merge adds every finding of o to s.
-func (s *Set) Merge(o *Set) {
-	for k, c := range o.m {
-		if mine, ok := s.m[k]; ok {
+// Absorb moves every finding of o into s, adding counts. o is empty
+// afterwards.
+func (s *Set) Absorb(o *Set) {
+	if o.len > s.len {
+		// Move the smaller set into the larger one.
+		*s, *o = *o, *s
+	}
+	for h, cs := range o.m {
+		for _, c := range cs {
+			s.insert(h, c)
+		}
+	}
+	*o = *NewSet()
+}
+
+func (s *Set) insert(h uint64, c *Counted) {
+	for _, mine := range s.m[h] {
+		if Compare(&mine.Finding, &c.Finding) == 0 {
 			mine.Count += c.Count
-		} else {
-			cp := *c
-			s.m[k] = &cp
+			return
+		}
+	}
+	s.m[h] = append(s.m[h], c)
+	s.len++
+}
+
+// Merge adds every finding of o to s, leaving o as it was.
+func (s *Set) Merge(o *Set) {
+	for _, cs := range o.m {
+		for _, c := range cs {
+			s.Add(c.Finding, c.Count)
 		}
 	}
 }
 
 // Len is the number of distinct findings.
-func (s *Set) Len() int { return len(s.m) }
+func (s *Set) Len() int { return s.len }
 
 // Occurrences is the total count.
 func (s *Set) Occurrences() int {
 	n := 0
-	for _, c := range s.m {
-		n += c.Count
+	for _, cs := range s.m {
+		for _, c := range cs {
+			n += c.Count
+		}
 	}
 	return n
 }
 
 // Sorted returns the findings in report order (§8.2).
 func (s *Set) Sorted() []Counted {
-	out := make([]Counted, 0, len(s.m))
-	for _, c := range s.m {
-		out = append(out, *c)
+	// Sorting pointers moves 8 bytes a swap instead of a whole finding.
+	ptrs := make([]*Counted, 0, s.len)
+	for _, cs := range s.m {
+		ptrs = append(ptrs, cs...)
 	}
-	slices.SortFunc(out, func(a, b Counted) int { return Compare(&a.Finding, &b.Finding) })
+	slices.SortFunc(ptrs, func(a, b *Counted) int { return Compare(&a.Finding, &b.Finding) })
+	out := make([]Counted, len(ptrs))
+	for i, c := range ptrs {
+		out[i] = *c
+	}
 	return out
 }
 
-// Map rebuilds the set with every finding passed through f, merging
-// findings that become equal. It is how target placeholders are resolved
-// once the whole graph has been read.
-func (s *Set) Map(f func(*Finding)) *Set {
-	out := NewSet()
-	for _, c := range s.m {
-		fd := c.Finding
-		f(&fd)
-		out.Add(fd, c.Count)
+// Rewrite passes every finding through f in place, merging findings that
+// become equal. It is how target placeholders are resolved once the whole
+// graph has been read, without copying the set.
+func (s *Set) Rewrite(f func(*Finding)) {
+	old := s.m
+	*s = *NewSet()
+	for _, cs := range old {
+		for _, c := range cs {
+			f(&c.Finding)
+			c.Finding = c.Finding.clone()
+			s.insert(hash(&c.Finding), c)
+		}
 	}
-	return out
 }
 
 // Equal reports whether two sets hold the same findings with the same counts.
 func (s *Set) Equal(o *Set) bool {
-	if len(s.m) != len(o.m) {
+	if s.len != o.len {
 		return false
 	}
-	for k, c := range s.m {
-		oc, ok := o.m[k]
-		if !ok || oc.Count != c.Count {
+	for h, cs := range s.m {
+	next:
+		for _, c := range cs {
+			for _, oc := range o.m[h] {
+				if Compare(&c.Finding, &oc.Finding) == 0 {
+					if c.Count != oc.Count {
+						return false
+					}
+					continue next
+				}
+			}
 			return false
 		}
 	}
 	return true
 }
 
-// key encodes every field of a finding unambiguously, so that equal keys
-// mean equal findings. Strings are length-prefixed.
-func key(f *Finding) string {
-	var b strings.Builder
-	var buf [binary.MaxVarintLen64]byte
-	num := func(n uint64) { b.Write(buf[:binary.PutUvarint(buf[:], n)]) }
-	str := func(s string) { num(uint64(len(s))); b.WriteString(s) }
+// hash covers every field Compare looks at, so equal findings hash alike.
+// Strings are length-prefixed so that field boundaries cannot shift.
+func hash(f *Finding) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	num := func(n int) {
+		var b [8]byte
+		for i := range b {
+			b[i] = byte(n >> (8 * i))
+		}
+		h.Write(b[:])
+	}
+	str := func(s string) { num(len(s)); h.WriteString(s) }
 	id := func(p program.ID) {
-		num(uint64(p.Origin.Kind))
+		num(int(p.Origin.Kind))
 		str(p.Origin.Module)
 		if p.Origin.HasExtension {
 			num(1)
@@ -113,12 +174,12 @@ func key(f *Finding) string {
 		}
 		str(p.Path)
 	}
-	num(uint64(f.Kind))
+	num(int(f.Kind))
 	str(f.Action.Mnemonic)
 	str(f.Action.Target)
-	num(uint64(f.Source))
+	num(int(f.Source))
 	str(f.Sentinel)
-	num(uint64(f.Site.Location))
+	num(int(f.Site.Location))
 	str(f.Site.ExecPath)
 	str(f.Site.Key)
 	str(f.Site.Value)
@@ -126,7 +187,7 @@ func key(f *Finding) string {
 	str(f.Requirement)
 	str(f.Path)
 	id(f.Program)
-	num(uint64(len(f.Wrappers)))
+	num(len(f.Wrappers))
 	for _, w := range f.Wrappers {
 		id(w)
 	}
@@ -136,17 +197,66 @@ func key(f *Finding) string {
 	} else {
 		num(0)
 	}
-	num(uint64(len(f.Unmet)))
+	num(len(f.Unmet))
 	for _, u := range f.Unmet {
 		str(u.Because)
-		num(uint64(len(u.AnyOf)))
+		num(len(u.AnyOf))
 		for _, s := range u.AnyOf {
 			str(s)
 		}
-		num(uint64(len(u.Present)))
+		num(len(u.Present))
 		for _, s := range u.Present {
 			str(s)
 		}
 	}
-	return b.String()
+	return h.Sum64()
+}
+
+// clone copies every string and slice of f, so the copy shares no memory
+// with whatever f's strings were cut from.
+func (f Finding) clone() Finding {
+	c := strings.Clone
+	id := func(p program.ID) program.ID {
+		p.Origin.Module = c(p.Origin.Module)
+		p.Origin.Extension = c(p.Origin.Extension)
+		p.Path = c(p.Path)
+		return p
+	}
+	f.Action = ActionRef{Mnemonic: c(f.Action.Mnemonic), Target: c(f.Action.Target)}
+	f.Sentinel = c(f.Sentinel)
+	f.Site = Site{Location: f.Site.Location, ExecPath: c(f.Site.ExecPath), Key: c(f.Site.Key), Value: c(f.Site.Value)}
+	f.Actual = c(f.Actual)
+	f.Requirement = c(f.Requirement)
+	f.Path = c(f.Path)
+	f.Program = id(f.Program)
+	if f.Wrappers != nil {
+		ws := make([]program.ID, len(f.Wrappers))
+		for i, w := range f.Wrappers {
+			ws[i] = id(w)
+		}
+		f.Wrappers = ws
+	}
+	if f.Synonym != nil {
+		s := id(*f.Synonym)
+		f.Synonym = &s
+	}
+	if f.Unmet != nil {
+		us := make([]Unmet, len(f.Unmet))
+		for i, u := range f.Unmet {
+			us[i] = Unmet{Because: c(u.Because), AnyOf: cloneStrings(u.AnyOf), Present: cloneStrings(u.Present)}
+		}
+		f.Unmet = us
+	}
+	return f
+}
+
+func cloneStrings(ss []string) []string {
+	if ss == nil {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.Clone(s)
+	}
+	return out
 }

@@ -49,10 +49,11 @@ func (jsonObject) isJSON() {}
 func (jsonArray) isJSON()  {}
 
 // WriteJSON writes the report of §8.1 for findings, which must be in
-// finding.Compare order (Set.Sorted gives it), followed by a newline.
+// finding.Compare order (Set.Sorted gives it), followed by a newline. It
+// streams: one finding at a time, so a big report is never a big string.
 func WriteJSON(w io.Writer, findings []finding.Counted) error {
-	bw := bufio.NewWriter(w)
-	bw.WriteString(renderJSON(findings))
+	bw := bufio.NewWriterSize(w, 256<<10)
+	writeReport(bw, findings)
 	bw.WriteByte('\n')
 	return bw.Flush()
 }
@@ -60,16 +61,37 @@ func WriteJSON(w io.Writer, findings []finding.Counted) error {
 // renderJSON is the pretty-printed document without its final newline,
 // which is also what the --expect-json diff compares (§8.6).
 func renderJSON(findings []finding.Counted) string {
-	entries := make(jsonArray, 0, len(findings))
+	var b strings.Builder
+	writeReport(&b, findings)
+	return b.String()
+}
+
+// writer is what the printer writes to: a strings.Builder or a bufio.Writer.
+type writer interface {
+	io.ByteWriter
+	io.StringWriter
+	WriteRune(rune) (int, error)
+}
+
+// writeReport prints {"violations": [...]} exactly as writeValue would
+// print the whole tree, building the tree of one entry at a time.
+func writeReport(b writer, findings []finding.Counted) {
+	if len(findings) == 0 {
+		b.WriteString("{\n  \"violations\": []\n}")
+		return
+	}
+	b.WriteString("{\n  \"violations\": [")
 	for i := range findings {
-		entries = append(entries, jsonObject{
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		newline(b, 2)
+		writeValue(b, jsonObject{
 			{"count", jsonNumber(findings[i].Count)},
 			{"violation", findingJSON(&findings[i].Finding)},
-		})
+		}, 2)
 	}
-	var b strings.Builder
-	writeValue(&b, jsonObject{{"violations", entries}}, 0)
-	return b.String()
+	b.WriteString("\n  ]\n}")
 }
 
 // findingJSON lays a finding out with "kind" first and then its kind's
@@ -179,7 +201,7 @@ func unmetJSON(u finding.Unmet) jsonObject {
 
 // writeValue is serde_json's pretty printer: two-space indent, one member
 // or element per line, and empty containers written as {} and [].
-func writeValue(b *strings.Builder, v jsonValue, depth int) {
+func writeValue(b writer, v jsonValue, depth int) {
 	switch v := v.(type) {
 	case jsonString:
 		writeString(b, string(v))
@@ -222,7 +244,7 @@ func writeValue(b *strings.Builder, v jsonValue, depth int) {
 	}
 }
 
-func newline(b *strings.Builder, depth int) {
+func newline(b writer, depth int) {
 	b.WriteByte('\n')
 	for range depth {
 		b.WriteString("  ")
@@ -236,7 +258,7 @@ const hexDigits = "0123456789abcdef"
 // hex; everything else, DEL and U+2028/2029 included, is written as is.
 // Go strings may hold invalid UTF-8, which the original's strings could
 // not; each invalid byte is written as U+FFFD so the output stays JSON.
-func writeString(b *strings.Builder, s string) {
+func writeString(b writer, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		c := s[i]

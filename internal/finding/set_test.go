@@ -1,0 +1,85 @@
+package finding
+
+import (
+	"testing"
+
+	"github.com/ahab-go/ahab/internal/program"
+)
+
+func pathFinding(target, path string) Finding {
+	return Finding{Kind: AbsolutePath, Action: ActionRef{Mnemonic: "CppCompile", Target: target}, Path: path,
+		Site: Site{Location: Argument, Value: "-I" + path}}
+}
+
+func TestSet(t *testing.T) {
+	t.Run("identical_violations_are_counted_rather_than_repeated", func(t *testing.T) {
+		s := NewSet()
+		for range 3 {
+			s.Add(pathFinding("//a", "/opt/include"), 1)
+		}
+		s.Add(pathFinding("//b", "/opt/include"), 2)
+		if s.Len() != 2 || s.Occurrences() != 5 {
+			t.Fatalf("Len %d Occurrences %d, want 2 and 5", s.Len(), s.Occurrences())
+		}
+		got := s.Sorted()
+		if got[0].Action.Target != "//a" || got[0].Count != 3 || got[1].Count != 2 {
+			t.Errorf("Sorted = %+v", got)
+		}
+	})
+	t.Run("absorbing_is_order_independent", func(t *testing.T) {
+		build := func(order []string) *Set {
+			total := NewSet()
+			for _, target := range order {
+				part := NewSet()
+				part.Add(pathFinding(target, "/x"), 1)
+				part.Add(pathFinding("//shared", "/x"), 1)
+				total.Absorb(part)
+				if part.Len() != 0 {
+					t.Fatalf("absorbed set still holds %d findings", part.Len())
+				}
+			}
+			return total
+		}
+		a, b := build([]string{"//1", "//2", "//3"}), build([]string{"//3", "//1", "//2"})
+		if !a.Equal(b) || a.Len() != 4 || a.Occurrences() != 6 {
+			t.Errorf("absorbing in another order changed the set: %v vs %v", a.Sorted(), b.Sorted())
+		}
+	})
+	t.Run("equal_compares_counts", func(t *testing.T) {
+		a, b := NewSet(), NewSet()
+		a.Add(pathFinding("//a", "/x"), 1)
+		b.Add(pathFinding("//a", "/x"), 2)
+		if a.Equal(b) {
+			t.Error("sets with different counts are equal")
+		}
+		a.Merge(a.clone())
+		if !a.Equal(b) {
+			t.Error("merging a set into itself did not double its counts")
+		}
+	})
+	t.Run("rewriting_merges_findings_that_become_equal", func(t *testing.T) {
+		s := NewSet()
+		s.Add(pathFinding("\x00target:1", "/x"), 1)
+		s.Add(pathFinding("\x00target:2", "/x"), 1)
+		s.Rewrite(func(f *Finding) { f.Action.Target = "//same" })
+		if s.Len() != 1 || s.Sorted()[0].Count != 2 {
+			t.Errorf("after Rewrite: %+v", s.Sorted())
+		}
+	})
+	t.Run("a_null_synonym_sorts_first", func(t *testing.T) {
+		p := program.ID{Origin: program.Origin{Kind: program.Main}, Path: "x"}
+		a := Finding{Kind: NeverReproducible, Program: p}
+		b := a
+		b.Synonym = &p
+		if Compare(&a, &b) >= 0 || Compare(&b, &a) <= 0 {
+			t.Error("null synonym does not sort before a program")
+		}
+	})
+}
+
+// clone copies a set, for tests.
+func (s *Set) clone() *Set {
+	c := NewSet()
+	c.Merge(s)
+	return c
+}

@@ -1,9 +1,9 @@
 package finding
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"slices"
-	"strings"
 
 	"github.com/ahab-go/ahab/internal/program"
 )
@@ -19,14 +19,24 @@ type Counted struct {
 // worker its own and Absorb them into one, which gives the same result in
 // any order.
 //
-// A Set owns its findings: Add copies the strings of a finding it has not
-// seen before, so a finding built from substrings of a large buffer (as the
-// decoder hands out) does not keep that buffer alive. Findings are keyed by
-// a hash of their fields, with equality deciding collisions, so a distinct
-// finding costs its fields once and not again as a key.
+// A big graph has hundreds of thousands of distinct findings, so a Set
+// keeps each one as a compact encoding of its fields (one string, often a
+// third of the Finding struct) and decodes findings only when asked for
+// them. The encoding copies every string, so a finding built from
+// substrings of a large buffer, as the decoder hands them out, does not
+// keep that buffer alive.
 type Set struct {
-	m   map[uint64][]*Counted
-	len int
+	m       map[uint64]*entry
+	len     int
+	scratch []byte
+}
+
+// entry is one distinct finding: its encoding, its count, and the next
+// entry whose encoding hashes alike.
+type entry struct {
+	key   string
+	count int
+	next  *entry
 }
 
 // seed is shared by every Set so that sets can be absorbed into one
@@ -34,18 +44,32 @@ type Set struct {
 var seed = maphash.MakeSeed()
 
 // NewSet returns an empty set.
-func NewSet() *Set { return &Set{m: make(map[uint64][]*Counted)} }
+func NewSet() *Set { return &Set{m: make(map[uint64]*entry)} }
 
 // Add records n more occurrences of f.
 func (s *Set) Add(f Finding, n int) {
-	h := hash(&f)
-	for _, c := range s.m[h] {
-		if Compare(&c.Finding, &f) == 0 {
-			c.Count += n
+	s.scratch = encode(s.scratch[:0], &f)
+	h := maphash.Bytes(seed, s.scratch)
+	for e := s.m[h]; e != nil; e = e.next {
+		if e.key == string(s.scratch) { // no allocation
+			e.count += n
 			return
 		}
 	}
-	s.m[h] = append(s.m[h], &Counted{Finding: f.clone(), Count: n})
+	s.m[h] = &entry{key: string(s.scratch), count: n, next: s.m[h]}
+	s.len++
+}
+
+// insert adds an entry that belongs to no other set.
+func (s *Set) insert(h uint64, in *entry) {
+	for e := s.m[h]; e != nil; e = e.next {
+		if e.key == in.key {
+			e.count += in.count
+			return
+		}
+	}
+	in.next = s.m[h]
+	s.m[h] = in
 	s.len++
 }
 
@@ -54,32 +78,24 @@ func (s *Set) Add(f Finding, n int) {
 func (s *Set) Absorb(o *Set) {
 	if o.len > s.len {
 		// Move the smaller set into the larger one.
-		*s, *o = *o, *s
+		s.m, o.m = o.m, s.m
+		s.len, o.len = o.len, s.len
 	}
-	for h, cs := range o.m {
-		for _, c := range cs {
-			s.insert(h, c)
+	for h, e := range o.m {
+		for e != nil {
+			next := e.next
+			s.insert(h, e)
+			e = next
 		}
 	}
-	*o = *NewSet()
-}
-
-func (s *Set) insert(h uint64, c *Counted) {
-	for _, mine := range s.m[h] {
-		if Compare(&mine.Finding, &c.Finding) == 0 {
-			mine.Count += c.Count
-			return
-		}
-	}
-	s.m[h] = append(s.m[h], c)
-	s.len++
+	o.m, o.len = make(map[uint64]*entry), 0
 }
 
 // Merge adds every finding of o to s, leaving o as it was.
 func (s *Set) Merge(o *Set) {
-	for _, cs := range o.m {
-		for _, c := range cs {
-			s.Add(c.Finding, c.Count)
+	for h, e := range o.m {
+		for ; e != nil; e = e.next {
+			s.insert(h, &entry{key: e.key, count: e.count})
 		}
 	}
 }
@@ -90,9 +106,9 @@ func (s *Set) Len() int { return s.len }
 // Occurrences is the total count.
 func (s *Set) Occurrences() int {
 	n := 0
-	for _, cs := range s.m {
-		for _, c := range cs {
-			n += c.Count
+	for _, e := range s.m {
+		for ; e != nil; e = e.next {
+			n += e.count
 		}
 	}
 	return n
@@ -100,30 +116,42 @@ func (s *Set) Occurrences() int {
 
 // Sorted returns the findings in report order (§8.2).
 func (s *Set) Sorted() []Counted {
-	// Sorting pointers moves 8 bytes a swap instead of a whole finding.
-	ptrs := make([]*Counted, 0, s.len)
-	for _, cs := range s.m {
-		ptrs = append(ptrs, cs...)
+	out := make([]Counted, 0, s.len)
+	for _, e := range s.m {
+		for ; e != nil; e = e.next {
+			out = append(out, Counted{Finding: decode(e.key), Count: e.count})
+		}
 	}
-	slices.SortFunc(ptrs, func(a, b *Counted) int { return Compare(&a.Finding, &b.Finding) })
-	out := make([]Counted, len(ptrs))
-	for i, c := range ptrs {
-		out[i] = *c
+	// Sort indexes rather than the 300-byte values themselves.
+	idx := make([]int32, len(out))
+	for i := range idx {
+		idx[i] = int32(i)
 	}
-	return out
+	slices.SortFunc(idx, func(a, b int32) int { return Compare(&out[a].Finding, &out[b].Finding) })
+	sorted := make([]Counted, len(out))
+	for i, j := range idx {
+		sorted[i] = out[j]
+	}
+	return sorted
 }
 
 // Rewrite passes every finding through f in place, merging findings that
 // become equal. It is how target placeholders are resolved once the whole
-// graph has been read, without copying the set.
+// graph has been read.
 func (s *Set) Rewrite(f func(*Finding)) {
 	old := s.m
-	*s = *NewSet()
-	for _, cs := range old {
-		for _, c := range cs {
-			f(&c.Finding)
-			c.Finding = c.Finding.clone()
-			s.insert(hash(&c.Finding), c)
+	s.m, s.len = make(map[uint64]*entry, len(old)), 0
+	for _, e := range old {
+		for e != nil {
+			next := e.next
+			fd := decode(e.key)
+			f(&fd)
+			s.scratch = encode(s.scratch[:0], &fd)
+			if string(s.scratch) != e.key {
+				e.key = string(s.scratch)
+			}
+			s.insert(maphash.String(seed, e.key), e)
+			e = next
 		}
 	}
 }
@@ -133,12 +161,12 @@ func (s *Set) Equal(o *Set) bool {
 	if s.len != o.len {
 		return false
 	}
-	for h, cs := range s.m {
+	for h, e := range s.m {
 	next:
-		for _, c := range cs {
-			for _, oc := range o.m[h] {
-				if Compare(&c.Finding, &oc.Finding) == 0 {
-					if c.Count != oc.Count {
+		for ; e != nil; e = e.next {
+			for oe := o.m[h]; oe != nil; oe = oe.next {
+				if oe.key == e.key {
+					if oe.count != e.count {
 						return false
 					}
 					continue next
@@ -150,19 +178,12 @@ func (s *Set) Equal(o *Set) bool {
 	return true
 }
 
-// hash covers every field Compare looks at, so equal findings hash alike.
-// Strings are length-prefixed so that field boundaries cannot shift.
-func hash(f *Finding) uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	num := func(n int) {
-		var b [8]byte
-		for i := range b {
-			b[i] = byte(n >> (8 * i))
-		}
-		h.Write(b[:])
-	}
-	str := func(s string) { num(len(s)); h.WriteString(s) }
+// encode appends every field of f, so that equal encodings mean equal
+// findings and the encoding decodes back to f. Strings are
+// length-prefixed; numbers are varints.
+func encode(b []byte, f *Finding) []byte {
+	num := func(n int) { b = binary.AppendUvarint(b, uint64(n)) }
+	str := func(s string) { num(len(s)); b = append(b, s...) }
 	id := func(p program.ID) {
 		num(int(p.Origin.Kind))
 		str(p.Origin.Module)
@@ -173,6 +194,12 @@ func hash(f *Finding) uint64 {
 			num(0)
 		}
 		str(p.Path)
+	}
+	strs := func(ss []string) {
+		num(len(ss))
+		for _, s := range ss {
+			str(s)
+		}
 	}
 	num(int(f.Kind))
 	str(f.Action.Mnemonic)
@@ -200,63 +227,91 @@ func hash(f *Finding) uint64 {
 	num(len(f.Unmet))
 	for _, u := range f.Unmet {
 		str(u.Because)
-		num(len(u.AnyOf))
-		for _, s := range u.AnyOf {
-			str(s)
-		}
-		num(len(u.Present))
-		for _, s := range u.Present {
-			str(s)
-		}
+		strs(u.AnyOf)
+		strs(u.Present)
 	}
-	return h.Sum64()
+	return b
 }
 
-// clone copies every string and slice of f, so the copy shares no memory
-// with whatever f's strings were cut from.
-func (f Finding) clone() Finding {
-	c := strings.Clone
-	id := func(p program.ID) program.ID {
-		p.Origin.Module = c(p.Origin.Module)
-		p.Origin.Extension = c(p.Origin.Extension)
-		p.Path = c(p.Path)
-		return p
-	}
-	f.Action = ActionRef{Mnemonic: c(f.Action.Mnemonic), Target: c(f.Action.Target)}
-	f.Sentinel = c(f.Sentinel)
-	f.Site = Site{Location: f.Site.Location, ExecPath: c(f.Site.ExecPath), Key: c(f.Site.Key), Value: c(f.Site.Value)}
-	f.Actual = c(f.Actual)
-	f.Requirement = c(f.Requirement)
-	f.Path = c(f.Path)
-	f.Program = id(f.Program)
-	if f.Wrappers != nil {
-		ws := make([]program.ID, len(f.Wrappers))
-		for i, w := range f.Wrappers {
-			ws[i] = id(w)
+// decode is the inverse of encode. Its strings share the key's memory.
+func decode(key string) Finding {
+	d := decoder{s: key}
+	var f Finding
+	f.Kind = Kind(d.num())
+	f.Action.Mnemonic = d.str()
+	f.Action.Target = d.str()
+	f.Source = Source(d.num())
+	f.Sentinel = d.str()
+	f.Site.Location = Location(d.num())
+	f.Site.ExecPath = d.str()
+	f.Site.Key = d.str()
+	f.Site.Value = d.str()
+	f.Actual = d.str()
+	f.Requirement = d.str()
+	f.Path = d.str()
+	f.Program = d.id()
+	if n := d.num(); n > 0 {
+		f.Wrappers = make([]program.ID, n)
+		for i := range f.Wrappers {
+			f.Wrappers[i] = d.id()
 		}
-		f.Wrappers = ws
 	}
-	if f.Synonym != nil {
-		s := id(*f.Synonym)
-		f.Synonym = &s
+	if d.num() == 1 {
+		syn := d.id()
+		f.Synonym = &syn
 	}
-	if f.Unmet != nil {
-		us := make([]Unmet, len(f.Unmet))
-		for i, u := range f.Unmet {
-			us[i] = Unmet{Because: c(u.Because), AnyOf: cloneStrings(u.AnyOf), Present: cloneStrings(u.Present)}
+	if n := d.num(); n > 0 {
+		f.Unmet = make([]Unmet, n)
+		for i := range f.Unmet {
+			f.Unmet[i] = Unmet{Because: d.str(), AnyOf: d.strs(), Present: d.strs()}
 		}
-		f.Unmet = us
 	}
 	return f
 }
 
-func cloneStrings(ss []string) []string {
-	if ss == nil {
+type decoder struct{ s string }
+
+func (d *decoder) num() int {
+	var v uint64
+	var shift uint
+	for i := 0; ; i++ {
+		c := d.s[i]
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			d.s = d.s[i+1:]
+			return int(v)
+		}
+		shift += 7
+	}
+}
+
+func (d *decoder) str() string {
+	n := d.num()
+	s := d.s[:n]
+	d.s = d.s[n:]
+	return s
+}
+
+func (d *decoder) strs() []string {
+	n := d.num()
+	if n == 0 {
 		return nil
 	}
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = strings.Clone(s)
+	out := make([]string, n)
+	for i := range out {
+		out[i] = d.str()
 	}
 	return out
+}
+
+func (d *decoder) id() program.ID {
+	var p program.ID
+	p.Origin.Kind = program.OriginKind(d.num())
+	p.Origin.Module = d.str()
+	if d.num() == 1 {
+		p.Origin.HasExtension = true
+		p.Origin.Extension = d.str()
+	}
+	p.Path = d.str()
+	return p
 }

@@ -57,9 +57,14 @@ type Result struct {
 // worker is what one goroutine accumulates. Workers share nothing, so
 // they never wait on each other.
 type worker struct {
-	set     *finding.Set
-	report  func(finding.Finding) // adds to set; made once, not per action
-	pending []inputs
+	set    *finding.Set
+	report func(finding.Finding) // adds to set; made once, not per action
+	// What the second part of each action's check needs, kept compact: a
+	// million actions' worth must not cost more than the findings.
+	pending   []inputs
+	depSetIDs []uint32 // the inputs' dep set ids, back to back
+	mnemonics []string // by index; inputs.mnemonic indexes it
+	mnemonic  map[string]uint32
 	// The last placeholder made: an action's neighbours usually belong to
 	// the same target, so this saves most placeholder allocations.
 	lastID     uint32
@@ -110,23 +115,22 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	}
 
 	all := finding.NewSet()
-	var pending []inputs
+	report := func(f finding.Finding) { all.Add(f, 1) }
 	for _, w := range workers {
 		all.Absorb(w.set)
-		pending = append(pending, w.pending...)
-		w.pending = nil
-	}
-	// The second part: what each action reads, now that dep sets are known.
-	report := func(f finding.Finding) { all.Add(f, 1) }
-	for _, in := range pending {
-		status := graph.StatusInputs(in.depSets)
-		if len(status) == 0 {
-			continue
+		// The second part: what each action reads, now that dep sets are
+		// known.
+		for _, in := range w.pending {
+			status := graph.StatusInputs(w.depSetIDs[in.start:in.end])
+			if len(status) == 0 {
+				continue
+			}
+			a := action.Action{Mnemonic: w.mnemonics[in.mnemonic], Target: placeholder(in.targetID), StatusInputs: status}
+			for _, c := range checks {
+				c.Run(&a, report)
+			}
 		}
-		a := action.Action{Mnemonic: in.mnemonic, Target: placeholder(in.targetID), StatusInputs: status}
-		for _, c := range checks {
-			c.Run(&a, report)
-		}
+		w.pending, w.depSetIDs = nil, nil
 	}
 	if opts.Progress != nil {
 		opts.Progress(Progress{Actions: checked.Load(), Done: true})
@@ -145,7 +149,18 @@ func (w *worker) check(checks []*check.Check, a *aquery.Action) {
 	}
 	a.Target = w.lastTarget
 	if len(a.InputDepSets) > 0 {
-		w.pending = append(w.pending, inputs{a.Mnemonic, a.TargetID, a.InputDepSets})
+		m, ok := w.mnemonic[a.Mnemonic]
+		if !ok {
+			if w.mnemonic == nil {
+				w.mnemonic = make(map[string]uint32)
+			}
+			m = uint32(len(w.mnemonics))
+			w.mnemonic[a.Mnemonic] = m
+			w.mnemonics = append(w.mnemonics, strings.Clone(a.Mnemonic))
+		}
+		start := len(w.depSetIDs)
+		w.depSetIDs = append(w.depSetIDs, a.InputDepSets...)
+		w.pending = append(w.pending, inputs{mnemonic: m, targetID: a.TargetID, start: uint32(start), end: uint32(len(w.depSetIDs))})
 	}
 	for _, c := range checks {
 		c.Run(&a.Action, w.report)
@@ -154,9 +169,9 @@ func (w *worker) check(checks []*check.Check, a *aquery.Action) {
 
 // inputs is what the second part of an action's check needs.
 type inputs struct {
-	mnemonic string
-	targetID uint32
-	depSets  []uint32
+	mnemonic   uint32 // index into worker.mnemonics
+	targetID   uint32
+	start, end uint32 // the dep set ids are worker.depSetIDs[start:end]
 }
 
 // A placeholder stands for a target label until the targets have been

@@ -64,8 +64,11 @@ func slicesContains(s []uint32, v uint32) bool {
 
 // depSetRef locates one dep set's ids in builder.depSetIDs: n direct artifact
 // ids, then the transitive dep set ids up to end.
+//
+// uint32 offsets halve the index of a big graph; they would only overflow
+// past four billion ids, which no graph that fits in memory has.
 type depSetRef struct {
-	start, direct, end int
+	start, direct, end uint32
 }
 
 // fragment is a path fragment whose label sits in builder.labels, so that
@@ -108,7 +111,7 @@ func (b *builder) depSet(id uint32, direct, transitive []uint32) {
 	start := len(b.depSetIDs)
 	b.depSetIDs = append(b.depSetIDs, direct...)
 	b.depSetIDs = append(b.depSetIDs, transitive...)
-	b.depSets.set(id, depSetRef{start, start + len(direct), len(b.depSetIDs)}, false)
+	b.depSets.set(id, depSetRef{uint32(start), uint32(start + len(direct)), uint32(len(b.depSetIDs))}, false)
 }
 
 func isStatusFile(label []byte) bool {

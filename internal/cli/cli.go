@@ -158,19 +158,12 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 		fmt.Fprintf(sys.Stderr, "\n%s\n", exception.StaleWarning(unused))
 	}
 	sorted := kept.Sorted()
-	// The JSON report is written while the text report is rendered: on a
-	// big graph both take a while. Nothing is printed until the write has
-	// succeeded, since a failed write aborts the run (§1.3 step 8).
-	written := make(chan error, 1)
 	if o.writeJSON != "" {
-		go func() { written <- report.WriteJSONFile(res.path(o.writeJSON), sorted) }()
-	} else {
-		written <- nil
-	}
-	if out.expected != nil {
-		if err := <-written; err != nil {
+		if err := report.WriteJSONFile(res.path(o.writeJSON), sorted); err != nil {
 			return err
 		}
+	}
+	if out.expected != nil {
 		if kept.Equal(out.expected) {
 			return nil
 		}
@@ -178,11 +171,7 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 		fmt.Fprintf(sys.Stderr, "\n%s", diff)
 		return exitError{ExitFindings}
 	}
-	text := renderReport(sys, o, sorted, summary)
-	if err := <-written; err != nil {
-		return err
-	}
-	return presentText(sys, o, len(sorted), text)
+	return present(sys, o, sorted, summary)
 }
 
 // loadLibrary is the built-in library with the user's files on top, in
@@ -300,32 +289,19 @@ func analyzeFile(path string, sys System, checks []*check.Check, aopts analyze.O
 // present prints a report the way §1.5 places it: findings on stderr
 // (exit 1 unless --no-fail), a clean bill on stdout.
 func present(sys System, o *options, sorted []finding.Counted, summary exception.Summary) error {
-	return presentText(sys, o, len(sorted), renderReport(sys, o, sorted, summary))
-}
-
-// renderReport renders what present prints: the text report, or the
-// clean bill when nothing was found. It is pure, so it can run while the
-// JSON report is being written.
-func renderReport(sys System, o *options, sorted []finding.Counted, summary exception.Summary) string {
 	note := summary.Note()
 	if len(sorted) == 0 {
-		return report.AllPassed(note, sys.color(sys.StdoutIsTerminal))
+		io.WriteString(sys.Stdout, report.AllPassed(note, sys.color(sys.StdoutIsTerminal)))
+		return nil
 	}
-	return report.Text(sorted, report.TextOptions{
+	// Streamed: a report of a million findings is never one string.
+	io.WriteString(sys.Stderr, "\n")
+	report.WriteText(sys.Stderr, sorted, report.TextOptions{
 		Color:   sys.color(sys.StderrIsTerminal),
 		Note:    note,
 		SignOff: !o.shutUp && sys.StderrIsTerminal,
 	})
-}
-
-// presentText prints a rendered report where §1.5 places it: findings on
-// stderr (exit 1 unless --no-fail), a clean bill on stdout.
-func presentText(sys System, o *options, findings int, text string) error {
-	if findings == 0 {
-		io.WriteString(sys.Stdout, text)
-		return nil
-	}
-	fmt.Fprintf(sys.Stderr, "\n%s\n", text)
+	io.WriteString(sys.Stderr, "\n")
 	if o.noFail {
 		return nil
 	}

@@ -122,17 +122,31 @@ func (s *Set) Sorted() []Counted {
 			out = append(out, Counted{Finding: decode(e.key), Count: e.count})
 		}
 	}
-	// Sort indexes rather than the 300-byte values themselves.
+	// Sort indexes rather than the 300-byte values themselves, then move
+	// each value once, following the permutation's cycles in place.
 	idx := make([]int32, len(out))
 	for i := range idx {
 		idx[i] = int32(i)
 	}
 	slices.SortFunc(idx, func(a, b int32) int { return Compare(&out[a].Finding, &out[b].Finding) })
-	sorted := make([]Counted, len(out))
-	for i, j := range idx {
-		sorted[i] = out[j]
+	for i := range idx {
+		if idx[i] < 0 {
+			continue
+		}
+		tmp := out[i]
+		j := i
+		for {
+			k := int(idx[j])
+			idx[j] = -1
+			if k == i {
+				out[j] = tmp
+				break
+			}
+			out[j] = out[k]
+			j = k
+		}
 	}
-	return sorted
+	return out
 }
 
 // Rewrite passes every finding through f in place, merging findings that

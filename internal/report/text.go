@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bufio"
+	"io"
 	"strconv"
 	"strings"
 
@@ -28,6 +30,20 @@ const defaultPath = "/bin:/usr/bin:/usr/local/bin"
 // which should be finding.Compare order), the suppression note and the
 // sign-off. Where the report goes is the caller's business (§1.5).
 func Text(findings []finding.Counted, opts TextOptions) string {
+	var b strings.Builder
+	writeText(&b, findings, opts)
+	return b.String()
+}
+
+// WriteText writes what Text returns to w, a line at a time, so that a
+// report of a million findings is never one string.
+func WriteText(w io.Writer, findings []finding.Counted, opts TextOptions) error {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	writeText(bw, findings, opts)
+	return bw.Flush()
+}
+
+func writeText(b writer, findings []finding.Counted, opts TextOptions) {
 	p := Palette{Color: opts.Color}
 	distinct, occurrences := len(findings), 0
 	for _, f := range findings {
@@ -44,7 +60,6 @@ func Text(findings []finding.Counted, opts TextOptions) string {
 		heading = "found " + strconv.Itoa(distinct) + " distinct hermeticity " + noun +
 			" (" + strconv.Itoa(occurrences) + " occurrences):"
 	}
-	var b strings.Builder
 	b.WriteString(p.Heading(heading))
 	for i := range findings {
 		b.WriteString("\n  ")
@@ -63,7 +78,6 @@ func Text(findings []finding.Counted, opts TextOptions) string {
 	if opts.SignOff {
 		b.WriteString(SignOff(findings, p))
 	}
-	return b.String()
 }
 
 // AllPassed is what stdout receives when nothing is left to report

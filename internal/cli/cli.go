@@ -99,6 +99,7 @@ func (r resolver) paths(ps []string) []string {
 }
 
 func run(o *options, sys System) error {
+	defer tuneMemory(sys)()
 	res := newResolver(sys)
 	if o.explainJSON != "" {
 		set, err := report.ReadJSONFile(res.path(o.explainJSON))

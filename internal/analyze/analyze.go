@@ -95,7 +95,9 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	}
 	visited := 0
 	var checked atomic.Int64
-	decodeOpts := aquery.Options{Format: opts.Format, Workers: n}
+	// Checks keep nothing of an action but strings, and worker.check
+	// copies the input dep set ids, so the decoder may reuse actions.
+	decodeOpts := aquery.Options{Format: opts.Format, Workers: n, ReuseActions: true}
 	if opts.Progress != nil {
 		decodeOpts.Progress = func(b int64) { opts.Progress(Progress{BytesRead: b, Actions: checked.Load()}) }
 	}

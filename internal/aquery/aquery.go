@@ -89,6 +89,11 @@ type Options struct {
 	// goroutines while the dump is read on: fn is then called concurrently
 	// and in no particular order, and must be safe for that.
 	Workers int
+	// ReuseActions lets each of those goroutines hand fn the same Action
+	// every time, refilled: fn must then keep no Action or slice of one
+	// after it returns (strings it may keep). It saves allocating every
+	// action's slices anew.
+	ReuseActions bool
 }
 
 // Error is a dump that cannot be decoded. It renders as one line naming the
@@ -150,7 +155,7 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 	b := new(builder)
 	d := &elementDecoder{b: b, fn: fn}
 	if opts.Workers > 1 && (format == Proto || format == StreamedProto) {
-		d.pool = newActionPool(s, opts.Workers, fn)
+		d.pool = newActionPool(s, opts.Workers, opts.ReuseActions, fn)
 	}
 	var err error
 	switch format {

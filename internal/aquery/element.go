@@ -56,7 +56,10 @@ type elementDecoder struct {
 	// and value strings may share their memory instead of being copied.
 	// Short vocabulary (mnemonics, keys) is interned all the same, since
 	// callers keep it after the action is gone.
-	owned  bool
+	owned bool
+	// reuse hands fn the same Action every time, its slices emptied and
+	// refilled: fn must not keep the Action or its slices, only strings.
+	reuse  *Action
 	direct []uint32 // scratch for dep sets
 	trans  []uint32
 }
@@ -192,11 +195,25 @@ func (f *fieldValue) appendUint32s(dst []uint32, name string) ([]uint32, error) 
 }
 
 func (d *elementDecoder) action(b []byte) (*Action, error) {
-	a := new(Action)
-	// Compile lines run to hundreds of arguments: size the slice once
-	// rather than growing it through every power of two.
-	if n := countArguments(b); n > 0 {
-		a.Arguments = make([]string, 0, n)
+	var a *Action
+	if d.reuse != nil {
+		a = d.reuse
+		*a = Action{
+			Action: action.Action{
+				Arguments:     a.Arguments[:0],
+				Env:           a.Env[:0],
+				ExecutionInfo: a.ExecutionInfo[:0],
+				ParamFiles:    a.ParamFiles[:0],
+			},
+			InputDepSets: a.InputDepSets[:0],
+		}
+	} else {
+		a = new(Action)
+		// Compile lines run to hundreds of arguments: size the slice once
+		// rather than growing it through every power of two.
+		if n := countArguments(b); n > 0 {
+			a.Arguments = make([]string, 0, n)
+		}
 	}
 	for len(b) > 0 {
 		f, n, err := nextField(b)
@@ -238,8 +255,13 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 		case 12:
 			var m []byte
 			if m, err = f.message("param_files"); err == nil {
+				// A reused action's param files keep their lines' capacity.
+				var lines []string
+				if n := len(a.ParamFiles); n < cap(a.ParamFiles) {
+					lines = a.ParamFiles[:n+1][n].Lines[:0]
+				}
 				var pf action.ParamFile
-				if pf, err = d.paramFile(m); err == nil {
+				if pf, err = d.paramFile(m, lines); err == nil {
 					a.ParamFiles = append(a.ParamFiles, pf)
 				}
 			}
@@ -330,8 +352,8 @@ func keyValue(b []byte) (key, value []byte, err error) {
 	return key, value, nil
 }
 
-func (d *elementDecoder) paramFile(b []byte) (action.ParamFile, error) {
-	var pf action.ParamFile
+func (d *elementDecoder) paramFile(b []byte, lines []string) (action.ParamFile, error) {
+	pf := action.ParamFile{Lines: lines}
 	for len(b) > 0 {
 		f, n, err := nextField(b)
 		if err != nil {

@@ -31,13 +31,16 @@ type actionJob struct {
 // small next to the work.
 const poolBatch = 64
 
-func newActionPool(s *stream, workers int, fn func(*Action) error) *actionPool {
+func newActionPool(s *stream, workers int, reuse bool, fn func(*Action) error) *actionPool {
 	p := &actionPool{jobs: make(chan actionJob, workers*poolBatch), failed: make(chan struct{})}
 	for range workers {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
 			d := &elementDecoder{owned: true}
+			if reuse {
+				d.reuse = new(Action)
+			}
 			for job := range p.jobs {
 				a, err := d.action(job.body)
 				if err != nil {

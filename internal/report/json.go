@@ -260,18 +260,28 @@ const hexDigits = "0123456789abcdef"
 // not; each invalid byte is written as U+FFFD so the output stays JSON.
 func writeString(b writer, s string) {
 	b.WriteByte('"')
+	// Runs of bytes that need no escaping are written whole: one call per
+	// run, not per byte.
+	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
+				b.WriteString(s[start:i])
 				b.WriteRune(utf8.RuneError)
-			} else {
-				b.WriteString(s[i : i+size])
+				i++
+				start = i
+				continue
 			}
 			i += size
 			continue
 		}
+		if c >= 0x20 && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		b.WriteString(s[start:i])
 		switch c {
 		case '"':
 			b.WriteString(`\"`)
@@ -288,16 +298,14 @@ func writeString(b writer, s string) {
 		case '\t':
 			b.WriteString(`\t`)
 		default:
-			if c < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte(hexDigits[c>>4])
-				b.WriteByte(hexDigits[c&0xf])
-			} else {
-				b.WriteByte(c)
-			}
+			b.WriteString(`\u00`)
+			b.WriteByte(hexDigits[c>>4])
+			b.WriteByte(hexDigits[c&0xf])
 		}
 		i++
+		start = i
 	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
 }
 

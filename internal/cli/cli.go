@@ -159,6 +159,21 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 		fmt.Fprintf(sys.Stderr, "\n%s\n", exception.StaleWarning(unused))
 	}
 	sorted := kept.Sorted()
+	if o.writeJSON != "" && out.expected == nil && len(sorted) <= concurrentTextLimit {
+		// The text report is rendered while the JSON report is written:
+		// on a big graph each takes a while. It is printed only once the
+		// write has succeeded, since a failed write aborts the run before
+		// anything is reported (§1.3 step 8).
+		written := make(chan error, 1)
+		go func() { written <- report.WriteJSONFile(res.path(o.writeJSON), sorted) }()
+		var text strings.Builder
+		render(&text, sys, o, sorted, summary)
+		if err := <-written; err != nil {
+			return err
+		}
+		io.WriteString(sys.Stderr, text.String())
+		return verdict(o, sorted)
+	}
 	if o.writeJSON != "" {
 		if err := report.WriteJSONFile(res.path(o.writeJSON), sorted); err != nil {
 			return err
@@ -290,20 +305,36 @@ func analyzeFile(path string, sys System, checks []*check.Check, aopts analyze.O
 // present prints a report the way §1.5 places it: findings on stderr
 // (exit 1 unless --no-fail), a clean bill on stdout.
 func present(sys System, o *options, sorted []finding.Counted, summary exception.Summary) error {
+	render(sys.Stderr, sys, o, sorted, summary)
+	return verdict(o, sorted)
+}
+
+// concurrentTextLimit is how many findings a text report may have and
+// still be rendered into memory while the JSON report is written: about
+// 60 MB of text. A bigger report is streamed after the write instead.
+const concurrentTextLimit = 250_000
+
+// render writes the report where §1.5 places it: a clean bill on stdout,
+// or the findings, streamed, on stderr (w, unless buffered first).
+func render(w io.Writer, sys System, o *options, sorted []finding.Counted, summary exception.Summary) {
 	note := summary.Note()
 	if len(sorted) == 0 {
 		io.WriteString(sys.Stdout, report.AllPassed(note, sys.color(sys.StdoutIsTerminal)))
-		return nil
+		return
 	}
-	// Streamed: a report of a million findings is never one string.
-	io.WriteString(sys.Stderr, "\n")
-	report.WriteText(sys.Stderr, sorted, report.TextOptions{
+	io.WriteString(w, "\n")
+	report.WriteText(w, sorted, report.TextOptions{
 		Color:   sys.color(sys.StderrIsTerminal),
 		Note:    note,
 		SignOff: !o.shutUp && sys.StderrIsTerminal,
 	})
-	io.WriteString(sys.Stderr, "\n")
-	if o.noFail {
+	io.WriteString(w, "\n")
+}
+
+// verdict is the exit status of a reported run: findings fail it unless
+// --no-fail.
+func verdict(o *options, sorted []finding.Counted) error {
+	if len(sorted) == 0 || o.noFail {
 		return nil
 	}
 	return exitError{ExitFindings}

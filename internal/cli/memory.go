@@ -11,7 +11,7 @@ import (
 // since the last collection) lets a run whose findings and graph indexes
 // hold 250 MB reach twice that; a soft limit keeps the peak near what the
 // run really holds.
-const memoryFloor = 300 << 20
+const memoryFloor = 150 << 20
 
 // tuneMemory sets a soft memory limit of memoryFloor and, as the live heap
 // grows, raises it to a third above the live heap, so that a graph bigger

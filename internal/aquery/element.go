@@ -174,6 +174,23 @@ func (f *fieldValue) message(name string) ([]byte, error) {
 	return f.bytes, nil
 }
 
+// fields calls visit with each field of a message in turn, stopping at the
+// first error. The small elements use it; actions, which are most of a
+// dump, loop inline.
+func fields(b []byte, visit func(f *fieldValue) error) error {
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+		if err := visit(&f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // appendUint32s appends the values of a repeated uint32 field, packed or not.
 func (f *fieldValue) appendUint32s(dst []uint32, name string) ([]uint32, error) {
 	switch f.typ {
@@ -380,12 +397,7 @@ func (d *elementDecoder) paramFile(b []byte, lines []string) (action.ParamFile, 
 
 func (d *elementDecoder) artifact(b []byte) error {
 	var id, fragmentID uint32
-	for len(b) > 0 {
-		f, n, err := nextField(b)
-		if err != nil {
-			return err
-		}
-		b = b[n:]
+	err := fields(b, func(f *fieldValue) (err error) {
 		switch f.num {
 		case 1:
 			id, err = f.uint32("id")
@@ -394,9 +406,10 @@ func (d *elementDecoder) artifact(b []byte) error {
 		case 3:
 			err = f.bool("is_tree_artifact")
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if d.b != nil {
 		d.b.artifact(id, fragmentID)
@@ -407,12 +420,7 @@ func (d *elementDecoder) artifact(b []byte) error {
 func (d *elementDecoder) target(b []byte) error {
 	var id uint32
 	var label []byte
-	for len(b) > 0 {
-		f, n, err := nextField(b)
-		if err != nil {
-			return err
-		}
-		b = b[n:]
+	err := fields(b, func(f *fieldValue) (err error) {
 		switch f.num {
 		case 1:
 			id, err = f.uint32("id")
@@ -421,9 +429,10 @@ func (d *elementDecoder) target(b []byte) error {
 		case 3:
 			_, err = f.uint32("rule_class_id")
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if d.b != nil {
 		d.b.target(id, string(label))
@@ -434,12 +443,7 @@ func (d *elementDecoder) target(b []byte) error {
 func (d *elementDecoder) depSet(b []byte) error {
 	var id uint32
 	d.direct, d.trans = d.direct[:0], d.trans[:0]
-	for len(b) > 0 {
-		f, n, err := nextField(b)
-		if err != nil {
-			return err
-		}
-		b = b[n:]
+	err := fields(b, func(f *fieldValue) (err error) {
 		switch f.num {
 		case 1:
 			id, err = f.uint32("id")
@@ -448,9 +452,10 @@ func (d *elementDecoder) depSet(b []byte) error {
 		case 3:
 			d.direct, err = f.appendUint32s(d.direct, "direct_artifact_ids")
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if d.b != nil {
 		d.b.depSet(id, d.direct, d.trans)
@@ -461,12 +466,7 @@ func (d *elementDecoder) depSet(b []byte) error {
 func (d *elementDecoder) pathFragment(b []byte) error {
 	var id, parent uint32
 	var label []byte
-	for len(b) > 0 {
-		f, n, err := nextField(b)
-		if err != nil {
-			return err
-		}
-		b = b[n:]
+	err := fields(b, func(f *fieldValue) (err error) {
 		switch f.num {
 		case 1:
 			id, err = f.uint32("id")
@@ -475,9 +475,10 @@ func (d *elementDecoder) pathFragment(b []byte) error {
 		case 3:
 			parent, err = f.uint32("parent_id")
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if d.b != nil {
 		// Not interned: Bazel already shares path prefixes through parent

@@ -156,13 +156,17 @@ func (f *fieldValue) bool(name string) error {
 	return nil
 }
 
+func invalidUTF8(field string) error {
+	return fmt.Errorf("field %s is not valid UTF-8, expected a UTF-8 string", field)
+}
+
 // str returns the bytes of a string field after checking them.
 func (f *fieldValue) str(name string) ([]byte, error) {
 	if f.typ != protowire.BytesType {
 		return nil, wireTypeError(name, f.typ, protowire.BytesType)
 	}
 	if !utf8.Valid(f.bytes) {
-		return nil, fmt.Errorf("field %s is not valid UTF-8, expected a UTF-8 string", name)
+		return nil, invalidUTF8(name)
 	}
 	return f.bytes, nil
 }
@@ -233,6 +237,18 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 		}
 	}
 	for len(b) > 0 {
+		// Arguments are most of a dump: read them without the general
+		// field machinery. 0x32 is field 6 (arguments), wire type 2.
+		if b[0] == 0x32 {
+			if v, n := protowire.ConsumeBytes(b[1:]); n >= 0 {
+				if !utf8.Valid(v) {
+					return nil, invalidUTF8("arguments")
+				}
+				a.Arguments = append(a.Arguments, d.value(v))
+				b = b[1+n:]
+				continue
+			}
+		}
 		f, n, err := nextField(b)
 		if err != nil {
 			return nil, err

@@ -35,7 +35,22 @@ var sentinels = [...]struct {
 	{finding.Hostname, action.HostnameSentinel},
 }
 
+// sentinelPrefix starts both sentinels: most actions hold neither, and one
+// search for it tells, where searching for each would scan every string
+// twice.
+const sentinelPrefix = "ahab-sentinel-"
+
 func runEnvLeak(a *action.Action, report func(finding.Finding)) {
+	found := false
+	a.AnalyzableStrings(func(s action.String) {
+		found = found || strings.Contains(s.Value, sentinelPrefix)
+	})
+	for _, e := range a.Env {
+		found = found || strings.Contains(e.Value, sentinelPrefix)
+	}
+	if !found {
+		return
+	}
 	ref := refOf(a)
 	for _, sentinel := range sentinels {
 		leak := func(site finding.Site) {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/action"
@@ -142,4 +143,12 @@ func TestEnvLeakActionRef(t *testing.T) {
 			t.Errorf("got %s", listFindings(got))
 		}
 	})
+}
+
+func TestSentinelsShareThePrefixTheCheckLooksFor(t *testing.T) {
+	for _, s := range sentinels {
+		if !strings.HasPrefix(s.value, sentinelPrefix) {
+			t.Errorf("sentinel %q does not start with %q, so envleak would never look for it", s.value, sentinelPrefix)
+		}
+	}
 }

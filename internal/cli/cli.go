@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,7 +107,7 @@ func run(o *options, sys System) error {
 		if err != nil {
 			return err
 		}
-		return present(sys, o, set.Sorted(), exception.Summary{})
+		return present(sys, o, set, set.InOrder(), exception.Summary{})
 	}
 
 	// Everything the user wrote is read and validated before Bazel runs:
@@ -158,24 +159,24 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 	if len(unused) > 0 {
 		fmt.Fprintf(sys.Stderr, "\n%s\n", exception.StaleWarning(unused))
 	}
-	sorted := kept.Sorted()
-	if o.writeJSON != "" && out.expected == nil && len(sorted) <= concurrentTextLimit {
+	ordered := kept.InOrder()
+	if o.writeJSON != "" && out.expected == nil && kept.Len() <= concurrentTextLimit {
 		// The text report is rendered while the JSON report is written:
 		// on a big graph each takes a while. It is printed only once the
 		// write has succeeded, since a failed write aborts the run before
 		// anything is reported (§1.3 step 8).
 		written := make(chan error, 1)
-		go func() { written <- report.WriteJSONFile(res.path(o.writeJSON), sorted) }()
+		go func() { written <- report.WriteJSONFileSeq(res.path(o.writeJSON), ordered) }()
 		var text strings.Builder
-		render(&text, sys, o, sorted, summary)
+		render(&text, sys, o, kept, ordered, summary)
 		if err := <-written; err != nil {
 			return err
 		}
 		io.WriteString(sys.Stderr, text.String())
-		return verdict(o, sorted)
+		return verdict(o, kept)
 	}
 	if o.writeJSON != "" {
-		if err := report.WriteJSONFile(res.path(o.writeJSON), sorted); err != nil {
+		if err := report.WriteJSONFileSeq(res.path(o.writeJSON), ordered); err != nil {
 			return err
 		}
 	}
@@ -183,11 +184,11 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 		if kept.Equal(out.expected) {
 			return nil
 		}
-		diff := report.Diff(out.expected.Sorted(), sorted, sys.color(sys.StderrIsTerminal))
+		diff := report.Diff(out.expected.Sorted(), kept.Sorted(), sys.color(sys.StderrIsTerminal))
 		fmt.Fprintf(sys.Stderr, "\n%s", diff)
 		return exitError{ExitFindings}
 	}
-	return present(sys, o, sorted, summary)
+	return present(sys, o, kept, ordered, summary)
 }
 
 // loadLibrary is the built-in library with the user's files on top, in
@@ -304,9 +305,9 @@ func analyzeFile(path string, sys System, checks []*check.Check, aopts analyze.O
 
 // present prints a report the way §1.5 places it: findings on stderr
 // (exit 1 unless --no-fail), a clean bill on stdout.
-func present(sys System, o *options, sorted []finding.Counted, summary exception.Summary) error {
-	render(sys.Stderr, sys, o, sorted, summary)
-	return verdict(o, sorted)
+func present(sys System, o *options, set *finding.Set, ordered iter.Seq[finding.Counted], summary exception.Summary) error {
+	render(sys.Stderr, sys, o, set, ordered, summary)
+	return verdict(o, set)
 }
 
 // concurrentTextLimit is how many findings a text report may have and
@@ -315,15 +316,15 @@ func present(sys System, o *options, sorted []finding.Counted, summary exception
 const concurrentTextLimit = 250_000
 
 // render writes the report where §1.5 places it: a clean bill on stdout,
-// or the findings, streamed, on stderr (w, unless buffered first).
-func render(w io.Writer, sys System, o *options, sorted []finding.Counted, summary exception.Summary) {
+// or the findings, streamed in order, to w (stderr, unless buffered first).
+func render(w io.Writer, sys System, o *options, set *finding.Set, ordered iter.Seq[finding.Counted], summary exception.Summary) {
 	note := summary.Note()
-	if len(sorted) == 0 {
+	if set.Len() == 0 {
 		io.WriteString(sys.Stdout, report.AllPassed(note, sys.color(sys.StdoutIsTerminal)))
 		return
 	}
 	io.WriteString(w, "\n")
-	report.WriteText(w, sorted, report.TextOptions{
+	report.WriteTextSeq(w, ordered, set.Len(), set.Occurrences(), report.TextOptions{
 		Color:   sys.color(sys.StderrIsTerminal),
 		Note:    note,
 		SignOff: !o.shutUp && sys.StderrIsTerminal,
@@ -333,8 +334,8 @@ func render(w io.Writer, sys System, o *options, sorted []finding.Counted, summa
 
 // verdict is the exit status of a reported run: findings fail it unless
 // --no-fail.
-func verdict(o *options, sorted []finding.Counted) error {
-	if len(sorted) == 0 || o.noFail {
+func verdict(o *options, set *finding.Set) error {
+	if set.Len() == 0 || o.noFail {
 		return nil
 	}
 	return exitError{ExitFindings}

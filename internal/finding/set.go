@@ -1,11 +1,10 @@
 package finding
 
 import (
-	"encoding/binary"
 	"hash/maphash"
+	"iter"
 	"slices"
-
-	"github.com/ahab-go/ahab/internal/program"
+	"strings"
 )
 
 // Counted is a distinct finding and how many times it occurred.
@@ -20,11 +19,10 @@ type Counted struct {
 // any order.
 //
 // A big graph has hundreds of thousands of distinct findings, so a Set
-// keeps each one as a compact encoding of its fields (one string, often a
-// third of the Finding struct) and decodes findings only when asked for
-// them. The encoding copies every string, so a finding built from
-// substrings of a large buffer, as the decoder hands them out, does not
-// keep that buffer alive.
+// keeps each one as its key (see key.go): one string, a fraction of the
+// size of a Finding, that sorts in report order and decodes back. The key
+// copies every string, so a finding built from substrings of a large
+// buffer, as the decoder hands them out, does not keep that buffer alive.
 type Set struct {
 	m       map[uint64]*entry
 	len     int
@@ -48,7 +46,7 @@ func NewSet() *Set { return &Set{m: make(map[uint64]*entry)} }
 
 // Add records n more occurrences of f.
 func (s *Set) Add(f Finding, n int) {
-	s.scratch = encode(s.scratch[:0], &f)
+	s.scratch = appendKey(s.scratch[:0], &f)
 	h := maphash.Bytes(seed, s.scratch)
 	for e := s.m[h]; e != nil; e = e.next {
 		if e.key == string(s.scratch) { // no allocation
@@ -116,36 +114,40 @@ func (s *Set) Occurrences() int {
 
 // Sorted returns the findings in report order (§8.2).
 func (s *Set) Sorted() []Counted {
-	out := make([]Counted, 0, s.len)
+	keys := s.sortedEntries()
+	out := make([]Counted, len(keys))
+	for i, e := range keys {
+		out[i] = Counted{Finding: decodeKey(e.key), Count: e.count}
+	}
+	return out
+}
+
+// InOrder returns the findings in report order (§8.2), decoding each only
+// when it is reached, so that writing a report of a million findings never
+// holds a million decoded findings. The set must not change while the
+// sequence is used; it may be used more than once, and from several
+// goroutines at a time.
+func (s *Set) InOrder() iter.Seq[Counted] {
+	keys := s.sortedEntries()
+	return func(yield func(Counted) bool) {
+		for _, e := range keys {
+			if !yield(Counted{Finding: decodeKey(e.key), Count: e.count}) {
+				return
+			}
+		}
+	}
+}
+
+// sortedEntries sorts by key, which is sorting in report order: keys are
+// built so that byte order is Compare's order.
+func (s *Set) sortedEntries() []*entry {
+	out := make([]*entry, 0, s.len)
 	for _, e := range s.m {
 		for ; e != nil; e = e.next {
-			out = append(out, Counted{Finding: decode(e.key), Count: e.count})
+			out = append(out, e)
 		}
 	}
-	// Sort indexes rather than the 300-byte values themselves, then move
-	// each value once, following the permutation's cycles in place.
-	idx := make([]int32, len(out))
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	slices.SortFunc(idx, func(a, b int32) int { return Compare(&out[a].Finding, &out[b].Finding) })
-	for i := range idx {
-		if idx[i] < 0 {
-			continue
-		}
-		tmp := out[i]
-		j := i
-		for {
-			k := int(idx[j])
-			idx[j] = -1
-			if k == i {
-				out[j] = tmp
-				break
-			}
-			out[j] = out[k]
-			j = k
-		}
-	}
+	slices.SortFunc(out, func(a, b *entry) int { return strings.Compare(a.key, b.key) })
 	return out
 }
 
@@ -158,9 +160,9 @@ func (s *Set) Rewrite(f func(*Finding)) {
 	for _, e := range old {
 		for e != nil {
 			next := e.next
-			fd := decode(e.key)
+			fd := decodeKey(e.key)
 			f(&fd)
-			s.scratch = encode(s.scratch[:0], &fd)
+			s.scratch = appendKey(s.scratch[:0], &fd)
 			if string(s.scratch) != e.key {
 				e.key = string(s.scratch)
 			}
@@ -190,142 +192,4 @@ func (s *Set) Equal(o *Set) bool {
 		}
 	}
 	return true
-}
-
-// encode appends every field of f, so that equal encodings mean equal
-// findings and the encoding decodes back to f. Strings are
-// length-prefixed; numbers are varints.
-func encode(b []byte, f *Finding) []byte {
-	num := func(n int) { b = binary.AppendUvarint(b, uint64(n)) }
-	str := func(s string) { num(len(s)); b = append(b, s...) }
-	id := func(p program.ID) {
-		num(int(p.Origin.Kind))
-		str(p.Origin.Module)
-		if p.Origin.HasExtension {
-			num(1)
-			str(p.Origin.Extension)
-		} else {
-			num(0)
-		}
-		str(p.Path)
-	}
-	strs := func(ss []string) {
-		num(len(ss))
-		for _, s := range ss {
-			str(s)
-		}
-	}
-	num(int(f.Kind))
-	str(f.Action.Mnemonic)
-	str(f.Action.Target)
-	num(int(f.Source))
-	str(f.Sentinel)
-	num(int(f.Site.Location))
-	str(f.Site.ExecPath)
-	str(f.Site.Key)
-	str(f.Site.Value)
-	str(f.Actual)
-	str(f.Requirement)
-	str(f.Path)
-	id(f.Program)
-	num(len(f.Wrappers))
-	for _, w := range f.Wrappers {
-		id(w)
-	}
-	if f.Synonym != nil {
-		num(1)
-		id(*f.Synonym)
-	} else {
-		num(0)
-	}
-	num(len(f.Unmet))
-	for _, u := range f.Unmet {
-		str(u.Because)
-		strs(u.AnyOf)
-		strs(u.Present)
-	}
-	return b
-}
-
-// decode is the inverse of encode. Its strings share the key's memory.
-func decode(key string) Finding {
-	d := decoder{s: key}
-	var f Finding
-	f.Kind = Kind(d.num())
-	f.Action.Mnemonic = d.str()
-	f.Action.Target = d.str()
-	f.Source = Source(d.num())
-	f.Sentinel = d.str()
-	f.Site.Location = Location(d.num())
-	f.Site.ExecPath = d.str()
-	f.Site.Key = d.str()
-	f.Site.Value = d.str()
-	f.Actual = d.str()
-	f.Requirement = d.str()
-	f.Path = d.str()
-	f.Program = d.id()
-	if n := d.num(); n > 0 {
-		f.Wrappers = make([]program.ID, n)
-		for i := range f.Wrappers {
-			f.Wrappers[i] = d.id()
-		}
-	}
-	if d.num() == 1 {
-		syn := d.id()
-		f.Synonym = &syn
-	}
-	if n := d.num(); n > 0 {
-		f.Unmet = make([]Unmet, n)
-		for i := range f.Unmet {
-			f.Unmet[i] = Unmet{Because: d.str(), AnyOf: d.strs(), Present: d.strs()}
-		}
-	}
-	return f
-}
-
-type decoder struct{ s string }
-
-func (d *decoder) num() int {
-	var v uint64
-	var shift uint
-	for i := 0; ; i++ {
-		c := d.s[i]
-		v |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			d.s = d.s[i+1:]
-			return int(v)
-		}
-		shift += 7
-	}
-}
-
-func (d *decoder) str() string {
-	n := d.num()
-	s := d.s[:n]
-	d.s = d.s[n:]
-	return s
-}
-
-func (d *decoder) strs() []string {
-	n := d.num()
-	if n == 0 {
-		return nil
-	}
-	out := make([]string, n)
-	for i := range out {
-		out[i] = d.str()
-	}
-	return out
-}
-
-func (d *decoder) id() program.ID {
-	var p program.ID
-	p.Origin.Kind = program.OriginKind(d.num())
-	p.Origin.Module = d.str()
-	if d.num() == 1 {
-		p.Origin.HasExtension = true
-		p.Origin.Extension = d.str()
-	}
-	p.Path = d.str()
-	return p
 }

@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -49,9 +51,14 @@ func (jsonObject) isJSON() {}
 func (jsonArray) isJSON()  {}
 
 // WriteJSON writes the report of §8.1 for findings, which must be in
-// finding.Compare order (Set.Sorted gives it), followed by a newline. It
-// streams: one finding at a time, so a big report is never a big string.
+// finding.Compare order (Set.Sorted gives it), followed by a newline.
 func WriteJSON(w io.Writer, findings []finding.Counted) error {
+	return WriteJSONSeq(w, slices.Values(findings))
+}
+
+// WriteJSONSeq is WriteJSON for findings that arrive one at a time
+// (Set.InOrder): a big report is never a big string or a big slice.
+func WriteJSONSeq(w io.Writer, findings iter.Seq[finding.Counted]) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	writeReport(bw, findings)
 	bw.WriteByte('\n')
@@ -62,7 +69,7 @@ func WriteJSON(w io.Writer, findings []finding.Counted) error {
 // which is also what the --expect-json diff compares (§8.6).
 func renderJSON(findings []finding.Counted) string {
 	var b strings.Builder
-	writeReport(&b, findings)
+	writeReport(&b, slices.Values(findings))
 	return b.String()
 }
 
@@ -75,21 +82,24 @@ type writer interface {
 
 // writeReport prints {"violations": [...]} exactly as writeValue would
 // print the whole tree, building the tree of one entry at a time.
-func writeReport(b writer, findings []finding.Counted) {
-	if len(findings) == 0 {
-		b.WriteString("{\n  \"violations\": []\n}")
-		return
-	}
-	b.WriteString("{\n  \"violations\": [")
-	for i := range findings {
-		if i > 0 {
+func writeReport(b writer, findings iter.Seq[finding.Counted]) {
+	n := 0
+	for c := range findings {
+		if n == 0 {
+			b.WriteString("{\n  \"violations\": [")
+		} else {
 			b.WriteByte(',')
 		}
+		n++
 		newline(b, 2)
 		writeValue(b, jsonObject{
-			{"count", jsonNumber(findings[i].Count)},
-			{"violation", findingJSON(&findings[i].Finding)},
+			{"count", jsonNumber(c.Count)},
+			{"violation", findingJSON(&c.Finding)},
 		}, 2)
+	}
+	if n == 0 {
+		b.WriteString("{\n  \"violations\": []\n}")
+		return
 	}
 	b.WriteString("\n  ]\n}")
 }
@@ -314,13 +324,18 @@ func writeString(b writer, s string) {
 // write never leaves a truncated report. An existing file's permission
 // bits are kept; a new file gets 0644.
 func WriteJSONFile(path string, findings []finding.Counted) error {
+	return WriteJSONFileSeq(path, slices.Values(findings))
+}
+
+// WriteJSONFileSeq is WriteJSONFile for findings that arrive one at a time.
+func WriteJSONFileSeq(path string, findings iter.Seq[finding.Counted]) error {
 	if err := writeFileAtomic(path, findings); err != nil {
 		return fmt.Errorf("failed to write JSON report to %s: %w", path, err)
 	}
 	return nil
 }
 
-func writeFileAtomic(path string, findings []finding.Counted) (err error) {
+func writeFileAtomic(path string, findings iter.Seq[finding.Counted]) (err error) {
 	target := path
 	// Writing through a symlink should update the file it points to, not
 	// replace the link with a regular file.
@@ -344,7 +359,7 @@ func writeFileAtomic(path string, findings []finding.Counted) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := WriteJSON(tmp, findings); err != nil {
+	if err := WriteJSONSeq(tmp, findings); err != nil {
 		return causeOf(err)
 	}
 	if err := tmp.Chmod(perm); err != nil {

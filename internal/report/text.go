@@ -3,6 +3,8 @@ package report
 import (
 	"bufio"
 	"io"
+	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,20 +37,44 @@ func Text(findings []finding.Counted, opts TextOptions) string {
 	return b.String()
 }
 
-// WriteText writes what Text returns to w, a line at a time, so that a
-// report of a million findings is never one string.
+// WriteText writes what Text returns to w.
 func WriteText(w io.Writer, findings []finding.Counted, opts TextOptions) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	writeText(bw, findings, opts)
 	return bw.Flush()
 }
 
+// WriteTextSeq is WriteText for findings that arrive one at a time
+// (Set.InOrder), a line at a time, so that a report of a million findings
+// is never one string; distinct and occurrences are the totals the heading
+// states. Only the sign-off needs every finding at once.
+func WriteTextSeq(w io.Writer, findings iter.Seq[finding.Counted], distinct, occurrences int, opts TextOptions) error {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	p := Palette{Color: opts.Color}
+	writeHeading(bw, p, distinct, occurrences)
+	i := 0
+	for c := range findings {
+		i++
+		writeLine(bw, p, i, &c)
+	}
+	writeTail(bw, p, opts, func() []finding.Counted { return slices.Collect(findings) })
+	return bw.Flush()
+}
+
 func writeText(b writer, findings []finding.Counted, opts TextOptions) {
 	p := Palette{Color: opts.Color}
-	distinct, occurrences := len(findings), 0
+	occurrences := 0
 	for _, f := range findings {
 		occurrences += f.Count
 	}
+	writeHeading(b, p, len(findings), occurrences)
+	for i := range findings {
+		writeLine(b, p, i+1, &findings[i])
+	}
+	writeTail(b, p, opts, func() []finding.Counted { return findings })
+}
+
+func writeHeading(b writer, p Palette, distinct, occurrences int) {
 	noun := "violations"
 	if distinct == 1 {
 		noun = "violation"
@@ -61,22 +87,29 @@ func writeText(b writer, findings []finding.Counted, opts TextOptions) {
 			" (" + strconv.Itoa(occurrences) + " occurrences):"
 	}
 	b.WriteString(p.Heading(heading))
-	for i := range findings {
-		b.WriteString("\n  ")
-		b.WriteString(p.Faint(strconv.Itoa(i+1) + "."))
+}
+
+// writeLine writes the numbered line of one finding (§8.3).
+func writeLine(b writer, p Palette, number int, c *finding.Counted) {
+	b.WriteString("\n  ")
+	b.WriteString(p.Faint(strconv.Itoa(number) + "."))
+	b.WriteByte(' ')
+	if n := c.Count; n != 1 {
+		b.WriteString(p.Caution("×" + strconv.Itoa(n)))
 		b.WriteByte(' ')
-		if n := findings[i].Count; n != 1 {
-			b.WriteString(p.Caution("×" + strconv.Itoa(n)))
-			b.WriteByte(' ')
-		}
-		b.WriteString(Sentence(&findings[i].Finding, p))
 	}
+	b.WriteString(Sentence(&c.Finding, p))
+}
+
+// writeTail writes the suppression note and the sign-off, which is chosen
+// from every finding: all is only called when there is a sign-off.
+func writeTail(b writer, p Palette, opts TextOptions, all func() []finding.Counted) {
 	if opts.Note != "" {
 		b.WriteString("\n  ")
 		b.WriteString(p.Faint(opts.Note))
 	}
 	if opts.SignOff {
-		b.WriteString(SignOff(findings, p))
+		b.WriteString(SignOff(all(), p))
 	}
 }
 

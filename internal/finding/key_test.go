@@ -1,0 +1,95 @@
+package finding
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ahab-go/ahab/internal/program"
+)
+
+// randomFinding builds a well-formed finding of a random kind from a small
+// alphabet, so that equal fields, prefixes and NULs are common.
+func randomFinding(r *rand.Rand) Finding {
+	str := func() string {
+		alphabet := []string{"", "a", "b", "\x00", "ab", "a\x00", "\x00\x01", "/usr", "\xff"}
+		var b strings.Builder
+		for range r.IntN(3) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	strs := func() []string {
+		var out []string
+		for range r.IntN(3) {
+			out = append(out, str())
+		}
+		return out
+	}
+	id := func() program.ID {
+		p := program.ID{Origin: program.Origin{Kind: program.OriginKind(r.IntN(3))}, Path: str()}
+		if p.Origin.Kind == program.Module {
+			p.Origin.Module = str()
+		}
+		if p.Origin.Kind != program.System && r.IntN(2) == 0 {
+			p.Origin.HasExtension, p.Origin.Extension = true, str()
+		}
+		return p
+	}
+	site := func() Site {
+		s := Site{Location: Location(r.IntN(3)), Value: str()}
+		switch s.Location {
+		case ParamFile:
+			s.ExecPath = str()
+		case EnvVar:
+			s.Key = str()
+		}
+		return s
+	}
+	f := Finding{Kind: Kind(r.IntN(int(numKinds))), Action: ActionRef{Mnemonic: str(), Target: str()}}
+	switch f.Kind {
+	case EnvironmentLeak:
+		f.Source, f.Sentinel, f.Site = Source(r.IntN(2)), str(), site()
+	case BadPath:
+		f.Actual = str()
+	case ExecutionRequirement:
+		f.Requirement = str()
+	case AbsolutePath:
+		f.Path, f.Site = str(), site()
+	case WorkspaceStatus:
+		f.Path = str()
+	default:
+		f.Program = id()
+		for range r.IntN(3) {
+			f.Wrappers = append(f.Wrappers, id())
+		}
+		if (f.Kind == NeverReproducible || f.Kind == ConditionalReproducibility) && r.IntN(2) == 0 {
+			syn := id()
+			f.Synonym = &syn
+		}
+		if f.Kind == ConditionalReproducibility {
+			for range r.IntN(3) {
+				f.Unmet = append(f.Unmet, Unmet{Because: str(), AnyOf: strs(), Present: strs()})
+			}
+		}
+	}
+	return f
+}
+
+// Keys sort exactly as Compare orders findings, and decode back to them:
+// the report order and the report's contents both rest on it.
+func TestKeysOrderAsCompareAndRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	sign := func(n int) int { return min(max(n, -1), 1) }
+	for range 20000 {
+		a, b := randomFinding(r), randomFinding(r)
+		ka, kb := string(appendKey(nil, &a)), string(appendKey(nil, &b))
+		if got, want := sign(strings.Compare(ka, kb)), sign(Compare(&a, &b)); got != want {
+			t.Fatalf("key order %d, Compare %d:\n%#v\n%#v", got, want, a, b)
+		}
+		if back := decodeKey(ka); !reflect.DeepEqual(back, a) {
+			t.Fatalf("round trip changed the finding:\n got %#v\nwant %#v", back, a)
+		}
+	}
+}

@@ -178,23 +178,6 @@ func (f *fieldValue) message(name string) ([]byte, error) {
 	return f.bytes, nil
 }
 
-// fields calls visit with each field of a message in turn, stopping at the
-// first error. The small elements use it; actions, which are most of a
-// dump, loop inline.
-func fields(b []byte, visit func(f *fieldValue) error) error {
-	for len(b) > 0 {
-		f, n, err := nextField(b)
-		if err != nil {
-			return err
-		}
-		b = b[n:]
-		if err := visit(&f); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // appendUint32s appends the values of a repeated uint32 field, packed or not.
 func (f *fieldValue) appendUint32s(dst []uint32, name string) ([]uint32, error) {
 	switch f.typ {
@@ -413,7 +396,12 @@ func (d *elementDecoder) paramFile(b []byte, lines []string) (action.ParamFile, 
 
 func (d *elementDecoder) artifact(b []byte) error {
 	var id, fragmentID uint32
-	err := fields(b, func(f *fieldValue) (err error) {
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
 		switch f.num {
 		case 1:
 			id, err = f.uint32("id")
@@ -422,10 +410,9 @@ func (d *elementDecoder) artifact(b []byte) error {
 		case 3:
 			err = f.bool("is_tree_artifact")
 		}
-		return err
-	})
-	if err != nil {
-		return err
+		if err != nil {
+			return err
+		}
 	}
 	if d.b != nil {
 		d.b.artifact(id, fragmentID)
@@ -436,7 +423,12 @@ func (d *elementDecoder) artifact(b []byte) error {
 func (d *elementDecoder) target(b []byte) error {
 	var id uint32
 	var label []byte
-	err := fields(b, func(f *fieldValue) (err error) {
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
 		switch f.num {
 		case 1:
 			id, err = f.uint32("id")
@@ -445,10 +437,9 @@ func (d *elementDecoder) target(b []byte) error {
 		case 3:
 			_, err = f.uint32("rule_class_id")
 		}
-		return err
-	})
-	if err != nil {
-		return err
+		if err != nil {
+			return err
+		}
 	}
 	if d.b != nil {
 		d.b.target(id, string(label))
@@ -459,7 +450,12 @@ func (d *elementDecoder) target(b []byte) error {
 func (d *elementDecoder) depSet(b []byte) error {
 	var id uint32
 	d.direct, d.trans = d.direct[:0], d.trans[:0]
-	err := fields(b, func(f *fieldValue) (err error) {
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
 		switch f.num {
 		case 1:
 			id, err = f.uint32("id")
@@ -468,10 +464,9 @@ func (d *elementDecoder) depSet(b []byte) error {
 		case 3:
 			d.direct, err = f.appendUint32s(d.direct, "direct_artifact_ids")
 		}
-		return err
-	})
-	if err != nil {
-		return err
+		if err != nil {
+			return err
+		}
 	}
 	if d.b != nil {
 		d.b.depSet(id, d.direct, d.trans)
@@ -482,7 +477,12 @@ func (d *elementDecoder) depSet(b []byte) error {
 func (d *elementDecoder) pathFragment(b []byte) error {
 	var id, parent uint32
 	var label []byte
-	err := fields(b, func(f *fieldValue) (err error) {
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
 		switch f.num {
 		case 1:
 			id, err = f.uint32("id")
@@ -491,10 +491,9 @@ func (d *elementDecoder) pathFragment(b []byte) error {
 		case 3:
 			parent, err = f.uint32("parent_id")
 		}
-		return err
-	})
-	if err != nil {
-		return err
+		if err != nil {
+			return err
+		}
 	}
 	if d.b != nil {
 		// Not interned: Bazel already shares path prefixes through parent

@@ -90,9 +90,10 @@ type Options struct {
 	// and in no particular order, and must be safe for that.
 	Workers int
 	// ReuseActions lets each of those goroutines hand fn the same Action
-	// every time, refilled: fn must then keep no Action or slice of one
-	// after it returns (strings it may keep). It saves allocating every
-	// action's slices anew.
+	// every time, refilled, and read the next actions into the memory of
+	// the ones fn is done with: fn must then keep nothing of an action
+	// after it returns, not even its strings (copy what it needs). It saves
+	// allocating the dump's worth of memory again as it streams past.
 	ReuseActions bool
 }
 

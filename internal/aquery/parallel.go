@@ -12,6 +12,10 @@ import (
 // cut from that copy without further copies (see owned).
 type actionPool struct {
 	jobs chan actionJob
+	// free holds bodies fn is done with, for the stream to read the next
+	// actions into, when fn keeps nothing of an action (ReuseActions):
+	// a dump's worth of bodies is then never allocated.
+	free chan []byte
 	wg   sync.WaitGroup
 	mu   sync.Mutex
 	err  error // the failure with the lowest offset
@@ -31,8 +35,15 @@ type actionJob struct {
 // small next to the work.
 const poolBatch = 64
 
+// maxRecycled is the largest body kept for reuse: a rare huge action must
+// not pin its buffer for the rest of the run.
+const maxRecycled = 64 << 10
+
 func newActionPool(s *stream, workers int, reuse bool, fn func(*Action) error) *actionPool {
 	p := &actionPool{jobs: make(chan actionJob, workers*poolBatch), failed: make(chan struct{})}
+	if reuse {
+		p.free = make(chan []byte, 2*workers*poolBatch)
+	}
 	for range workers {
 		p.wg.Add(1)
 		go func() {
@@ -50,10 +61,31 @@ func newActionPool(s *stream, workers int, reuse bool, fn func(*Action) error) *
 				if err := fn(a); err != nil {
 					p.fail(job.start, err)
 				}
+				if p.free != nil && cap(job.body) <= maxRecycled {
+					select {
+					case p.free <- job.body[:0]:
+					default:
+					}
+				}
 			}
 		}()
 	}
 	return p
+}
+
+// body returns a buffer of n bytes for the next action: a recycled one
+// when one is free and big enough.
+func (p *actionPool) body(n int) []byte {
+	if p.free != nil {
+		select {
+		case b := <-p.free:
+			if cap(b) >= n {
+				return b[:n]
+			}
+		default:
+		}
+	}
+	return make([]byte, n)
 }
 
 // submit hands an action's body to a worker; the pool owns body from now on.

@@ -209,7 +209,7 @@ func (s *stream) container(d *elementDecoder, limit int64) error {
 			return s.errorAt(entry, start, fmt.Errorf("length %d runs past the end of its streamed message", n))
 		}
 		if num == fieldActions && d.pool != nil && d.b != nil {
-			body := make([]byte, n)
+			body := d.pool.body(int(n))
 			got, err := io.ReadFull(s.br, body)
 			s.off += int64(got)
 			if err := s.truncated(err, got, int(n)); err != nil {

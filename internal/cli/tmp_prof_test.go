@@ -9,7 +9,7 @@ import (
 )
 
 func TestTmpProfileCLI(t *testing.T) {
-	if _, err := os.Stat("/tmp/bench/200k.pb"); err != nil {
+	if _, err := os.Stat(os.Getenv("PROF_DUMP")); err != nil {
 		t.Skip()
 	}
 	cpu, _ := os.Create("/tmp/bench/cli-cpu.prof")
@@ -18,7 +18,7 @@ func TestTmpProfileCLI(t *testing.T) {
 	start := time.Now()
 	stamps := []time.Duration{}
 	_ = stamps
-	code := Main([]string{"--aquery-file", "/tmp/bench/200k.pb", "--no-fail", "--shut-up", "--write-json", "/tmp/bench/out2.json"}, sys)
+	code := Main([]string{"--aquery-file", os.Getenv("PROF_DUMP"), "--no-fail", "--shut-up", "--write-json", "/tmp/bench/out2.json"}, sys)
 	pprof.StopCPUProfile()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)

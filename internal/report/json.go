@@ -24,31 +24,10 @@ import (
 
 // The JSON report is a contract down to its bytes (§8.1): the original's
 // serde_json pretty printer, field order per kind, and serde's escaping.
-// It is built as a small ordered tree and printed by one function, rather
-// than through encoding/json, whose struct tags can say neither the field
-// order per kind nor the escaping.
-
-// jsonValue is one of: jsonString, jsonNumber, jsonNull, jsonObject, jsonArray.
-type jsonValue interface{ isJSON() }
-
-type (
-	jsonString string
-	jsonNumber int
-	jsonNull   struct{}
-	jsonObject []jsonMember
-	jsonArray  []jsonValue
-)
-
-type jsonMember struct {
-	key   string
-	value jsonValue
-}
-
-func (jsonString) isJSON() {}
-func (jsonNumber) isJSON() {}
-func (jsonNull) isJSON()   {}
-func (jsonObject) isJSON() {}
-func (jsonArray) isJSON()  {}
+// It is written field by field through a small pretty printer rather than
+// through encoding/json, whose struct tags can say neither the field order
+// per kind nor the escaping, and so that a report of a million findings
+// costs no allocation per field.
 
 // WriteJSON writes the report of §8.1 for findings, which must be in
 // finding.Compare order (Set.Sorted gives it), followed by a newline.
@@ -83,175 +62,192 @@ type writer interface {
 // writeReport prints {"violations": [...]} exactly as writeValue would
 // print the whole tree, building the tree of one entry at a time.
 func writeReport(b writer, findings iter.Seq[finding.Counted]) {
-	n := 0
+	p := printer{b: b}
+	p.open('{')
+	p.key("violations")
+	p.open('[')
 	for c := range findings {
-		if n == 0 {
-			b.WriteString("{\n  \"violations\": [")
-		} else {
-			b.WriteByte(',')
-		}
-		n++
-		newline(b, 2)
-		writeValue(b, jsonObject{
-			{"count", jsonNumber(c.Count)},
-			{"violation", findingJSON(&c.Finding)},
-		}, 2)
+		p.item()
+		p.open('{')
+		p.key("count")
+		b.WriteString(strconv.Itoa(c.Count))
+		p.key("violation")
+		p.finding(&c.Finding)
+		p.close('}')
 	}
-	if n == 0 {
-		b.WriteString("{\n  \"violations\": []\n}")
-		return
-	}
-	b.WriteString("\n  ]\n}")
+	p.close(']')
+	p.close('}')
 }
 
-// findingJSON lays a finding out with "kind" first and then its kind's
-// fields in the order of the table in §8.1.
-func findingJSON(f *finding.Finding) jsonObject {
-	o := jsonObject{
-		{"kind", jsonString(f.Kind.String())},
-		{"action", jsonObject{
-			{"mnemonic", jsonString(f.Action.Mnemonic)},
-			{"target", jsonString(f.Action.Target)},
-		}},
+// printer writes serde_json's pretty layout as it goes: two-space indent,
+// one member or element per line, and empty containers written as {} and
+// [].
+type printer struct {
+	b     writer
+	depth int
+	empty bool // the innermost open container has nothing in it yet
+}
+
+func (p *printer) open(c byte) {
+	p.b.WriteByte(c)
+	p.depth++
+	p.empty = true
+}
+
+func (p *printer) close(c byte) {
+	p.depth--
+	if !p.empty {
+		newline(p.b, p.depth)
 	}
+	p.b.WriteByte(c)
+	p.empty = false // the container itself is its parent's content
+}
+
+// item starts the next member or element of the open container.
+func (p *printer) item() {
+	if !p.empty {
+		p.b.WriteByte(',')
+	}
+	p.empty = false
+	newline(p.b, p.depth)
+}
+
+func (p *printer) key(k string) {
+	p.item()
+	writeString(p.b, k)
+	p.b.WriteString(": ")
+}
+
+func (p *printer) str(k, v string) {
+	p.key(k)
+	writeString(p.b, v)
+}
+
+// finding lays a finding out with "kind" first and then its kind's fields
+// in the order of the table in §8.1.
+func (p *printer) finding(f *finding.Finding) {
+	p.open('{')
+	p.str("kind", f.Kind.String())
+	p.key("action")
+	p.open('{')
+	p.str("mnemonic", f.Action.Mnemonic)
+	p.str("target", f.Action.Target)
+	p.close('}')
 	switch f.Kind {
 	case finding.EnvironmentLeak:
-		o = append(o,
-			jsonMember{"source", jsonString(f.Source.String())},
-			jsonMember{"sentinel", jsonString(f.Sentinel)},
-			jsonMember{"site", siteJSON(f.Site)})
+		p.str("source", f.Source.String())
+		p.str("sentinel", f.Sentinel)
+		p.site(f.Site)
 	case finding.BadPath:
-		o = append(o, jsonMember{"actual", jsonString(f.Actual)})
+		p.str("actual", f.Actual)
 	case finding.ExecutionRequirement:
-		o = append(o, jsonMember{"requirement", jsonString(f.Requirement)})
+		p.str("requirement", f.Requirement)
 	case finding.AbsolutePath:
-		o = append(o,
-			jsonMember{"path", jsonString(f.Path)},
-			jsonMember{"site", siteJSON(f.Site)})
+		p.str("path", f.Path)
+		p.site(f.Site)
 	case finding.WorkspaceStatus:
-		o = append(o, jsonMember{"path", jsonString(f.Path)})
+		p.str("path", f.Path)
 	default:
-		wrappers := make(jsonArray, 0, len(f.Wrappers))
+		p.key("program")
+		p.program(f.Program)
+		p.key("wrappers")
+		p.open('[')
 		for _, w := range f.Wrappers {
-			wrappers = append(wrappers, programJSON(w))
+			p.item()
+			p.program(w)
 		}
-		o = append(o,
-			jsonMember{"program", programJSON(f.Program)},
-			jsonMember{"wrappers", wrappers})
+		p.close(']')
 		if f.Kind == finding.NeverReproducible || f.Kind == finding.ConditionalReproducibility {
-			var syn jsonValue = jsonNull{}
+			p.key("synonym")
 			if f.Synonym != nil {
-				syn = programJSON(*f.Synonym)
+				p.program(*f.Synonym)
+			} else {
+				p.b.WriteString("null")
 			}
-			o = append(o, jsonMember{"synonym", syn})
 		}
 		if f.Kind == finding.ConditionalReproducibility {
-			unmet := make(jsonArray, 0, len(f.Unmet))
+			p.key("unmet")
+			p.open('[')
 			for _, u := range f.Unmet {
-				unmet = append(unmet, unmetJSON(u))
+				p.item()
+				p.unmet(u)
 			}
-			o = append(o, jsonMember{"unmet", unmet})
+			p.close(']')
 		}
 	}
-	return o
+	p.close('}')
 }
 
-// siteJSON puts the location tag first, then the location's own fields.
-func siteJSON(s finding.Site) jsonObject {
-	o := jsonObject{{"location", jsonString(s.Location.String())}}
+// site puts the location tag first, then the location's own fields.
+func (p *printer) site(s finding.Site) {
+	p.key("site")
+	p.open('{')
+	p.str("location", s.Location.String())
 	switch s.Location {
 	case finding.ParamFile:
-		o = append(o, jsonMember{"exec_path", jsonString(s.ExecPath)})
+		p.str("exec_path", s.ExecPath)
 	case finding.EnvVar:
-		o = append(o, jsonMember{"key", jsonString(s.Key)})
+		p.str("key", s.Key)
 	}
-	return append(o, jsonMember{"value", jsonString(s.Value)})
+	p.str("value", s.Value)
+	p.close('}')
 }
 
-func programJSON(id program.ID) jsonObject {
-	ext := func() jsonValue {
-		if id.Origin.HasExtension {
-			return jsonString(id.Origin.Extension)
-		}
-		return jsonNull{}
-	}
-	var origin jsonValue
+func (p *printer) program(id program.ID) {
+	p.open('{')
+	p.key("origin")
 	switch id.Origin.Kind {
 	case program.System:
-		origin = jsonString("system")
+		writeString(p.b, "system")
 	case program.Main:
-		origin = jsonObject{{"main", jsonObject{{"extension", ext()}}}}
+		p.open('{')
+		p.key("main")
+		p.open('{')
+		p.extension(id.Origin)
+		p.close('}')
+		p.close('}')
 	default:
-		origin = jsonObject{{"module", jsonObject{
-			{"name", jsonString(id.Origin.Module)},
-			{"extension", ext()},
-		}}}
+		p.open('{')
+		p.key("module")
+		p.open('{')
+		p.str("name", id.Origin.Module)
+		p.extension(id.Origin)
+		p.close('}')
+		p.close('}')
 	}
-	return jsonObject{{"origin", origin}, {"path", jsonString(id.Path)}}
+	p.str("path", id.Path)
+	p.close('}')
 }
 
-// unmetJSON omits empty lists, as the original's serializer skips them.
-func unmetJSON(u finding.Unmet) jsonObject {
-	o := jsonObject{{"because", jsonString(u.Because)}}
-	strs := func(ss []string) jsonArray {
-		a := make(jsonArray, len(ss))
-		for i, s := range ss {
-			a[i] = jsonString(s)
-		}
-		return a
+func (p *printer) extension(o program.Origin) {
+	p.key("extension")
+	if o.HasExtension {
+		writeString(p.b, o.Extension)
+	} else {
+		p.b.WriteString("null")
 	}
-	if len(u.AnyOf) > 0 {
-		o = append(o, jsonMember{"any_of", strs(u.AnyOf)})
-	}
-	if len(u.Present) > 0 {
-		o = append(o, jsonMember{"present", strs(u.Present)})
-	}
-	return o
 }
 
-// writeValue is serde_json's pretty printer: two-space indent, one member
-// or element per line, and empty containers written as {} and [].
-func writeValue(b writer, v jsonValue, depth int) {
-	switch v := v.(type) {
-	case jsonString:
-		writeString(b, string(v))
-	case jsonNumber:
-		b.WriteString(strconv.Itoa(int(v)))
-	case jsonNull:
-		b.WriteString("null")
-	case jsonObject:
-		if len(v) == 0 {
-			b.WriteString("{}")
-			return
+// unmet omits empty lists, as the original's serializer skips them.
+func (p *printer) unmet(u finding.Unmet) {
+	p.open('{')
+	p.str("because", u.Because)
+	for _, l := range []struct {
+		key  string
+		strs []string
+	}{{"any_of", u.AnyOf}, {"present", u.Present}} {
+		if len(l.strs) == 0 {
+			continue
 		}
-		b.WriteString("{")
-		for i, m := range v {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			newline(b, depth+1)
-			writeString(b, m.key)
-			b.WriteString(": ")
-			writeValue(b, m.value, depth+1)
+		p.key(l.key)
+		p.open('[')
+		for _, s := range l.strs {
+			p.item()
+			writeString(p.b, s)
 		}
-		newline(b, depth)
-		b.WriteString("}")
-	case jsonArray:
-		if len(v) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteString("[")
-		for i, e := range v {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			newline(b, depth+1)
-			writeValue(b, e, depth+1)
-		}
-		newline(b, depth)
-		b.WriteString("]")
+		p.close(']')
 	}
+	p.close('}')
 }
 
 func newline(b writer, depth int) {

@@ -12,16 +12,16 @@ import (
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 )
 
-// The field numbers of analysis.ActionGraphContainer (analysis_v2.proto).
+// The container's fields, by the names the decoder uses.
 const (
-	fieldArtifacts         protowire.Number = 1
-	fieldActions           protowire.Number = 2
-	fieldTargets           protowire.Number = 3
-	fieldDepSetOfFiles     protowire.Number = 4
-	fieldConfiguration     protowire.Number = 5
-	fieldAspectDescriptors protowire.Number = 6
-	fieldRuleClasses       protowire.Number = 7
-	fieldPathFragments     protowire.Number = 8
+	fieldArtifacts         = analysispb.ContainerArtifacts
+	fieldActions           = analysispb.ContainerActions
+	fieldTargets           = analysispb.ContainerTargets
+	fieldDepSetOfFiles     = analysispb.ContainerDepSetOfFiles
+	fieldConfiguration     = analysispb.ContainerConfiguration
+	fieldAspectDescriptors = analysispb.ContainerAspectDescriptors
+	fieldRuleClasses       = analysispb.ContainerRuleClasses
+	fieldPathFragments     = analysispb.ContainerPathFragments
 )
 
 // entryNames names one element of each container field in errors.

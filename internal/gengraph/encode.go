@@ -6,19 +6,20 @@ import (
 	"strconv"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 )
 
-// The field numbers of analysis.ActionGraphContainer and its elements
-// (analysis_v2.proto). The generator writes the wire format by hand so that
-// it never holds more than one element in memory.
+// The container's fields. The generator writes the wire format by hand so
+// that it never holds more than one element in memory.
 const (
-	fieldArtifacts     protowire.Number = 1
-	fieldActions       protowire.Number = 2
-	fieldTargets       protowire.Number = 3
-	fieldDepSetOfFiles protowire.Number = 4
-	fieldConfiguration protowire.Number = 5
-	fieldRuleClasses   protowire.Number = 7
-	fieldPathFragments protowire.Number = 8
+	fieldArtifacts     = analysispb.ContainerArtifacts
+	fieldActions       = analysispb.ContainerActions
+	fieldTargets       = analysispb.ContainerTargets
+	fieldDepSetOfFiles = analysispb.ContainerDepSetOfFiles
+	fieldConfiguration = analysispb.ContainerConfiguration
+	fieldRuleClasses   = analysispb.ContainerRuleClasses
+	fieldPathFragments = analysispb.ContainerPathFragments
 )
 
 // jsonNames are the protojson names of the container fields.

@@ -183,10 +183,16 @@ func (r *Runner) Aquery(ctx context.Context, q AqueryRequest, consume func(stdou
 	state := cmd.ProcessState
 	if state != nil && !state.Success() {
 		switch {
-		case state.Exited():
+		case state.Exited() && !killed:
 			// Bazel failed by itself: its stderr says why, and any decoding
 			// error is only a consequence.
 			return exitError(aqueryCommand, state, stderr)
+		case killed && ctx.Err() == nil:
+			// We stopped Bazel while it was still writing, because its
+			// output could not be decoded; however it ended (killed, or
+			// exiting on the broken pipe, as a shell script does with
+			// status 141), the decoding error is the cause.
+			return &DecodeError{Err: consumeErr}
 		case ctx.Err() != nil:
 			return stopped(aqueryCommand, ctx.Err())
 		case !killed:

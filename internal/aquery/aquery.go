@@ -156,7 +156,7 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 	b := new(builder)
 	d := &elementDecoder{b: b, fn: fn}
 	if opts.Workers > 1 && (format == Proto || format == StreamedProto) {
-		d.pool = newActionPool(s, opts.Workers, opts.ReuseActions, fn)
+		d.pipe = newPipeline(s, b, opts.Workers, opts.ReuseActions, fn)
 	}
 	var err error
 	switch format {
@@ -169,12 +169,13 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 	default:
 		return nil, fmt.Errorf("%s: unknown format %v", name, format)
 	}
-	if d.pool != nil {
-		// The pool's failure, if any, is the first in dump order among the
-		// actions it decoded; a reading error stops the dump earlier still.
-		if perr := d.pool.wait(); perr != nil && (err == nil || d.pool.off < errorOffset(err)) {
+	if d.pipe != nil {
+		// The pipeline's failure, if any, is the first in dump order among
+		// the elements it decoded; a reading error may come earlier still.
+		if perr := d.pipe.wait(); perr != nil && (err == nil || err == errPipelineFailed || d.pipe.off < errorOffset(err)) {
 			err = perr
 		}
+		b.g.actions += d.pipe.actionCount
 	}
 	if err != nil {
 		return nil, err

@@ -50,7 +50,7 @@ func isContainerField(num protowire.Number) bool {
 type elementDecoder struct {
 	b    *builder // nil when only validating (format detection)
 	fn   func(*Action) error
-	pool *actionPool // decodes actions in parallel when not nil
+	pipe *pipeline // decodes elements in parallel when not nil
 	strs interner
 	// owned says the bodies handed to action are never reused, so argument
 	// and value strings may share their memory instead of being copied.

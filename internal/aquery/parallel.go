@@ -1,48 +1,72 @@
 package aquery
 
 import (
+	"io"
 	"sync"
 	"unsafe"
+
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// actionPool decodes actions on several goroutines while the stream reads
-// on. Reading a dump is little more than copying bytes; decoding actions and
-// checking them is the work, and it parallelises: each action's body is
-// copied out of the stream's buffer once, and every string of the action is
-// cut from that copy without further copies (see owned).
-type actionPool struct {
-	jobs chan actionJob
-	// free holds bodies fn is done with, for the stream to read the next
-	// actions into, when fn keeps nothing of an action (ReuseActions):
-	// a dump's worth of bodies is then never allocated.
-	free chan []byte
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	err  error // the failure with the lowest offset
-	off  int64
-	// failed is set once any worker fails, so the reader stops early.
-	failed chan struct{}
+// pipeline decodes a binary dump on several goroutines while the stream
+// reads on. Reading is little more than copying bytes; decoding is the
+// work. The reading goroutine only splits the dump into elements and copies
+// each into a batch: batches of actions go to the workers, which decode
+// each action and hand it to fn; batches of the graph's other elements
+// (targets, dep sets, artifacts, path fragments) go, in dump order, to one
+// goroutine that builds the graph, so that duplicate ids resolve exactly as
+// a sequential read resolves them. Strings are cut from a batch's bytes
+// without copying (see elementDecoder.owned).
+type pipeline struct {
+	actions chan *batch
+	graph   chan *batch
+	// free holds batches whose every element has been handed over and
+	// whose memory nobody keeps (ReuseActions for actions; graph batches
+	// always), for the stream to fill again: a dump's worth of memory is
+	// then never allocated.
+	free    chan *batch
+	recycle bool
+
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	err    error // the failure with the lowest offset
+	off    int64
+	failed chan struct{} // closed on the first failure, so reading stops
 	once   sync.Once
+
+	// The batches being filled by the reading goroutine, and how many
+	// actions it has read.
+	pendingActions, pendingGraph *batch
+	actionCount                  int
 }
 
-type actionJob struct {
-	body  []byte
-	entry entryName
-	start int64
+// batch is consecutive elements of one kind, back to back in data.
+type batch struct {
+	data  []byte
+	elems []batchElem
 }
 
-// poolBatch is how many actions travel together, to keep channel traffic
-// small next to the work.
-const poolBatch = 64
+type batchElem struct {
+	num        protowire.Number
+	start, end int // the element's bytes are data[start:end]
+	entry      entryName
+	off        int64 // where the element starts in the dump, for errors
+}
 
-// maxRecycled is the largest body kept for reuse: a rare huge action must
-// not pin its buffer for the rest of the run.
-const maxRecycled = 64 << 10
+const (
+	// batchElems and batchBytes bound a batch: enough to make channel
+	// traffic small next to the work, small enough to spread the work.
+	batchElems = 128
+	batchBytes = 256 << 10
+)
 
-func newActionPool(s *stream, workers int, reuse bool, fn func(*Action) error) *actionPool {
-	p := &actionPool{jobs: make(chan actionJob, workers*poolBatch), failed: make(chan struct{})}
-	if reuse {
-		p.free = make(chan []byte, 2*workers*poolBatch)
+func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action) error) *pipeline {
+	p := &pipeline{
+		actions: make(chan *batch, 2*workers),
+		graph:   make(chan *batch, 4),
+		free:    make(chan *batch, 2*workers+8),
+		recycle: reuse,
+		failed:  make(chan struct{}),
 	}
 	for range workers {
 		p.wg.Add(1)
@@ -52,53 +76,104 @@ func newActionPool(s *stream, workers int, reuse bool, fn func(*Action) error) *
 			if reuse {
 				d.reuse = new(Action)
 			}
-			for job := range p.jobs {
-				a, err := d.action(job.body)
-				if err != nil {
-					p.fail(job.start, s.errorAt(job.entry, job.start, err))
-					continue
-				}
-				if err := fn(a); err != nil {
-					p.fail(job.start, err)
-				}
-				if p.free != nil && cap(job.body) <= maxRecycled {
-					select {
-					case p.free <- job.body[:0]:
-					default:
+			for bt := range p.actions {
+				for _, e := range bt.elems {
+					a, err := d.action(bt.data[e.start:e.end])
+					if err != nil {
+						p.fail(e.off, s.errorAt(e.entry, e.off, err))
+						continue
 					}
+					if err := fn(a); err != nil {
+						p.fail(e.off, err)
+					}
+				}
+				if reuse {
+					p.release(bt)
 				}
 			}
 		}()
 	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		// The builder copies what it keeps, so graph batches are always
+		// reused.
+		d := &elementDecoder{b: b}
+		for bt := range p.graph {
+			for _, e := range bt.elems {
+				if err := d.element(e.num, bt.data[e.start:e.end]); err != nil {
+					p.fail(e.off, s.errorAt(e.entry, e.off, err))
+				}
+			}
+			p.release(bt)
+		}
+	}()
 	return p
 }
 
-// body returns a buffer of n bytes for the next action: a recycled one
-// when one is free and big enough.
-func (p *actionPool) body(n int) []byte {
-	if p.free != nil {
-		select {
-		case b := <-p.free:
-			if cap(b) >= n {
-				return b[:n]
-			}
-		default:
-		}
+// read reads an element of n bytes from the stream into the batch for its
+// kind, sending the batch on when it is full.
+func (p *pipeline) read(s *stream, num protowire.Number, n int, entry entryName, off int64) error {
+	pending, out := &p.pendingGraph, p.graph
+	if num == fieldActions {
+		pending, out = &p.pendingActions, p.actions
+		p.actionCount++
 	}
-	return make([]byte, n)
+	if *pending == nil {
+		*pending = p.batch()
+	}
+	bt := *pending
+	start := len(bt.data)
+	bt.data = append(bt.data, make([]byte, n)...)[:start+n]
+	got, err := io.ReadFull(s.br, bt.data[start:])
+	s.off += int64(got)
+	if err := s.truncated(err, got, n); err != nil {
+		return s.errorAt(entry, off, err)
+	}
+	bt.elems = append(bt.elems, batchElem{num: num, start: start, end: start + n, entry: entry, off: off})
+	if len(bt.elems) >= batchElems || len(bt.data) >= batchBytes {
+		*pending = nil
+		return p.send(out, bt)
+	}
+	return nil
 }
 
-// submit hands an action's body to a worker; the pool owns body from now on.
-func (p *actionPool) submit(body []byte, entry entryName, start int64) error {
+func (p *pipeline) send(out chan *batch, bt *batch) error {
 	select {
-	case p.jobs <- actionJob{body: body, entry: entry, start: start}:
+	case out <- bt:
 		return nil
 	case <-p.failed:
-		return p.wait()
+		return errPipelineFailed
 	}
 }
 
-func (p *actionPool) fail(off int64, err error) {
+// errPipelineFailed stops reading; wait then returns the failure itself.
+var errPipelineFailed = &Error{Err: io.ErrClosedPipe, Offset: -1}
+
+// batch returns an empty batch, a recycled one when there is one.
+func (p *pipeline) batch() *batch {
+	select {
+	case bt := <-p.free:
+		return bt
+	default:
+		return &batch{data: make([]byte, 0, batchBytes)}
+	}
+}
+
+// release makes a batch available again. A batch that grew past the usual
+// size for one huge element is dropped rather than kept.
+func (p *pipeline) release(bt *batch) {
+	if cap(bt.data) > 2*batchBytes {
+		return
+	}
+	bt.data, bt.elems = bt.data[:0], bt.elems[:0]
+	select {
+	case p.free <- bt:
+	default:
+	}
+}
+
+func (p *pipeline) fail(off int64, err error) {
 	p.mu.Lock()
 	if p.err == nil || off < p.off {
 		p.err, p.off = err, off
@@ -107,20 +182,32 @@ func (p *actionPool) fail(off int64, err error) {
 	p.once.Do(func() { close(p.failed) })
 }
 
-// wait lets the workers finish and returns the first failure in dump order.
-func (p *actionPool) wait() error {
-	if p.jobs != nil {
-		close(p.jobs)
-		// Every queued action is still decoded, so that the failure
+// wait sends the last batches, lets the goroutines finish and returns the
+// first failure in dump order, if any.
+func (p *pipeline) wait() error {
+	if p.actions != nil {
+		for _, pb := range []struct {
+			bt  *batch
+			out chan *batch
+		}{{p.pendingActions, p.actions}, {p.pendingGraph, p.graph}} {
+			if pb.bt != nil && len(pb.bt.elems) > 0 {
+				p.send(pb.out, pb.bt)
+			}
+		}
+		close(p.actions)
+		close(p.graph)
+		// Every queued element is still decoded, so that the failure
 		// reported is the earliest in dump order whatever the timing.
 		p.wg.Wait()
-		p.jobs = nil
+		p.actions = nil
 	}
 	return p.err
 }
 
 // ownedString returns b as a string sharing b's memory. It is only for
-// bytes nobody writes to again: an action body handed to the pool.
+// bytes nobody writes to while the string is in use: a batch is refilled
+// only once fn is done with its actions (ReuseActions), and never
+// otherwise.
 func ownedString(b []byte) string {
 	if len(b) == 0 {
 		return ""

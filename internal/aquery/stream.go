@@ -208,15 +208,8 @@ func (s *stream) container(d *elementDecoder, limit int64) error {
 		if limit >= 0 && s.off+int64(n) > end {
 			return s.errorAt(entry, start, fmt.Errorf("length %d runs past the end of its streamed message", n))
 		}
-		if num == fieldActions && d.pool != nil && d.b != nil {
-			body := d.pool.body(int(n))
-			got, err := io.ReadFull(s.br, body)
-			s.off += int64(got)
-			if err := s.truncated(err, got, int(n)); err != nil {
-				return s.errorAt(entry, start, err)
-			}
-			d.b.g.actions++
-			if err := d.pool.submit(body, entry, start); err != nil {
+		if d.pipe != nil {
+			if err := d.pipe.read(s, num, int(n), entry, start); err != nil {
 				return err
 			}
 			s.tick()

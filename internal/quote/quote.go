@@ -5,9 +5,11 @@
 package quote
 
 import (
-	"fmt"
+	"io"
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Quote wraps s in double quotes, escaping \ and " and writing control,
@@ -15,8 +17,28 @@ import (
 func Quote(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
+	Write(&b, s)
+	return b.String()
+}
+
+// Writer is what Write writes to: a strings.Builder or a bufio.Writer.
+type Writer interface {
+	io.ByteWriter
+	io.StringWriter
+	WriteRune(rune) (int, error)
+}
+
+// Write writes Quote(s) to b without building the string first: reports
+// quote a value on every line.
+func Write(b Writer, s string) {
 	b.WriteByte('"')
+	start := 0 // s[start:i] is plain text not yet written
 	for i, r := range s {
+		if r >= ' ' && r < 0x7f && r != '\\' && r != '"' {
+			continue // plain ASCII: written in runs, not rune by rune
+		}
+		b.WriteString(s[start:i])
+		start = i + utf8.RuneLen(r)
 		switch {
 		case r == '\\':
 			b.WriteString(`\\`)
@@ -32,15 +54,21 @@ func Quote(s string) string {
 			b.WriteString(`\n`)
 		case r == unicode.ReplacementChar && !validAt(s, i):
 			// An invalid byte: show it rather than pretend it was U+FFFD.
-			fmt.Fprintf(&b, `\x%02x`, s[i])
+			b.WriteString(`\x` + hex2(s[i]))
+			start = i + 1
 		case escaped(r):
-			fmt.Fprintf(&b, `\u{%x}`, r)
+			b.WriteString(`\u{` + strconv.FormatInt(int64(r), 16) + `}`)
 		default:
 			b.WriteRune(r)
 		}
 	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
-	return b.String()
+}
+
+func hex2(c byte) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[c>>4], digits[c&0xf]})
 }
 
 func validAt(s string, i int) bool {

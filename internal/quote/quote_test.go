@@ -21,3 +21,9 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestQuoteInvalidUTF8(t *testing.T) {
+	if got, want := Quote("a\xffb\xc3"), `"a\xffb\xc3"`; got != want {
+		t.Errorf("Quote = %s, want %s", got, want)
+	}
+}

@@ -12,6 +12,26 @@ func (p Palette) paint(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
+// The colour codes of the roles (§1.6).
+const (
+	actionColor  = "35"
+	findingColor = "36"
+)
+
+// open and close paint what is written between them, for printers that
+// write a line piece by piece.
+func (p Palette) open(b writer, code string) {
+	if p.Color {
+		b.WriteString("\x1b[" + code + "m")
+	}
+}
+
+func (p Palette) close(b writer) {
+	if p.Color {
+		b.WriteString("\x1b[0m")
+	}
+}
+
 // Heading is the "found …:" line.
 func (p Palette) Heading(s string) string { return p.paint("1", s) }
 
@@ -19,11 +39,11 @@ func (p Palette) Heading(s string) string { return p.paint("1", s) }
 func (p Palette) Caution(s string) string { return p.paint("33", s) }
 
 // Action is the "<Mnemonic> action for target <label>" phrase.
-func (p Palette) Action(s string) string { return p.paint("35", s) }
+func (p Palette) Action(s string) string { return p.paint(actionColor, s) }
 
 // Finding is each quoted path, program, requirement or PATH value, and
 // the USER/HOSTNAME word.
-func (p Palette) Finding(s string) string { return p.paint("36", s) }
+func (p Palette) Finding(s string) string { return p.paint(findingColor, s) }
 
 // Faint is for list numbers, the suppression note and the sign-off.
 func (p Palette) Faint(s string) string { return p.paint("2", s) }

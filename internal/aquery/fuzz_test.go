@@ -2,6 +2,7 @@ package aquery
 
 import (
 	"bytes"
+	"sync"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
@@ -34,6 +35,27 @@ func FuzzDecode(f *testing.F) {
 			}
 			for _, a := range actions {
 				a.Resolve(g)
+			}
+		}
+		// The parallel pipeline agrees with a sequential read: the same
+		// error, or the same number of actions.
+		for _, format := range []Format{Proto, StreamedProto} {
+			_, seqErr := Decode(bytes.NewReader(data), "fuzz", Options{Format: format}, func(*Action) error { return nil })
+			var mu sync.Mutex
+			n := 0
+			g, parErr := Decode(bytes.NewReader(data), "fuzz", Options{Format: format, Workers: 3, ReuseActions: true}, func(*Action) error {
+				mu.Lock()
+				n++
+				mu.Unlock()
+				return nil
+			})
+			switch {
+			case (seqErr == nil) != (parErr == nil):
+				t.Fatalf("%v: sequential error %v, parallel error %v", format, seqErr, parErr)
+			case seqErr != nil && seqErr.Error() != parErr.Error():
+				t.Fatalf("%v: sequential error %q, parallel error %q", format, seqErr, parErr)
+			case parErr == nil && g.Actions() != n:
+				t.Fatalf("%v: Actions() = %d, fn saw %d", format, g.Actions(), n)
 			}
 		}
 	})

@@ -10,27 +10,19 @@ import (
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 )
 
-// The container's fields. The generator writes the wire format by hand so
-// that it never holds more than one element in memory.
-const (
-	fieldArtifacts     = analysispb.ContainerArtifacts
-	fieldActions       = analysispb.ContainerActions
-	fieldTargets       = analysispb.ContainerTargets
-	fieldDepSetOfFiles = analysispb.ContainerDepSetOfFiles
-	fieldConfiguration = analysispb.ContainerConfiguration
-	fieldRuleClasses   = analysispb.ContainerRuleClasses
-	fieldPathFragments = analysispb.ContainerPathFragments
-)
+// The generator writes the wire format by hand, with the container's field
+// numbers from analysispb, so that it never holds more than one element in
+// memory.
 
 // jsonNames are the protojson names of the container fields.
 var jsonNames = map[protowire.Number]string{
-	fieldArtifacts:     "artifacts",
-	fieldActions:       "actions",
-	fieldTargets:       "targets",
-	fieldDepSetOfFiles: "depSetOfFiles",
-	fieldConfiguration: "configuration",
-	fieldRuleClasses:   "ruleClasses",
-	fieldPathFragments: "pathFragments",
+	analysispb.ContainerArtifacts:     "artifacts",
+	analysispb.ContainerActions:       "actions",
+	analysispb.ContainerTargets:       "targets",
+	analysispb.ContainerDepSetOfFiles: "depSetOfFiles",
+	analysispb.ContainerConfiguration: "configuration",
+	analysispb.ContainerRuleClasses:   "ruleClasses",
+	analysispb.ContainerPathFragments: "pathFragments",
 }
 
 // kv is a KeyValuePair.

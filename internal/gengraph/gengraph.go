@@ -22,6 +22,8 @@
 package gengraph
 
 import (
+	"github.com/ahab-go/ahab/internal/aquery/analysispb"
+
 	"bufio"
 	"fmt"
 	"io"
@@ -93,7 +95,7 @@ func Write(w io.Writer, opts Options) (Stats, error) {
 	g := &generator{opts: opts}
 	var st Stats
 
-	enc.section(fieldArtifacts)
+	enc.section(analysispb.ContainerArtifacts)
 	for _, a := range globalArtifacts {
 		enc.artifact(a.id, a.fragment)
 		st.Artifacts++
@@ -105,7 +107,7 @@ func Write(w io.Writer, opts Options) (Stats, error) {
 		}
 	})
 
-	enc.section(fieldActions)
+	enc.section(analysispb.ContainerActions)
 	var msg actionMsg
 	g.eachTarget(func(p *plan) {
 		for j := range p.take {
@@ -115,13 +117,13 @@ func Write(w io.Writer, opts Options) (Stats, error) {
 		}
 	})
 
-	enc.section(fieldTargets)
+	enc.section(analysispb.ContainerTargets)
 	g.eachTarget(func(p *plan) {
 		enc.target(p.id, p.label, uint32(p.kind)+1)
 		st.Targets++
 	})
 
-	enc.section(fieldDepSetOfFiles)
+	enc.section(analysispb.ContainerDepSetOfFiles)
 	for _, d := range globalDepSets() {
 		enc.depSet(d.id, d.trans, d.direct)
 		st.DepSets++
@@ -133,16 +135,16 @@ func Write(w io.Writer, opts Options) (Stats, error) {
 		}
 	})
 
-	enc.section(fieldConfiguration)
+	enc.section(analysispb.ContainerConfiguration)
 	enc.configuration(configTarget, "k8-opt", "@@platforms//host:host", "0bbc9af045982e0bb86a4dd16f6f81f46851204e4c9010c96414fff554ba5c9e", false)
 	enc.configuration(configExec, execConfig, "@@platforms//host:host", "d57f47055a04e6ad3d2a8e4c3ed0ab1f26b0e1c0a79f7b1bc7b7c0f4a3a5e9d2", true)
 
-	enc.section(fieldRuleClasses)
+	enc.section(analysispb.ContainerRuleClasses)
 	for k := range kindCount {
 		enc.ruleClass(uint32(k)+1, ruleClassNames[k])
 	}
 
-	enc.section(fieldPathFragments)
+	enc.section(analysispb.ContainerPathFragments)
 	for i, f := range globalFragments {
 		enc.pathFragment(uint32(i)+1, f.label, f.parent)
 		st.PathFragments++

@@ -22,11 +22,11 @@
 package gengraph
 
 import (
-	"github.com/ahab-go/ahab/internal/aquery/analysispb"
-
 	"bufio"
 	"fmt"
 	"io"
+
+	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 )
 
 // Format is the form of the dump, named as aquery's --output flag names it.

@@ -106,6 +106,13 @@ var gluedFlags = [...]string{"-I", "-L", "-isystem", "-iquote", "-idirafter"}
 // gluedToFlag reports whether the slash at s[i] directly follows one of the
 // gluedFlags that itself starts the string or follows a non-path character.
 func gluedToFlag(s string, i int) bool {
+	// Most slashes sit inside relative paths: rule them out by the one
+	// letter that ends every glued flag before comparing whole flags.
+	switch s[i-1] {
+	case 'I', 'L', 'm', 'e', 'r':
+	default:
+		return false
+	}
 	before := s[:i]
 	for _, flag := range gluedFlags {
 		if !strings.HasSuffix(before, flag) {

@@ -209,3 +209,14 @@ func FuzzAbsolutePaths(f *testing.F) {
 		}
 	})
 }
+
+// gluedToFlag rules slashes out by the last letter of the glued flags:
+// every flag must end in one of the letters it checks.
+func TestGluedFlagsEndInTheLettersChecked(t *testing.T) {
+	for _, flag := range gluedFlags {
+		s := flag + "/usr/include"
+		if !gluedToFlag(s, len(flag)) {
+			t.Errorf("%q: the slash is not seen as glued to %s", s, flag)
+		}
+	}
+}

@@ -3,8 +3,10 @@ package finding
 import (
 	"hash/maphash"
 	"iter"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Counted is a distinct finding and how many times it occurred.
@@ -151,26 +153,49 @@ func (s *Set) sortedEntries() []*entry {
 	return out
 }
 
-// Rewrite passes every finding through f in place, merging findings that
-// become equal. It is how target placeholders are resolved once the whole
-// graph has been read.
+// Rewrite passes every finding through f, merging findings that become
+// equal. It is how target placeholders are resolved once the whole graph
+// has been read. A big set is rewritten on every core, so f must be safe
+// for concurrent use.
 func (s *Set) Rewrite(f func(*Finding)) {
-	old := s.m
-	s.m, s.len = make(map[uint64]*entry, len(old)), 0
-	for _, e := range old {
-		for e != nil {
-			next := e.next
-			fd := decodeKey(e.key)
-			f(&fd)
-			s.scratch = appendKey(s.scratch[:0], &fd)
-			if string(s.scratch) != e.key {
-				e.key = string(s.scratch)
-			}
-			s.insert(maphash.String(seed, e.key), e)
-			e = next
+	entries := make([]*entry, 0, s.len)
+	for _, e := range s.m {
+		for ; e != nil; e = e.next {
+			entries = append(entries, e)
 		}
 	}
+	parts := 1
+	if len(entries) >= rewriteParallelMin {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	sets := make([]*Set, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		sets[p] = &Set{m: make(map[uint64]*entry, len(entries)/parts)}
+		chunk := entries[p*len(entries)/parts : (p+1)*len(entries)/parts]
+		wg.Go(func() {
+			out := sets[p]
+			for _, e := range chunk {
+				fd := decodeKey(e.key)
+				f(&fd)
+				out.scratch = appendKey(out.scratch[:0], &fd)
+				if string(out.scratch) != e.key {
+					e.key = string(out.scratch)
+				}
+				e.next = nil
+				out.insert(maphash.String(seed, e.key), e)
+			}
+		})
+	}
+	wg.Wait()
+	*s = *sets[0]
+	for _, o := range sets[1:] {
+		s.Absorb(o)
+	}
 }
+
+// rewriteParallelMin is the size from which Rewrite spreads over cores.
+const rewriteParallelMin = 4096
 
 // Equal reports whether two sets hold the same findings with the same counts.
 func (s *Set) Equal(o *Set) bool {

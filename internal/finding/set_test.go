@@ -1,6 +1,7 @@
 package finding
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/program"
@@ -82,4 +83,17 @@ func (s *Set) clone() *Set {
 	c := NewSet()
 	c.Merge(s)
 	return c
+}
+
+// A set big enough to be rewritten on several cores merges findings that
+// become equal exactly as a small one does.
+func TestRewriteBigSet(t *testing.T) {
+	s := NewSet()
+	for i := range 3 * rewriteParallelMin {
+		s.Add(pathFinding("\x00target:"+string(rune('a'+i%26))+strconv.Itoa(i), "/x"), 1)
+	}
+	s.Rewrite(func(f *Finding) { f.Action.Target = "//t:" + f.Action.Target[len("\x00target:"):][:1] })
+	if s.Len() != 26 || s.Occurrences() != 3*rewriteParallelMin {
+		t.Errorf("after Rewrite: %d distinct, %d occurrences; want 26 and %d", s.Len(), s.Occurrences(), 3*rewriteParallelMin)
+	}
 }

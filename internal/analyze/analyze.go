@@ -95,8 +95,10 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	}
 	visited := 0
 	var checked atomic.Int64
-	// Checks keep nothing of an action but strings, and worker.check
-	// copies the input dep set ids, so the decoder may reuse actions.
+	// Nothing of an action outlives its check: a finding is copied into
+	// its set, and worker.check copies the mnemonic and the input dep set
+	// ids. So the decoder may reuse actions and the memory they were
+	// decoded from.
 	decodeOpts := aquery.Options{Format: opts.Format, Workers: n, ReuseActions: true}
 	if opts.Progress != nil {
 		decodeOpts.Progress = func(b int64) { opts.Progress(Progress{BytesRead: b, Actions: checked.Load()}) }

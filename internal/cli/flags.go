@@ -74,10 +74,9 @@ func (o *once) Type() string {
 	return "string"
 }
 
-func onceString(fs *pflag.FlagSet, p *string, name, short, value, usage string) {
+func onceString(fs *pflag.FlagSet, p *string, name, short, usage string) {
 	fs.VarP(&once{name: name, str: p}, name, short, usage)
 	fs.Lookup(name).DefValue = ""
-	_ = value
 }
 
 func onceBool(fs *pflag.FlagSet, p *bool, name, short, usage string) {
@@ -91,19 +90,19 @@ func analysisFlags(o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("ahab", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.StringArrayVar(&o.configs, "config", nil, "pass `NAME` to aquery as --config=NAME (repeatable, in order)")
-	onceString(fs, &o.compilationMode, "compilation-mode", "", "", "pass `MODE` to aquery as --compilation_mode=MODE (fastbuild, dbg, opt)")
+	onceString(fs, &o.compilationMode, "compilation-mode", "", "pass `MODE` to aquery as --compilation_mode=MODE (fastbuild, dbg, opt)")
 	onceBool(fs, &o.noFail, "no-fail", "", "print the report but exit 0 even when something was found")
-	onceString(fs, &o.writeJSON, "write-json", "", "", "also write the findings to `FILE` as a JSON report (atomically)")
-	onceString(fs, &o.expectJSON, "expect-json", "", "", "compare the findings with the report in `FILE`: silent and 0 on a match, a diff and 1 otherwise")
-	onceString(fs, &o.explainJSON, "explain-json", "", "", "print the report saved in `FILE`; runs no Bazel and needs no LABEL")
+	onceString(fs, &o.writeJSON, "write-json", "", "also write the findings to `FILE` as a JSON report (atomically)")
+	onceString(fs, &o.expectJSON, "expect-json", "", "compare the findings with the report in `FILE`: silent and 0 on a match, a diff and 1 otherwise")
+	onceString(fs, &o.explainJSON, "explain-json", "", "print the report saved in `FILE`; runs no Bazel and needs no LABEL")
 	fs.StringArrayVar(&o.reproSpecs, "repro-specs", nil, "read reproducibility specs from `FILE` (repeatable; later files win, all beat the built-ins)")
 	fs.StringArrayVar(&o.exceptions, "exceptions-json", nil, "excuse findings with the exceptions in `FILE` (repeatable; files are unioned)")
-	onceString(fs, &o.aqueryFile, "aquery-file", "", "", "read a saved aquery dump from `FILE` (- for stdin) instead of running Bazel: proto, streamed_proto or jsonproto, detected from the content")
-	onceString(fs, &o.aqueryFormat, "aquery-format", "", "", "with --aquery-file, read it as `FORMAT` (proto, streamed_proto, jsonproto) instead of detecting it")
-	onceString(fs, &o.aqueryOutput, "aquery-output", "", "", "ask Bazel for `FORMAT` (proto, or streamed_proto for Bazel 7 and later)")
-	onceString(fs, &o.bazel, "bazel", "", "", "the Bazel `PATH` to run (default \"bazel\", so bazelisk works)")
+	onceString(fs, &o.aqueryFile, "aquery-file", "", "read a saved aquery dump from `FILE` (- for stdin) instead of running Bazel: proto, streamed_proto or jsonproto, detected from the content")
+	onceString(fs, &o.aqueryFormat, "aquery-format", "", "with --aquery-file, read it as `FORMAT` (proto, streamed_proto, jsonproto) instead of detecting it")
+	onceString(fs, &o.aqueryOutput, "aquery-output", "", "ask Bazel for `FORMAT` (proto, or streamed_proto for Bazel 7 and later)")
+	onceString(fs, &o.bazel, "bazel", "", "the Bazel `PATH` to run (default \"bazel\", so bazelisk works)")
 	fs.StringArrayVar(&o.bazelFlags, "bazel-flag", nil, "pass `FLAG` to bazel aquery verbatim (repeatable), e.g. --bazel-flag=--keep_going")
-	onceString(fs, &o.outputBase, "output-base", "", "", "use this Bazel output base `DIR` instead of asking bazel info (kept verbatim)")
+	onceString(fs, &o.outputBase, "output-base", "", "use this Bazel output base `DIR` instead of asking bazel info (kept verbatim)")
 	onceBool(fs, &o.shutUp, "shut-up", "", "leave out the Moby-Dick sign-off")
 	onceBool(fs, &o.verbose, "verbose", "v", "print every action before checking it")
 	onceBool(fs, &o.version, "version", "V", "print the version and exit")

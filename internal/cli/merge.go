@@ -27,8 +27,8 @@ func runMerge(args []string, sys System) error {
 	fs := pflag.NewFlagSet("ahab merge", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.Usage = func() {}
-	onceString(fs, &o.writeJSON, "write-json", "", "", "write the sum to `FILE` (atomically)")
-	onceString(fs, &o.expectJSON, "expect-json", "", "", "compare the sum with the report in `FILE`")
+	onceString(fs, &o.writeJSON, "write-json", "", "write the sum to `FILE` (atomically)")
+	onceString(fs, &o.expectJSON, "expect-json", "", "compare the sum with the report in `FILE`")
 	fs.StringArrayVar(&o.exceptions, "exceptions-json", nil, "excuse findings of the sum with the exceptions in `FILE` (repeatable)")
 	onceBool(fs, &o.noFail, "no-fail", "", "exit 0 even when the sum has findings")
 	onceBool(fs, &o.shutUp, "shut-up", "", "leave out the Moby-Dick sign-off")

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,7 +106,7 @@ func run(o *options, sys System) error {
 		if err != nil {
 			return err
 		}
-		return present(sys, o, set, set.InOrder(), exception.Summary{})
+		return present(sys, o, set.Ordered(), exception.Summary{})
 	}
 
 	// Everything the user wrote is read and validated before Bazel runs:
@@ -159,24 +158,9 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 	if len(unused) > 0 {
 		fmt.Fprintf(sys.Stderr, "\n%s\n", exception.StaleWarning(unused))
 	}
-	ordered := kept.InOrder()
-	if o.writeJSON != "" && out.expected == nil && kept.Len() <= concurrentTextLimit {
-		// The text report is rendered while the JSON report is written:
-		// on a big graph each takes a while. It is printed only once the
-		// write has succeeded, since a failed write aborts the run before
-		// anything is reported (§1.3 step 8).
-		written := make(chan error, 1)
-		go func() { written <- report.WriteJSONFileSeq(res.path(o.writeJSON), ordered) }()
-		var text strings.Builder
-		render(&text, sys, o, kept, ordered, summary)
-		if err := <-written; err != nil {
-			return err
-		}
-		io.WriteString(sys.Stderr, text.String())
-		return verdict(o, kept)
-	}
+	ordered := kept.Ordered()
 	if o.writeJSON != "" {
-		if err := report.WriteJSONFileSeq(res.path(o.writeJSON), ordered); err != nil {
+		if err := report.WriteJSONFileOf(res.path(o.writeJSON), ordered); err != nil {
 			return err
 		}
 	}
@@ -188,7 +172,7 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 		fmt.Fprintf(sys.Stderr, "\n%s", diff)
 		return exitError{ExitFindings}
 	}
-	return present(sys, o, kept, ordered, summary)
+	return present(sys, o, ordered, summary)
 }
 
 // loadLibrary is the built-in library with the user's files on top, in
@@ -305,37 +289,20 @@ func analyzeFile(path string, sys System, checks []*check.Check, aopts analyze.O
 
 // present prints a report the way §1.5 places it: findings on stderr
 // (exit 1 unless --no-fail), a clean bill on stdout.
-func present(sys System, o *options, set *finding.Set, ordered iter.Seq[finding.Counted], summary exception.Summary) error {
-	render(sys.Stderr, sys, o, set, ordered, summary)
-	return verdict(o, set)
-}
-
-// concurrentTextLimit is how many findings a text report may have and
-// still be rendered into memory while the JSON report is written: about
-// 60 MB of text. A bigger report is streamed after the write instead.
-const concurrentTextLimit = 250_000
-
-// render writes the report where §1.5 places it: a clean bill on stdout,
-// or the findings, streamed in order, to w (stderr, unless buffered first).
-func render(w io.Writer, sys System, o *options, set *finding.Set, ordered iter.Seq[finding.Counted], summary exception.Summary) {
+func present(sys System, o *options, ordered *finding.Ordered, summary exception.Summary) error {
 	note := summary.Note()
-	if set.Len() == 0 {
+	if ordered.Len() == 0 {
 		io.WriteString(sys.Stdout, report.AllPassed(note, sys.color(sys.StdoutIsTerminal)))
-		return
+		return nil
 	}
-	io.WriteString(w, "\n")
-	report.WriteTextSeq(w, ordered, set.Len(), set.Occurrences(), report.TextOptions{
+	io.WriteString(sys.Stderr, "\n")
+	report.WriteTextOf(sys.Stderr, ordered, report.TextOptions{
 		Color:   sys.color(sys.StderrIsTerminal),
 		Note:    note,
 		SignOff: !o.shutUp && sys.StderrIsTerminal,
 	})
-	io.WriteString(w, "\n")
-}
-
-// verdict is the exit status of a reported run: findings fail it unless
-// --no-fail.
-func verdict(o *options, set *finding.Set) error {
-	if set.Len() == 0 || o.noFail {
+	io.WriteString(sys.Stderr, "\n")
+	if o.noFail {
 		return nil
 	}
 	return exitError{ExitFindings}

@@ -2,7 +2,6 @@ package finding
 
 import (
 	"hash/maphash"
-	"iter"
 	"runtime"
 	"slices"
 	"strings"
@@ -124,20 +123,36 @@ func (s *Set) Sorted() []Counted {
 	return out
 }
 
-// InOrder returns the findings in report order (§8.2), decoding each only
-// when it is reached, so that writing a report of a million findings never
-// holds a million decoded findings. The set must not change while the
-// sequence is used; it may be used more than once, and from several
-// goroutines at a time.
-func (s *Set) InOrder() iter.Seq[Counted] {
-	keys := s.sortedEntries()
-	return func(yield func(Counted) bool) {
-		for _, e := range keys {
-			if !yield(Counted{Finding: decodeKey(e.key), Count: e.count}) {
-				return
-			}
-		}
+// Ordered returns the findings in report order (§8.2) as a view that
+// decodes each finding only when it is asked for, so that writing a report
+// of a million findings never holds a million decoded findings. The view
+// may be read from several goroutines at once; the set must not change
+// while it is in use.
+func (s *Set) Ordered() *Ordered {
+	return &Ordered{entries: s.sortedEntries()}
+}
+
+// Ordered is a set's findings in report order.
+type Ordered struct {
+	entries []*entry
+}
+
+// Len is the number of distinct findings.
+func (o *Ordered) Len() int { return len(o.entries) }
+
+// At decodes the i-th finding.
+func (o *Ordered) At(i int) Counted {
+	e := o.entries[i]
+	return Counted{Finding: decodeKey(e.key), Count: e.count}
+}
+
+// Occurrences is the total count.
+func (o *Ordered) Occurrences() int {
+	n := 0
+	for _, e := range o.entries {
+		n += e.count
 	}
+	return n
 }
 
 // sortedEntries sorts by key, which is sorting in report order: keys are

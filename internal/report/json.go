@@ -5,15 +5,14 @@
 package report
 
 import (
+	"bytes"
 	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"iter"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -32,12 +31,13 @@ import (
 // WriteJSON writes the report of §8.1 for findings, which must be in
 // finding.Compare order (Set.Sorted gives it), followed by a newline.
 func WriteJSON(w io.Writer, findings []finding.Counted) error {
-	return WriteJSONSeq(w, slices.Values(findings))
+	return WriteJSONOf(w, Slice(findings))
 }
 
-// WriteJSONSeq is WriteJSON for findings that arrive one at a time
-// (Set.InOrder): a big report is never a big string or a big slice.
-func WriteJSONSeq(w io.Writer, findings iter.Seq[finding.Counted]) error {
+// WriteJSONOf is WriteJSON for any Findings, such as Set.Ordered: the
+// entries are rendered on every core and streamed out in order, so a big
+// report is never a big string.
+func WriteJSONOf(w io.Writer, findings Findings) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	writeReport(bw, findings)
 	bw.WriteByte('\n')
@@ -48,36 +48,45 @@ func WriteJSONSeq(w io.Writer, findings iter.Seq[finding.Counted]) error {
 // which is also what the --expect-json diff compares (§8.6).
 func renderJSON(findings []finding.Counted) string {
 	var b strings.Builder
-	writeReport(&b, slices.Values(findings))
+	writeReport(&b, Slice(findings))
 	return b.String()
 }
 
 // writer is what the printer writes to: a strings.Builder or a bufio.Writer.
 type writer interface {
+	io.Writer
 	io.ByteWriter
 	io.StringWriter
 	WriteRune(rune) (int, error)
 }
 
-// writeReport prints {"violations": [...]} exactly as writeValue would
-// print the whole tree, building the tree of one entry at a time.
-func writeReport(b writer, findings iter.Seq[finding.Counted]) {
-	p := printer{b: b}
-	p.open('{')
-	p.key("violations")
-	p.open('[')
-	for c := range findings {
-		p.item()
-		p.open('{')
-		p.key("count")
-		b.WriteString(strconv.Itoa(c.Count))
-		p.key("violation")
-		p.finding(&c.Finding)
-		p.close('}')
+// writeReport prints {"violations": [...]} in serde_json's layout (§8.1).
+func writeReport(b writer, findings Findings) {
+	n := findings.Len()
+	if n == 0 {
+		b.WriteString("{\n  \"violations\": []\n}")
+		return
 	}
-	p.close(']')
-	p.close('}')
+	b.WriteString("{\n  \"violations\": [")
+	writeChunks(b, n, func(buf *bytes.Buffer, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			p := printer{b: buf, depth: 2}
+			newline(buf, 2)
+			c := findings.At(i)
+			p.open('{')
+			p.key("count")
+			buf.WriteString(strconv.Itoa(c.Count))
+			p.key("violation")
+			p.finding(&c.Finding)
+			p.close('}')
+		}
+	})
+	b.WriteString("\n  ]\n}")
 }
+
 
 // printer writes serde_json's pretty layout as it goes: two-space indent,
 // one member or element per line, and empty containers written as {} and
@@ -320,18 +329,18 @@ func writeString(b writer, s string) {
 // write never leaves a truncated report. An existing file's permission
 // bits are kept; a new file gets 0644.
 func WriteJSONFile(path string, findings []finding.Counted) error {
-	return WriteJSONFileSeq(path, slices.Values(findings))
+	return WriteJSONFileOf(path, Slice(findings))
 }
 
-// WriteJSONFileSeq is WriteJSONFile for findings that arrive one at a time.
-func WriteJSONFileSeq(path string, findings iter.Seq[finding.Counted]) error {
+// WriteJSONFileOf is WriteJSONFile for any Findings, such as Set.Ordered.
+func WriteJSONFileOf(path string, findings Findings) error {
 	if err := writeFileAtomic(path, findings); err != nil {
 		return fmt.Errorf("failed to write JSON report to %s: %w", path, err)
 	}
 	return nil
 }
 
-func writeFileAtomic(path string, findings iter.Seq[finding.Counted]) (err error) {
+func writeFileAtomic(path string, findings Findings) (err error) {
 	target := path
 	// Writing through a symlink should update the file it points to, not
 	// replace the link with a regular file.
@@ -355,7 +364,7 @@ func writeFileAtomic(path string, findings iter.Seq[finding.Counted]) (err error
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := WriteJSONSeq(tmp, findings); err != nil {
+	if err := WriteJSONOf(tmp, findings); err != nil {
 		return causeOf(err)
 	}
 	if err := tmp.Chmod(perm); err != nil {

@@ -2,9 +2,8 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"io"
-	"iter"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -33,45 +32,35 @@ const defaultPath = "/bin:/usr/bin:/usr/local/bin"
 // sign-off. Where the report goes is the caller's business (§1.5).
 func Text(findings []finding.Counted, opts TextOptions) string {
 	var b strings.Builder
-	writeText(&b, findings, opts)
+	writeText(&b, Slice(findings), opts)
 	return b.String()
 }
 
 // WriteText writes what Text returns to w.
 func WriteText(w io.Writer, findings []finding.Counted, opts TextOptions) error {
+	return WriteTextOf(w, Slice(findings), opts)
+}
+
+// WriteTextOf is WriteText for any Findings, such as Set.Ordered: the lines
+// are rendered on every core and streamed out in order, so a report of a
+// million findings is never one string. Only the sign-off needs every
+// finding at once.
+func WriteTextOf(w io.Writer, findings Findings, opts TextOptions) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	writeText(bw, findings, opts)
 	return bw.Flush()
 }
 
-// WriteTextSeq is WriteText for findings that arrive one at a time
-// (Set.InOrder), a line at a time, so that a report of a million findings
-// is never one string; distinct and occurrences are the totals the heading
-// states. Only the sign-off needs every finding at once.
-func WriteTextSeq(w io.Writer, findings iter.Seq[finding.Counted], distinct, occurrences int, opts TextOptions) error {
-	bw := bufio.NewWriterSize(w, 256<<10)
+func writeText(b writer, findings Findings, opts TextOptions) {
 	p := Palette{Color: opts.Color}
-	writeHeading(bw, p, distinct, occurrences)
-	i := 0
-	for c := range findings {
-		i++
-		writeLine(bw, p, i, &c)
-	}
-	writeTail(bw, p, opts, func() []finding.Counted { return slices.Collect(findings) })
-	return bw.Flush()
-}
-
-func writeText(b writer, findings []finding.Counted, opts TextOptions) {
-	p := Palette{Color: opts.Color}
-	occurrences := 0
-	for _, f := range findings {
-		occurrences += f.Count
-	}
-	writeHeading(b, p, len(findings), occurrences)
-	for i := range findings {
-		writeLine(b, p, i+1, &findings[i])
-	}
-	writeTail(b, p, opts, func() []finding.Counted { return findings })
+	writeHeading(b, p, findings.Len(), occurrences(findings))
+	writeChunks(b, findings.Len(), func(buf *bytes.Buffer, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			c := findings.At(i)
+			writeLine(buf, p, i+1, &c)
+		}
+	})
+	writeTail(b, p, opts, func() []finding.Counted { return collect(findings) })
 }
 
 func writeHeading(b writer, p Palette, distinct, occurrences int) {

@@ -5,8 +5,8 @@
 package report
 
 import (
-	"bytes"
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -86,7 +86,6 @@ func writeReport(b writer, findings Findings) {
 	})
 	b.WriteString("\n  ]\n}")
 }
-
 
 // printer writes serde_json's pretty layout as it goes: two-space indent,
 // one member or element per line, and empty containers written as {} and

@@ -343,52 +343,38 @@ func (e *jsonEncoder) quote(s []byte) {
 	e.buf = append(e.buf, q...)
 }
 
-func (e *jsonEncoder) uints(k string, vs []uint32) {
-	if len(vs) == 0 {
+// array writes k's list of n elements, nothing when it is empty (protojson
+// leaves empty repeated fields out).
+func (e *jsonEncoder) array(k string, n int, elem func(i int)) {
+	if n == 0 {
 		return
 	}
 	e.key(k)
 	e.buf = append(e.buf, '[')
-	for i, v := range vs {
+	for i := range n {
 		if i > 0 {
 			e.buf = append(e.buf, ", "...)
 		}
-		e.buf = strconv.AppendUint(e.buf, uint64(v), 10)
+		elem(i)
 	}
 	e.buf = append(e.buf, ']')
+}
+
+func (e *jsonEncoder) uints(k string, vs []uint32) {
+	e.array(k, len(vs), func(i int) { e.buf = strconv.AppendUint(e.buf, uint64(vs[i]), 10) })
 }
 
 func (e *jsonEncoder) list(k string, l *strs) {
-	if l.len() == 0 {
-		return
-	}
-	e.key(k)
-	e.buf = append(e.buf, '[')
-	for i := range l.len() {
-		if i > 0 {
-			e.buf = append(e.buf, ", "...)
-		}
-		e.quote(l.at(i))
-	}
-	e.buf = append(e.buf, ']')
+	e.array(k, l.len(), func(i int) { e.quote(l.at(i)) })
 }
 
 func (e *jsonEncoder) kvs(k string, kvs []kv) {
-	if len(kvs) == 0 {
-		return
-	}
-	e.key(k)
-	e.buf = append(e.buf, '[')
-	for i, p := range kvs {
-		if i > 0 {
-			e.buf = append(e.buf, ", "...)
-		}
+	e.array(k, len(kvs), func(i int) {
 		e.buf = append(e.buf, '{')
-		e.str("key", p.key)
-		e.str("value", p.value)
+		e.str("key", kvs[i].key)
+		e.str("value", kvs[i].value)
 		e.buf = append(e.buf, '}')
-	}
-	e.buf = append(e.buf, ']')
+	})
 }
 
 func (e *jsonEncoder) artifact(id, fragment uint32) {

@@ -2,6 +2,7 @@ package aquery
 
 import (
 	"io"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -124,7 +125,8 @@ func (p *pipeline) read(s *stream, num protowire.Number, n int, entry entryName,
 	}
 	bt := *pending
 	start := len(bt.data)
-	bt.data = append(bt.data, make([]byte, n)...)[:start+n]
+	// Grown without zeroing: the read overwrites every byte.
+	bt.data = slices.Grow(bt.data, n)[:start+n]
 	got, err := io.ReadFull(s.br, bt.data[start:])
 	s.off += int64(got)
 	if err := s.truncated(err, got, n); err != nil {

@@ -44,6 +44,13 @@ func startsRun(s string, i int) bool {
 	if i == 0 {
 		return true
 	}
+	if isPathChar(s[i-1]) {
+		// The common case, a slash inside a relative path such as
+		// bazel-out/k8-fastbuild: only a glued flag makes it a boundary.
+		// (A placeholder or a bracket group ends in '}', ')' or ']', none of
+		// them path characters, so nothing below is skipped.)
+		return gluedToFlag(s, i)
+	}
 	// A path relative to ${pwd}, $(exec_root) or ${output_base} is inside
 	// the build, however absolute it looks.
 	if closesPlaceholder(s, i) {

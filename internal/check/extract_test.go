@@ -220,3 +220,32 @@ func TestGluedFlagsEndInTheLettersChecked(t *testing.T) {
 		}
 	}
 }
+
+// startsRunByTheRules is startsRun without its fast path, written as §3.4.1
+// states the rules, to check the fast path against.
+func startsRunByTheRules(s string, i int) bool {
+	if i+1 >= len(s) || !isPathChar(s[i+1]) || s[i+1] == '/' {
+		return false
+	}
+	if i == 0 {
+		return true
+	}
+	if closesPlaceholder(s, i) {
+		return false
+	}
+	at := bracketStart(s, i)
+	return at == 0 || !isPathChar(s[at-1]) || gluedToFlag(s, i)
+}
+
+func FuzzStartsRunFastPath(f *testing.F) {
+	for _, s := range []string{"-I/usr/include", "bazel-out/k8/bin", "${pwd}/x", "[a]/b", "x-I/y", "a=-isystem/usr", "$(exec_root)/gen"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for i := range len(s) {
+			if s[i] == '/' && startsRun(s, i) != startsRunByTheRules(s, i) {
+				t.Fatalf("startsRun(%q, %d) = %v, the rules say %v", s, i, startsRun(s, i), startsRunByTheRules(s, i))
+			}
+		}
+	})
+}

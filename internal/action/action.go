@@ -60,35 +60,12 @@ func References(arg, execPath string) bool {
 	return strings.HasSuffix(before, "@") || strings.HasSuffix(before, "flagfile=")
 }
 
-// ExpandedCommandLine is the argv with each param-file reference replaced
-// in place by the lines of the first param file it references (§9). It is
-// not recursive, and unreferenced param files are not spliced in.
-func (a *Action) ExpandedCommandLine() []String {
-	if len(a.ParamFiles) == 0 {
-		out := make([]String, len(a.Arguments))
-		for i, arg := range a.Arguments {
-			out[i] = String{Value: arg}
-		}
-		return out
-	}
-	out := make([]String, 0, len(a.Arguments))
-	for _, arg := range a.Arguments {
-		pf := a.referencedParamFile(arg)
-		if pf == nil {
-			out = append(out, String{Value: arg})
-			continue
-		}
-		for _, line := range pf.Lines {
-			out = append(out, String{Value: line, ParamFile: pf.ExecPath})
-		}
-	}
-	return out
-}
-
-// ExpandedArgv is the values of ExpandedCommandLine. It is what programs
-// are identified and judged by (§3.6), and it costs nothing for the many
-// actions whose arguments reference no param file: they are returned as
-// they are, so callers must not modify the result.
+// ExpandedArgv is the argv with each param-file reference replaced in
+// place by the lines of the first param file it references (§9). It is not
+// recursive, and unreferenced param files are not spliced in. It is what
+// programs are identified and judged by (§3.6), and it costs nothing for
+// the many actions whose arguments reference no param file: they are
+// returned as they are, so callers must not modify the result.
 func (a *Action) ExpandedArgv() []string {
 	if len(a.ParamFiles) == 0 || !slices.ContainsFunc(a.Arguments, func(arg string) bool { return a.referencedParamFile(arg) != nil }) {
 		return a.Arguments

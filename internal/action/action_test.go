@@ -33,14 +33,6 @@ func TestReferences(t *testing.T) {
 	}
 }
 
-func values(ss []String) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = s.Value
-	}
-	return out
-}
-
 func TestExpansion(t *testing.T) {
 	foo := ParamFile{ExecPath: "out/foo.params", Lines: []string{"-O2", "-DNDEBUG"}}
 	b := ParamFile{ExecPath: "b", Lines: []string{"-DFOO"}}
@@ -66,21 +58,11 @@ func TestExpansion(t *testing.T) {
 			[]string{"gcc", "@b"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := values(tc.a.ExpandedCommandLine()); !slices.Equal(got, tc.want) {
-				t.Errorf("ExpandedCommandLine = %q, want %q", got, tc.want)
-			}
 			if got := tc.a.ExpandedArgv(); !slices.Equal(got, tc.want) {
 				t.Errorf("ExpandedArgv = %q, want %q", got, tc.want)
 			}
 		})
 	}
-	t.Run("spliced_lines_are_attributed_to_their_param_file", func(t *testing.T) {
-		a := Action{Arguments: []string{"gcc", "@out/foo.params"}, ParamFiles: []ParamFile{foo}}
-		got := a.ExpandedCommandLine()
-		if got[0].ParamFile != "" || got[1].ParamFile != foo.ExecPath || got[2].ParamFile != foo.ExecPath {
-			t.Errorf("sources %+v", got)
-		}
-	})
 }
 
 func TestAnalyzableStrings(t *testing.T) {

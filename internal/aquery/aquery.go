@@ -133,9 +133,11 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Decode reads a dump from r, detecting the format from the content unless
-// opts.Format is set, and calls fn for each action in dump order as soon as it
-// is decoded. fn may retain the *Action and its strings. name is the file name
-// used in errors ("-" or "<stdin>" for stdin, or "bazel aquery output").
+// opts.Format is set, and calls fn for each action as soon as it is decoded:
+// in dump order, on one goroutine, unless opts.Workers asks for more. fn may
+// retain the *Action and its strings unless opts.ReuseActions is set. name
+// is the file name used in errors ("-" or "<stdin>" for stdin, "stdout" for
+// Bazel's output).
 //
 // Binary dumps (proto, streamed_proto) are read one top-level element at a
 // time; memory is bounded by the largest element plus the lookups the Graph

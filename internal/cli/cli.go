@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/aquery"
@@ -158,9 +159,11 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 	if len(unused) > 0 {
 		fmt.Fprintf(sys.Stderr, "\n%s\n", exception.StaleWarning(unused))
 	}
-	ordered := kept.Ordered()
+	// Sorted once, and only when something is written: a bare
+	// --expect-json compares sets.
+	ordered := sync.OnceValue(kept.Ordered)
 	if o.writeJSON != "" {
-		if err := report.WriteJSONFileOf(res.path(o.writeJSON), ordered); err != nil {
+		if err := report.WriteJSONFileOf(res.path(o.writeJSON), ordered()); err != nil {
 			return err
 		}
 	}
@@ -172,7 +175,7 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 		fmt.Fprintf(sys.Stderr, "\n%s", diff)
 		return exitError{ExitFindings}
 	}
-	return present(sys, o, ordered, summary)
+	return present(sys, o, ordered(), summary)
 }
 
 // loadLibrary is the built-in library with the user's files on top, in

@@ -395,21 +395,12 @@ func (e *jsonEncoder) action(a *actionMsg) {
 	e.uints("inputDepSetIds", a.inputs)
 	e.uints("outputIds", a.outputs)
 	e.kvs("executionInfo", a.execInfo)
-	if a.nParams > 0 {
-		e.key("paramFiles")
-		e.buf = append(e.buf, '[')
-		for i := range a.params[:a.nParams] {
-			p := &a.params[i]
-			if i > 0 {
-				e.buf = append(e.buf, ", "...)
-			}
-			e.buf = append(e.buf, '{')
-			e.str("execPath", p.execPath)
-			e.list("arguments", &p.lines)
-			e.buf = append(e.buf, '}')
-		}
-		e.buf = append(e.buf, ']')
-	}
+	e.array("paramFiles", a.nParams, func(i int) {
+		e.buf = append(e.buf, '{')
+		e.str("execPath", a.params[i].execPath)
+		e.list("arguments", &a.params[i].lines)
+		e.buf = append(e.buf, '}')
+	})
 	if len(a.outputs) > 0 {
 		e.uint("primaryOutputId", a.outputs[0])
 	}

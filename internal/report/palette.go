@@ -38,9 +38,6 @@ func (p Palette) Heading(s string) string { return p.paint("1", s) }
 // Caution is the ×N multiplicity.
 func (p Palette) Caution(s string) string { return p.paint("33", s) }
 
-// Action is the "<Mnemonic> action for target <label>" phrase.
-func (p Palette) Action(s string) string { return p.paint(actionColor, s) }
-
 // Finding is each quoted path, program, requirement or PATH value, and
 // the USER/HOSTNAME word.
 func (p Palette) Finding(s string) string { return p.paint(findingColor, s) }

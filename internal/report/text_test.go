@@ -140,7 +140,7 @@ func TestAllPassed(t *testing.T) {
 func TestPalette(t *testing.T) {
 	t.Run("a_plain_palette_leaves_text_alone", func(t *testing.T) {
 		p := Palette{}
-		for _, f := range []func(string) string{p.Heading, p.Caution, p.Action, p.Finding, p.Faint, p.diffLine} {
+		for _, f := range []func(string) string{p.Heading, p.Caution, p.Finding, p.Faint, p.diffLine} {
 			if got := f("-x"); got != "-x" {
 				t.Errorf("got %q", got)
 			}
@@ -148,7 +148,7 @@ func TestPalette(t *testing.T) {
 	})
 	t.Run("a_color_palette_wraps_and_always_resets", func(t *testing.T) {
 		p := Palette{Color: true}
-		for code, f := range map[string]func(string) string{"1": p.Heading, "33": p.Caution, "35": p.Action, "36": p.Finding, "2": p.Faint} {
+		for code, f := range map[string]func(string) string{"1": p.Heading, "33": p.Caution, "36": p.Finding, "2": p.Faint} {
 			if got, want := f("x"), "\x1b["+code+"mx\x1b[0m"; got != want {
 				t.Errorf("got %q, want %q", got, want)
 			}

@@ -139,10 +139,11 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	if opts.Progress != nil {
 		opts.Progress(Progress{Actions: checked.Load(), Done: true})
 	}
-	all.Rewrite(func(f *finding.Finding) {
-		if id, ok := parsePlaceholder(f.Action.Target); ok {
-			f.Action.Target = graph.Target(id)
+	all.RelabelTargets(func(target string) (string, bool) {
+		if id, ok := parsePlaceholder(target); ok {
+			return graph.Target(id), true
 		}
+		return "", false
 	})
 	return Result{Findings: all, Actions: graph.Actions()}, nil
 }

@@ -154,6 +154,32 @@ func decodeKey(key string) Finding {
 	return f
 }
 
+// targetField is where the encoded target label lies in a key: after the
+// kind byte and the mnemonic, with its terminator.
+func targetField(key string) (start, end int) {
+	start = 1 + encodedLen(key[1:])
+	return start, start + encodedLen(key[start:])
+}
+
+// encodedLen is the length of the encoded string s begins with, terminator
+// included.
+func encodedLen(s string) int {
+	n := 0
+	for {
+		i := strings.IndexByte(s[n:], 0)
+		n += i + 2
+		if s[n-1] == 1 {
+			return n
+		}
+	}
+}
+
+// decodeString decodes one encoded string, terminator included.
+func decodeString(s string) string {
+	d := keyDecoder{s: s}
+	return d.str()
+}
+
 type keyDecoder struct{ s string }
 
 func (d *keyDecoder) byte() byte {

@@ -24,8 +24,15 @@ type Counted struct {
 // size of a Finding, that sorts in report order and decodes back. The key
 // copies every string, so a finding built from substrings of a large
 // buffer, as the decoder hands them out, does not keep that buffer alive.
+//
+// A set is either open, its entries in a hash map so that adding is
+// cheap, or sorted, its entries in report order and no map at all: a
+// finished set is only read, in order, so RelabelTargets and Ordered leave
+// it sorted rather than pay for a map nobody will use. Adding to a sorted
+// set opens it again.
 type Set struct {
-	m       map[uint64]*entry
+	m       map[uint64]*entry // nil when sorted
+	sorted  []*entry          // in key order, when m is nil
 	len     int
 	scratch []byte
 }
@@ -45,8 +52,37 @@ var seed = maphash.MakeSeed()
 // NewSet returns an empty set.
 func NewSet() *Set { return &Set{m: make(map[uint64]*entry)} }
 
+// open makes sure the set has its map.
+func (s *Set) open() {
+	if s.m != nil {
+		return
+	}
+	s.m = make(map[uint64]*entry, len(s.sorted))
+	for _, e := range s.sorted {
+		h := maphash.String(seed, e.key)
+		e.next = s.m[h]
+		s.m[h] = e
+	}
+	s.sorted = nil
+}
+
+// all lists the entries in no particular order.
+func (s *Set) all() []*entry {
+	if s.m == nil {
+		return s.sorted
+	}
+	out := make([]*entry, 0, s.len)
+	for _, e := range s.m {
+		for ; e != nil; e = e.next {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // Add records n more occurrences of f.
 func (s *Set) Add(f Finding, n int) {
+	s.open()
 	s.scratch = appendKey(s.scratch[:0], &f)
 	h := maphash.Bytes(seed, s.scratch)
 	for e := s.m[h]; e != nil; e = e.next {
@@ -75,6 +111,8 @@ func (s *Set) insert(h uint64, in *entry) {
 // Absorb moves every finding of o into s, adding counts. o is empty
 // afterwards.
 func (s *Set) Absorb(o *Set) {
+	s.open()
+	o.open()
 	if o.len > s.len {
 		// Move the smaller set into the larger one.
 		s.m, o.m = o.m, s.m
@@ -92,10 +130,9 @@ func (s *Set) Absorb(o *Set) {
 
 // Merge adds every finding of o to s, leaving o as it was.
 func (s *Set) Merge(o *Set) {
-	for h, e := range o.m {
-		for ; e != nil; e = e.next {
-			s.insert(h, &entry{key: e.key, count: e.count})
-		}
+	s.open()
+	for _, e := range o.all() {
+		s.insert(maphash.String(seed, e.key), &entry{key: e.key, count: e.count})
 	}
 }
 
@@ -105,20 +142,18 @@ func (s *Set) Len() int { return s.len }
 // Occurrences is the total count.
 func (s *Set) Occurrences() int {
 	n := 0
-	for _, e := range s.m {
-		for ; e != nil; e = e.next {
-			n += e.count
-		}
+	for _, e := range s.all() {
+		n += e.count
 	}
 	return n
 }
 
 // Sorted returns the findings in report order (§8.2).
 func (s *Set) Sorted() []Counted {
-	keys := s.sortedEntries()
-	out := make([]Counted, len(keys))
-	for i, e := range keys {
-		out[i] = Counted{Finding: decodeKey(e.key), Count: e.count}
+	o := s.Ordered()
+	out := make([]Counted, o.Len())
+	for i := range out {
+		out[i] = o.At(i)
 	}
 	return out
 }
@@ -129,7 +164,11 @@ func (s *Set) Sorted() []Counted {
 // may be read from several goroutines at once; the set must not change
 // while it is in use.
 func (s *Set) Ordered() *Ordered {
-	return &Ordered{entries: s.sortedEntries()}
+	if s.m != nil {
+		s.sorted = sortEntries(split(s.all()))
+		s.m = nil
+	}
+	return &Ordered{entries: s.sorted}
 }
 
 // Ordered is a set's findings in report order.
@@ -155,79 +194,114 @@ func (o *Ordered) Occurrences() int {
 	return n
 }
 
-// sortedEntries sorts by key, which is sorting in report order: keys are
-// built so that byte order is Compare's order.
-func (s *Set) sortedEntries() []*entry {
-	out := make([]*entry, 0, s.len)
-	for _, e := range s.m {
-		for ; e != nil; e = e.next {
-			out = append(out, e)
-		}
-	}
-	slices.SortFunc(out, func(a, b *entry) int { return strings.Compare(a.key, b.key) })
-	return out
-}
-
-// Rewrite passes every finding through f, merging findings that become
-// equal. It is how target placeholders are resolved once the whole graph
-// has been read. A big set is rewritten on every core, so f must be safe
-// for concurrent use.
-func (s *Set) Rewrite(f func(*Finding)) {
-	entries := make([]*entry, 0, s.len)
-	for _, e := range s.m {
-		for ; e != nil; e = e.next {
-			entries = append(entries, e)
-		}
-	}
-	parts := 1
-	if len(entries) >= rewriteParallelMin {
-		parts = runtime.GOMAXPROCS(0)
-	}
-	sets := make([]*Set, parts)
+// RelabelTargets replaces the target of every finding whose label(target)
+// is ok, merging findings that become equal, and leaves the set sorted.
+// It is how target placeholders are resolved once the whole graph has been
+// read. The target is the key's third field, so it is replaced in place:
+// no finding is decoded. A big set is relabelled and sorted on every core,
+// so label must be safe for concurrent use.
+func (s *Set) RelabelTargets(label func(target string) (string, bool)) {
+	parts := split(s.all())
 	var wg sync.WaitGroup
-	for p := range parts {
-		sets[p] = &Set{m: make(map[uint64]*entry, len(entries)/parts)}
-		chunk := entries[p*len(entries)/parts : (p+1)*len(entries)/parts]
+	for _, part := range parts {
 		wg.Go(func() {
-			out := sets[p]
-			for _, e := range chunk {
-				fd := decodeKey(e.key)
-				f(&fd)
-				out.scratch = appendKey(out.scratch[:0], &fd)
-				if string(out.scratch) != e.key {
-					e.key = string(out.scratch)
+			var scratch []byte
+			for _, e := range part {
+				start, end := targetField(e.key)
+				old := decodeString(e.key[start:end])
+				if l, ok := label(old); ok && l != old {
+					scratch = append(scratch[:0], e.key[:start]...)
+					scratch = appendString(scratch, l)
+					scratch = append(scratch, e.key[end:]...)
+					e.key = string(scratch)
 				}
 				e.next = nil
-				out.insert(maphash.String(seed, e.key), e)
 			}
 		})
 	}
 	wg.Wait()
-	*s = *sets[0]
-	for _, o := range sets[1:] {
-		s.Absorb(o)
-	}
+	s.sorted = sortEntries(parts)
+	s.m = nil
+	s.len = len(s.sorted)
 }
 
-// rewriteParallelMin is the size from which Rewrite spreads over cores.
-const rewriteParallelMin = 4096
+// parallelMin is the size from which a set is sorted on every core.
+const parallelMin = 4096
 
-// Equal reports whether two sets hold the same findings with the same counts.
+// split cuts entries into one part per core, or one part if there are few.
+func split(entries []*entry) [][]*entry {
+	n := 1
+	if len(entries) >= parallelMin {
+		n = runtime.GOMAXPROCS(0)
+	}
+	parts := make([][]*entry, n)
+	for p := range parts {
+		parts[p] = entries[p*len(entries)/n : (p+1)*len(entries)/n]
+	}
+	return parts
+}
+
+// sortEntries sorts each part on its own goroutine and merges them into
+// one new slice in key order, which is report order: keys are built so
+// that byte order is Compare's order. Entries with equal keys, which
+// relabelling can make, become one whose count is their sum.
+func sortEntries(parts [][]*entry) []*entry {
+	var wg sync.WaitGroup
+	total := 0
+	for _, part := range parts {
+		total += len(part)
+		wg.Go(func() { slices.SortFunc(part, compareEntries) })
+	}
+	wg.Wait()
+	// Merge pairwise until one part is left; with two cores that is one
+	// merge.
+	for len(parts) > 1 {
+		var next [][]*entry
+		for i := 0; i < len(parts); i += 2 {
+			if i+1 == len(parts) {
+				next = append(next, parts[i])
+				continue
+			}
+			a, b := parts[i], parts[i+1]
+			merged := make([]*entry, 0, len(a)+len(b))
+			for len(a) > 0 && len(b) > 0 {
+				if compareEntries(a[0], b[0]) <= 0 {
+					merged, a = append(merged, a[0]), a[1:]
+				} else {
+					merged, b = append(merged, b[0]), b[1:]
+				}
+			}
+			next = append(next, append(append(merged, a...), b...))
+		}
+		parts = next
+	}
+	var sorted []*entry
+	if len(parts) == 1 {
+		sorted = parts[0]
+	}
+	// Equal keys are adjacent now.
+	out := make([]*entry, 0, total)
+	for _, e := range sorted {
+		if n := len(out); n > 0 && out[n-1].key == e.key {
+			out[n-1].count += e.count
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func compareEntries(a, b *entry) int { return strings.Compare(a.key, b.key) }
+
+// Equal reports whether two sets hold the same findings with the same
+// counts. Both are left sorted.
 func (s *Set) Equal(o *Set) bool {
 	if s.len != o.len {
 		return false
 	}
-	for h, e := range s.m {
-	next:
-		for ; e != nil; e = e.next {
-			for oe := o.m[h]; oe != nil; oe = oe.next {
-				if oe.key == e.key {
-					if oe.count != e.count {
-						return false
-					}
-					continue next
-				}
-			}
+	a, b := s.Ordered().entries, o.Ordered().entries
+	for i := range a {
+		if a[i].key != b[i].key || a[i].count != b[i].count {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package finding
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/program"
@@ -58,13 +59,26 @@ func TestSet(t *testing.T) {
 			t.Error("merging a set into itself did not double its counts")
 		}
 	})
-	t.Run("rewriting_merges_findings_that_become_equal", func(t *testing.T) {
+	t.Run("relabelling_merges_findings_that_become_equal", func(t *testing.T) {
 		s := NewSet()
 		s.Add(pathFinding("\x00target:1", "/x"), 1)
 		s.Add(pathFinding("\x00target:2", "/x"), 1)
-		s.Rewrite(func(f *Finding) { f.Action.Target = "//same" })
-		if s.Len() != 1 || s.Sorted()[0].Count != 2 {
-			t.Errorf("after Rewrite: %+v", s.Sorted())
+		s.Add(pathFinding("//kept", "/x"), 1)
+		s.RelabelTargets(func(t string) (string, bool) { return "//same", strings.HasPrefix(t, "\x00") })
+		got := s.Sorted()
+		if s.Len() != 2 || len(got) != 2 || got[0].Action.Target != "//kept" || got[1].Action.Target != "//same" || got[1].Count != 2 {
+			t.Errorf("after RelabelTargets: Len %d, %+v", s.Len(), got)
+		}
+	})
+	t.Run("a_sorted_set_opens_again_to_add", func(t *testing.T) {
+		s := NewSet()
+		s.Add(pathFinding("//b", "/x"), 1)
+		s.Ordered()
+		s.Add(pathFinding("//a", "/x"), 1)
+		s.Add(pathFinding("//b", "/x"), 1)
+		got := s.Sorted()
+		if s.Len() != 2 || got[0].Action.Target != "//a" || got[1].Count != 2 {
+			t.Errorf("after adding to a sorted set: %+v", got)
 		}
 	})
 	t.Run("a_null_synonym_sorts_first", func(t *testing.T) {
@@ -85,15 +99,45 @@ func (s *Set) clone() *Set {
 	return c
 }
 
-// A set big enough to be rewritten on several cores merges findings that
-// become equal exactly as a small one does.
-func TestRewriteBigSet(t *testing.T) {
-	s := NewSet()
-	for i := range 3 * rewriteParallelMin {
-		s.Add(pathFinding("\x00target:"+string(rune('a'+i%26))+strconv.Itoa(i), "/x"), 1)
+// A set big enough to be relabelled and sorted on several cores merges
+// findings that become equal exactly as a small one does, and any label,
+// however it compares with the placeholder and whatever bytes it holds,
+// lands the finding where Compare puts it.
+func TestRelabelBigSet(t *testing.T) {
+	label := func(t string) (string, bool) {
+		if !strings.HasPrefix(t, "\x00target:") {
+			return "", false
+		}
+		l := "//t:" + t[len("\x00target:"):][:1]
+		if t[len(t)-1] == '7' {
+			l += "\x00nul"
+		}
+		return l, true
 	}
-	s.Rewrite(func(f *Finding) { f.Action.Target = "//t:" + f.Action.Target[len("\x00target:"):][:1] })
-	if s.Len() != 26 || s.Occurrences() != 3*rewriteParallelMin {
-		t.Errorf("after Rewrite: %d distinct, %d occurrences; want 26 and %d", s.Len(), s.Occurrences(), 3*rewriteParallelMin)
+	s := NewSet()
+	want := map[ActionRef]int{} // what each finding becomes, counted by hand
+	for i := range 3 * parallelMin {
+		f := pathFinding("\x00target:"+string(rune('a'+i%26))+strconv.Itoa(i), "/x")
+		if i%5 == 0 {
+			f.Action.Mnemonic = "Mnemonic\x00with NUL"
+		}
+		s.Add(f, 1)
+		l, _ := label(f.Action.Target)
+		want[ActionRef{Mnemonic: f.Action.Mnemonic, Target: l}]++
+	}
+	s.RelabelTargets(label)
+	got := s.Sorted()
+	for i := 1; i < len(got); i++ {
+		if Compare(&got[i-1].Finding, &got[i].Finding) >= 0 {
+			t.Fatalf("findings %d and %d out of order: %+v, %+v", i-1, i, got[i-1], got[i])
+		}
+	}
+	if s.Len() != len(want) || len(got) != len(want) {
+		t.Errorf("after RelabelTargets: Len %d, %d findings; want %d", s.Len(), len(got), len(want))
+	}
+	for _, c := range got {
+		if c.Count != want[c.Action] {
+			t.Errorf("%+v: count %d, want %d", c.Action, c.Count, want[c.Action])
+		}
 	}
 }

@@ -5,7 +5,6 @@
 package quote
 
 import (
-	"io"
 	"strconv"
 	"strings"
 	"unicode"
@@ -15,55 +14,48 @@ import (
 // Quote wraps s in double quotes, escaping \ and " and writing control,
 // invisible and combining characters as \u{hex}.
 func Quote(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	Write(&b, s)
-	return b.String()
+	return string(Append(make([]byte, 0, len(s)+2), s))
 }
 
-// Writer is what Write writes to: a strings.Builder or a bufio.Writer.
-type Writer interface {
-	io.ByteWriter
-	io.StringWriter
-	WriteRune(rune) (int, error)
-}
-
-// Write writes Quote(s) to b without building the string first: reports
+// Append appends Quote(s) to b without building the string first: reports
 // quote a value on every line.
-func Write(b Writer, s string) {
-	b.WriteByte('"')
-	start := 0 // s[start:i] is plain text not yet written
+func Append(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0 // s[start:i] is plain text not yet appended
 	for i, r := range s {
 		if r >= ' ' && r < 0x7f && r != '\\' && r != '"' {
-			continue // plain ASCII: written in runs, not rune by rune
+			continue // plain ASCII: appended in runs, not rune by rune
 		}
-		b.WriteString(s[start:i])
+		b = append(b, s[start:i]...)
 		start = i + utf8.RuneLen(r)
 		switch {
 		case r == '\\':
-			b.WriteString(`\\`)
+			b = append(b, `\\`...)
 		case r == '"':
-			b.WriteString(`\"`)
+			b = append(b, `\"`...)
 		case r == 0:
-			b.WriteString(`\0`)
+			b = append(b, `\0`...)
 		case r == '\t':
-			b.WriteString(`\t`)
+			b = append(b, `\t`...)
 		case r == '\r':
-			b.WriteString(`\r`)
+			b = append(b, `\r`...)
 		case r == '\n':
-			b.WriteString(`\n`)
+			b = append(b, `\n`...)
 		case r == unicode.ReplacementChar && !validAt(s, i):
 			// An invalid byte: show it rather than pretend it was U+FFFD.
-			b.WriteString(`\x` + hex2(s[i]))
+			b = append(b, `\x`...)
+			b = append(b, hex2(s[i])...)
 			start = i + 1
 		case escaped(r):
-			b.WriteString(`\u{` + strconv.FormatInt(int64(r), 16) + `}`)
+			b = append(b, `\u{`...)
+			b = strconv.AppendInt(b, int64(r), 16)
+			b = append(b, '}')
 		default:
-			b.WriteRune(r)
+			b = utf8.AppendRune(b, r)
 		}
 	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 func hex2(c byte) string {

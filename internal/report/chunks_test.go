@@ -62,7 +62,7 @@ func TestChunkedRenderingIsSequentialRendering(t *testing.T) {
 
 // A failed write is reported, and stops nothing from finishing.
 func TestChunkedRenderingReportsWriteErrors(t *testing.T) {
-	err := writeChunks(failingWriter{}, 10*chunkLen, func(b *bytes.Buffer, lo, hi int) { b.WriteString("x") })
+	err := writeChunks(failingWriter{}, 10*chunkLen, func(b []byte, lo, hi int) []byte { return append(b, 'x') })
 	if err == nil || err.Error() != "disk full" {
 		t.Errorf("err = %v, want disk full", err)
 	}

@@ -5,8 +5,6 @@
 package report
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/finding"
@@ -38,66 +35,68 @@ func WriteJSON(w io.Writer, findings []finding.Counted) error {
 // entries are rendered on every core and streamed out in order, so a big
 // report is never a big string.
 func WriteJSONOf(w io.Writer, findings Findings) error {
-	bw := bufio.NewWriterSize(w, 256<<10)
-	writeReport(bw, findings)
-	bw.WriteByte('\n')
-	return bw.Flush()
+	n := findings.Len()
+	if n == 0 {
+		_, err := io.WriteString(w, "{\n  \"violations\": []\n}\n")
+		return err
+	}
+	// The opening and closing lines travel with the first and last chunk,
+	// so the report is written in as many calls as it has chunks.
+	return writeChunks(w, n, func(b []byte, lo, hi int) []byte {
+		if lo == 0 {
+			b = append(b, "{\n  \"violations\": ["...)
+		}
+		b = appendEntries(b, findings, lo, hi)
+		if hi == n {
+			b = append(b, "\n  ]\n}\n"...)
+		}
+		return b
+	})
 }
 
 // renderJSON is the pretty-printed document without its final newline,
 // which is also what the --expect-json diff compares (§8.6).
 func renderJSON(findings []finding.Counted) string {
-	var b strings.Builder
-	writeReport(&b, Slice(findings))
-	return b.String()
-}
-
-// writer is what the printer writes to: a strings.Builder or a bufio.Writer.
-type writer interface {
-	io.Writer
-	io.ByteWriter
-	io.StringWriter
-	WriteRune(rune) (int, error)
-}
-
-// writeReport prints {"violations": [...]} in serde_json's layout (§8.1).
-func writeReport(b writer, findings Findings) {
-	n := findings.Len()
-	if n == 0 {
-		b.WriteString("{\n  \"violations\": []\n}")
-		return
+	if len(findings) == 0 {
+		return "{\n  \"violations\": []\n}"
 	}
-	b.WriteString("{\n  \"violations\": [")
-	writeChunks(b, n, func(buf *bytes.Buffer, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			p := printer{b: buf, depth: 2}
-			newline(buf, 2)
-			c := findings.At(i)
-			p.open('{')
-			p.key("count")
-			buf.WriteString(strconv.Itoa(c.Count))
-			p.key("violation")
-			p.finding(&c.Finding)
-			p.close('}')
-		}
-	})
-	b.WriteString("\n  ]\n}")
+	b := []byte("{\n  \"violations\": [")
+	b = appendEntries(b, Slice(findings), 0, len(findings))
+	return string(append(b, "\n  ]\n}"...))
 }
 
-// printer writes serde_json's pretty layout as it goes: two-space indent,
+// appendEntries appends the report's entries [lo, hi), each preceded by
+// the comma and newline that separate it from the one before.
+func appendEntries(b []byte, findings Findings, lo, hi int) []byte {
+	p := printer{b: b}
+	for i := lo; i < hi; i++ {
+		if i > 0 {
+			p.b = append(p.b, ',')
+		}
+		p.depth = 2
+		p.newline()
+		c := findings.At(i)
+		p.open('{')
+		p.key("count")
+		p.b = strconv.AppendInt(p.b, int64(c.Count), 10)
+		p.key("violation")
+		p.finding(&c.Finding)
+		p.close('}')
+	}
+	return p.b
+}
+
+// printer appends serde_json's pretty layout as it goes: two-space indent,
 // one member or element per line, and empty containers written as {} and
 // [].
 type printer struct {
-	b     writer
+	b     []byte
 	depth int
 	empty bool // the innermost open container has nothing in it yet
 }
 
 func (p *printer) open(c byte) {
-	p.b.WriteByte(c)
+	p.b = append(p.b, c)
 	p.depth++
 	p.empty = true
 }
@@ -105,30 +104,47 @@ func (p *printer) open(c byte) {
 func (p *printer) close(c byte) {
 	p.depth--
 	if !p.empty {
-		newline(p.b, p.depth)
+		p.newline()
 	}
-	p.b.WriteByte(c)
+	p.b = append(p.b, c)
 	p.empty = false // the container itself is its parent's content
 }
 
 // item starts the next member or element of the open container.
 func (p *printer) item() {
 	if !p.empty {
-		p.b.WriteByte(',')
+		p.b = append(p.b, ',')
 	}
 	p.empty = false
-	newline(p.b, p.depth)
+	p.newline()
 }
 
+// key starts a member; keys are plain ASCII, so they need no escaping.
 func (p *printer) key(k string) {
 	p.item()
-	writeString(p.b, k)
-	p.b.WriteString(": ")
+	p.b = append(p.b, '"')
+	p.b = append(p.b, k...)
+	p.b = append(p.b, `": `...)
 }
 
 func (p *printer) str(k, v string) {
 	p.key(k)
-	writeString(p.b, v)
+	p.b = appendJSONString(p.b, v)
+}
+
+func (p *printer) raw(s string) { p.b = append(p.b, s...) }
+
+const indent = "\n                                "
+
+func (p *printer) newline() {
+	if n := 1 + 2*p.depth; n <= len(indent) {
+		p.b = append(p.b, indent[:n]...)
+		return
+	}
+	p.b = append(p.b, '\n')
+	for range p.depth {
+		p.b = append(p.b, "  "...)
+	}
 }
 
 // finding lays a finding out with "kind" first and then its kind's fields
@@ -170,7 +186,7 @@ func (p *printer) finding(f *finding.Finding) {
 			if f.Synonym != nil {
 				p.program(*f.Synonym)
 			} else {
-				p.b.WriteString("null")
+				p.raw("null")
 			}
 		}
 		if f.Kind == finding.ConditionalReproducibility {
@@ -206,7 +222,7 @@ func (p *printer) program(id program.ID) {
 	p.key("origin")
 	switch id.Origin.Kind {
 	case program.System:
-		writeString(p.b, "system")
+		p.raw(`"system"`)
 	case program.Main:
 		p.open('{')
 		p.key("main")
@@ -230,9 +246,9 @@ func (p *printer) program(id program.ID) {
 func (p *printer) extension(o program.Origin) {
 	p.key("extension")
 	if o.HasExtension {
-		writeString(p.b, o.Extension)
+		p.b = appendJSONString(p.b, o.Extension)
 	} else {
-		p.b.WriteString("null")
+		p.raw("null")
 	}
 }
 
@@ -251,39 +267,32 @@ func (p *printer) unmet(u finding.Unmet) {
 		p.open('[')
 		for _, s := range l.strs {
 			p.item()
-			writeString(p.b, s)
+			p.b = appendJSONString(p.b, s)
 		}
 		p.close(']')
 	}
 	p.close('}')
 }
 
-func newline(b writer, depth int) {
-	b.WriteByte('\n')
-	for range depth {
-		b.WriteString("  ")
-	}
-}
-
 const hexDigits = "0123456789abcdef"
 
-// writeString escapes as serde_json does (§8.1): the quote, the backslash,
-// the five short escapes and the other C0 controls as \u00xx in lower-case
-// hex; everything else, DEL and U+2028/2029 included, is written as is.
-// Go strings may hold invalid UTF-8, which the original's strings could
-// not; each invalid byte is written as U+FFFD so the output stays JSON.
-func writeString(b writer, s string) {
-	b.WriteByte('"')
-	// Runs of bytes that need no escaping are written whole: one call per
-	// run, not per byte.
+// appendJSONString escapes as serde_json does (§8.1): the quote, the
+// backslash, the five short escapes and the other C0 controls as \u00xx in
+// lower-case hex; everything else, DEL and U+2028/2029 included, is
+// written as is. Go strings may hold invalid UTF-8, which the original's
+// strings could not; each invalid byte is written as U+FFFD so the output
+// stays JSON.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	// Runs of bytes that need no escaping are appended whole.
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				b.WriteString(s[start:i])
-				b.WriteRune(utf8.RuneError)
+				b = append(b, s[start:i]...)
+				b = utf8.AppendRune(b, utf8.RuneError)
 				i++
 				start = i
 				continue
@@ -295,32 +304,31 @@ func writeString(b writer, s string) {
 			i++
 			continue
 		}
-		b.WriteString(s[start:i])
+		b = append(b, s[start:i]...)
 		switch c {
 		case '"':
-			b.WriteString(`\"`)
+			b = append(b, `\"`...)
 		case '\\':
-			b.WriteString(`\\`)
+			b = append(b, `\\`...)
 		case '\b':
-			b.WriteString(`\b`)
+			b = append(b, `\b`...)
 		case '\f':
-			b.WriteString(`\f`)
+			b = append(b, `\f`...)
 		case '\n':
-			b.WriteString(`\n`)
+			b = append(b, `\n`...)
 		case '\r':
-			b.WriteString(`\r`)
+			b = append(b, `\r`...)
 		case '\t':
-			b.WriteString(`\t`)
+			b = append(b, `\t`...)
 		default:
-			b.WriteString(`\u00`)
-			b.WriteByte(hexDigits[c>>4])
-			b.WriteByte(hexDigits[c&0xf])
+			b = append(b, `\u00`...)
+			b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
 		}
 		i++
 		start = i
 	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // WriteJSONFile writes the report to path atomically: a temporary file in

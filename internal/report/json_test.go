@@ -147,10 +147,8 @@ func TestJSONStringEscaping(t *testing.T) {
 		{"a\xffb", "\"a\uFFFDb\""},
 	}
 	for _, tt := range tests {
-		var b strings.Builder
-		writeString(&b, tt.in)
-		if b.String() != tt.want {
-			t.Errorf("writeString(%q) = %s, want %s", tt.in, b.String(), tt.want)
+		if got := string(appendJSONString(nil, tt.in)); got != tt.want {
+			t.Errorf("appendJSONString(%q) = %s, want %s", tt.in, got, tt.want)
 		}
 	}
 }

@@ -14,36 +14,43 @@ func (p Palette) paint(code, s string) string {
 
 // The colour codes of the roles (§1.6).
 const (
+	headingColor = "1"
+	cautionColor = "33"
 	actionColor  = "35"
 	findingColor = "36"
+	faintColor   = "2"
 )
 
-// open and close paint what is written between them, for printers that
-// write a line piece by piece.
-func (p Palette) open(b writer, code string) {
+// open and close paint what is appended between them, for printers that
+// build a line piece by piece.
+func (p Palette) open(b []byte, code string) []byte {
 	if p.Color {
-		b.WriteString("\x1b[" + code + "m")
+		b = append(b, "\x1b["...)
+		b = append(b, code...)
+		b = append(b, 'm')
 	}
+	return b
 }
 
-func (p Palette) close(b writer) {
+func (p Palette) close(b []byte) []byte {
 	if p.Color {
-		b.WriteString("\x1b[0m")
+		b = append(b, "\x1b[0m"...)
 	}
+	return b
 }
 
 // Heading is the "found …:" line.
-func (p Palette) Heading(s string) string { return p.paint("1", s) }
+func (p Palette) Heading(s string) string { return p.paint(headingColor, s) }
 
 // Caution is the ×N multiplicity.
-func (p Palette) Caution(s string) string { return p.paint("33", s) }
+func (p Palette) Caution(s string) string { return p.paint(cautionColor, s) }
 
 // Finding is each quoted path, program, requirement or PATH value, and
 // the USER/HOSTNAME word.
 func (p Palette) Finding(s string) string { return p.paint(findingColor, s) }
 
 // Faint is for list numbers, the suppression note and the sign-off.
-func (p Palette) Faint(s string) string { return p.paint("2", s) }
+func (p Palette) Faint(s string) string { return p.paint(faintColor, s) }
 
 // diffLine colours a whole diff line by its marker: removed red, added
 // green, hunk headers cyan; context and "\ No newline" stay plain.

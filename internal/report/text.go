@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"strconv"
@@ -31,8 +30,8 @@ const defaultPath = "/bin:/usr/bin:/usr/local/bin"
 // which should be finding.Compare order), the suppression note and the
 // sign-off. Where the report goes is the caller's business (§1.5).
 func Text(findings []finding.Counted, opts TextOptions) string {
-	var b strings.Builder
-	writeText(&b, Slice(findings), opts)
+	var b bytes.Buffer
+	WriteText(&b, findings, opts)
 	return b.String()
 }
 
@@ -46,24 +45,25 @@ func WriteText(w io.Writer, findings []finding.Counted, opts TextOptions) error 
 // million findings is never one string. Only the sign-off needs every
 // finding at once.
 func WriteTextOf(w io.Writer, findings Findings, opts TextOptions) error {
-	bw := bufio.NewWriterSize(w, 256<<10)
-	writeText(bw, findings, opts)
-	return bw.Flush()
-}
-
-func writeText(b writer, findings Findings, opts TextOptions) {
 	p := Palette{Color: opts.Color}
-	writeHeading(b, p, findings.Len(), occurrences(findings))
-	writeChunks(b, findings.Len(), func(buf *bytes.Buffer, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			c := findings.At(i)
-			writeLine(buf, p, i+1, &c)
+	n := findings.Len()
+	// The heading travels with the first chunk and the tail with the last.
+	return writeChunks(w, max(n, 1), func(b []byte, lo, hi int) []byte {
+		if lo == 0 {
+			b = appendHeading(b, p, n, findings.Occurrences())
 		}
+		for i := lo; i < min(hi, n); i++ {
+			c := findings.At(i)
+			b = appendLine(b, p, i+1, &c)
+		}
+		if hi >= n {
+			b = appendTail(b, p, opts, func() []finding.Counted { return collect(findings) })
+		}
+		return b
 	})
-	writeTail(b, p, opts, func() []finding.Counted { return collect(findings) })
 }
 
-func writeHeading(b writer, p Palette, distinct, occurrences int) {
+func appendHeading(b []byte, p Palette, distinct, occurrences int) []byte {
 	noun := "violations"
 	if distinct == 1 {
 		noun = "violation"
@@ -75,31 +75,38 @@ func writeHeading(b writer, p Palette, distinct, occurrences int) {
 		heading = "found " + strconv.Itoa(distinct) + " distinct hermeticity " + noun +
 			" (" + strconv.Itoa(occurrences) + " occurrences):"
 	}
-	b.WriteString(p.Heading(heading))
+	return append(b, p.Heading(heading)...)
 }
 
-// writeLine writes the numbered line of one finding (§8.3).
-func writeLine(b writer, p Palette, number int, c *finding.Counted) {
-	b.WriteString("\n  ")
-	b.WriteString(p.Faint(strconv.Itoa(number) + "."))
-	b.WriteByte(' ')
+// appendLine appends the numbered line of one finding (§8.3).
+func appendLine(b []byte, p Palette, number int, c *finding.Counted) []byte {
+	b = append(b, "\n  "...)
+	b = p.open(b, faintColor)
+	b = strconv.AppendInt(b, int64(number), 10)
+	b = append(b, '.')
+	b = p.close(b)
+	b = append(b, ' ')
 	if n := c.Count; n != 1 {
-		b.WriteString(p.Caution("×" + strconv.Itoa(n)))
-		b.WriteByte(' ')
+		b = p.open(b, cautionColor)
+		b = append(b, "×"...)
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = p.close(b)
+		b = append(b, ' ')
 	}
-	writeSentence(b, &c.Finding, p)
+	return appendSentence(b, &c.Finding, p)
 }
 
-// writeTail writes the suppression note and the sign-off, which is chosen
-// from every finding: all is only called when there is a sign-off.
-func writeTail(b writer, p Palette, opts TextOptions, all func() []finding.Counted) {
+// appendTail appends the suppression note and the sign-off, which is
+// chosen from every finding: all is only called when there is a sign-off.
+func appendTail(b []byte, p Palette, opts TextOptions, all func() []finding.Counted) []byte {
 	if opts.Note != "" {
-		b.WriteString("\n  ")
-		b.WriteString(p.Faint(opts.Note))
+		b = append(b, "\n  "...)
+		b = append(b, p.Faint(opts.Note)...)
 	}
 	if opts.SignOff {
-		b.WriteString(SignOff(all(), p))
+		b = append(b, SignOff(all(), p)...)
 	}
+	return b
 }
 
 // AllPassed is what stdout receives when nothing is left to report
@@ -115,143 +122,164 @@ func AllPassed(note string, color bool) string {
 // Sentence renders one finding as the report's sentence for its kind
 // (§8.3), without number or count.
 func Sentence(f *finding.Finding, p Palette) string {
-	var b strings.Builder
-	writeSentence(&b, f, p)
-	return b.String()
+	return string(appendSentence(nil, f, p))
 }
 
-// writeSentence writes a finding's sentence piece by piece: a report
+// appendSentence appends a finding's sentence piece by piece: a report
 // writes one per line, and building each as a string first would cost
 // more than the rest of the line.
-func writeSentence(b writer, f *finding.Finding, p Palette) {
-	// action writes the coloured "<Mnemonic> action for target <label>".
-	action := func() {
-		p.open(b, actionColor)
+func appendSentence(b []byte, f *finding.Finding, p Palette) []byte {
+	// action appends the coloured "<Mnemonic> action for target <label>".
+	action := func(b []byte) []byte {
+		b = p.open(b, actionColor)
 		if f.Action.Mnemonic != "" {
-			b.WriteString(f.Action.Mnemonic)
-			b.WriteByte(' ')
+			b = append(b, f.Action.Mnemonic...)
+			b = append(b, ' ')
 		}
-		b.WriteString("action for target ")
-		b.WriteString(f.Action.Target)
-		p.close(b)
+		b = append(b, "action for target "...)
+		b = append(b, f.Action.Target...)
+		return p.close(b)
 	}
-	// quoted writes a coloured, quoted value.
-	quoted := func(s string) {
-		p.open(b, findingColor)
-		quote.Write(b, s)
-		p.close(b)
+	// quoted appends a coloured, quoted value.
+	quoted := func(b []byte, s string) []byte {
+		b = p.open(b, findingColor)
+		b = quote.Append(b, s)
+		return p.close(b)
 	}
-	b.WriteString(f.Kind.Info().Prefix)
-	b.WriteString(": ")
+	b = append(b, f.Kind.Info().Prefix...)
+	b = append(b, ": "...)
 	switch f.Kind {
 	case finding.EnvironmentLeak:
 		variable := "USER"
 		if f.Source == finding.Hostname {
 			variable = "HOSTNAME"
 		}
-		b.WriteString(p.Finding(variable))
-		b.WriteString(" leaked into ")
-		writeWhere(b, f.Site)
-		b.WriteString(" of ")
-		action()
-		b.WriteString(": ")
-		b.WriteString(f.Site.Value)
-		return
+		b = append(b, p.Finding(variable)...)
+		b = append(b, " leaked into "...)
+		b = appendWhere(b, f.Site)
+		b = append(b, " of "...)
+		b = action(b)
+		b = append(b, ": "...)
+		return append(b, f.Site.Value...)
 	case finding.BadPath:
-		action()
-		b.WriteString(" sets PATH to ")
-		quoted(f.Actual)
-		b.WriteString(", expected ")
-		quote.Write(b, defaultPath)
-		return
+		b = action(b)
+		b = append(b, " sets PATH to "...)
+		b = quoted(b, f.Actual)
+		b = append(b, ", expected "...)
+		return quote.Append(b, defaultPath)
 	case finding.ExecutionRequirement:
-		action()
-		b.WriteString(" declares ")
-		quoted(f.Requirement)
-		b.WriteString(", so the build itself says it cannot run like an ordinary action")
-		return
+		b = action(b)
+		b = append(b, " declares "...)
+		b = quoted(b, f.Requirement)
+		return append(b, ", so the build itself says it cannot run like an ordinary action"...)
 	case finding.WorkspaceStatus:
-		action()
-		b.WriteString(" reads ")
-		quoted(f.Path)
-		b.WriteString(", which carries generated and potentially volatile data")
+		b = action(b)
+		b = append(b, " reads "...)
+		b = quoted(b, f.Path)
+		b = append(b, ", which carries generated and potentially volatile data"...)
 		if strings.HasSuffix(f.Path, "volatile-status.txt") {
-			b.WriteString(" which Bazel deliberately does not invalidate on")
+			b = append(b, " which Bazel deliberately does not invalidate on"...)
 		}
-		return
+		return b
 	case finding.AbsolutePath:
-		action()
-		b.WriteString(" references absolute path ")
-		quoted(f.Path)
-		b.WriteString(" in ")
-		writeWhere(b, f.Site)
-		b.WriteString(": ")
-		b.WriteString(f.Site.Value)
-		return
+		b = action(b)
+		b = append(b, " references absolute path "...)
+		b = quoted(b, f.Path)
+		b = append(b, " in "...)
+		b = appendWhere(b, f.Site)
+		b = append(b, ": "...)
+		return append(b, f.Site.Value...)
 	}
-	action()
-	b.WriteString(" runs program ")
-	quoted(f.Program.String())
-	b.WriteString(provenance(f, p))
+	b = action(b)
+	b = append(b, " runs program "...)
+	b = quoted(b, f.Program.String())
+	b = appendProvenance(b, f, p)
 	switch f.Kind {
 	case finding.SystemProgram:
-		b.WriteString(", which comes from outside the build")
+		b = append(b, ", which comes from outside the build"...)
 	case finding.HostDerivedProgram:
-		b.WriteString(", which Bazel generated by inspecting this machine")
+		b = append(b, ", which Bazel generated by inspecting this machine"...)
 	case finding.UnknownProgram:
-		b.WriteString(", which has no known reproducibility spec")
+		b = append(b, ", which has no known reproducibility spec"...)
 	case finding.NeverReproducible:
-		b.WriteString(", which is never reproducible")
+		b = append(b, ", which is never reproducible"...)
 	default:
-		b.WriteString(" non-reproducibly: ")
+		b = append(b, " non-reproducibly: "...)
 		for i, u := range f.Unmet {
 			if i > 0 {
-				b.WriteString("; ")
+				b = append(b, "; "...)
 			}
-			b.WriteString(Reason(u))
+			b = appendReason(b, u)
 		}
 	}
+	return b
 }
 
-// writeWhere says where a string was found; the string itself is given
+// appendWhere says where a string was found; the string itself is given
 // raw, last on the line, so it needs no quoting (§8.3).
-func writeWhere(b writer, s finding.Site) {
+func appendWhere(b []byte, s finding.Site) []byte {
 	switch s.Location {
 	case finding.ParamFile:
-		b.WriteString("param file ")
-		quote.Write(b, s.ExecPath)
+		b = append(b, "param file "...)
+		return quote.Append(b, s.ExecPath)
 	case finding.EnvVar:
-		b.WriteString("environment variable ")
-		quote.Write(b, s.Key)
+		b = append(b, "environment variable "...)
+		return quote.Append(b, s.Key)
 	default:
-		b.WriteString("an argument")
+		return append(b, "an argument"...)
 	}
 }
 
 // Reason renders one unmet condition (§5.7).
 func Reason(u finding.Unmet) string {
-	if len(u.Present) == 0 {
-		return u.Because + ", but none of " + strings.Join(u.AnyOf, " ") + " was passed"
-	}
-	return u.Because + ", " + strings.Join(u.Present, " ")
+	return string(appendReason(nil, u))
 }
 
-// provenance names the wrappers that were unwrapped and the synonym whose
-// spec answered; only the kinds that carry a synonym show it (§8.3).
-func provenance(f *finding.Finding, p Palette) string {
-	var parts []string
-	if len(f.Wrappers) > 0 {
-		ws := make([]string, len(f.Wrappers))
-		for i, w := range f.Wrappers {
-			ws[i] = p.Finding(quote.Quote(w.String()))
+func appendReason(b []byte, u finding.Unmet) []byte {
+	b = append(b, u.Because...)
+	strs, tail := u.Present, ""
+	if len(u.Present) == 0 {
+		b = append(b, ", but none of "...)
+		strs, tail = u.AnyOf, " was passed"
+	} else {
+		b = append(b, ", "...)
+	}
+	for i, s := range strs {
+		if i > 0 {
+			b = append(b, ' ')
 		}
-		parts = append(parts, "wrapped by "+strings.Join(ws, ", then "))
+		b = append(b, s...)
 	}
-	if f.Synonym != nil && (f.Kind == finding.NeverReproducible || f.Kind == finding.ConditionalReproducibility) {
-		parts = append(parts, "spec from synonym "+p.Finding(quote.Quote(f.Synonym.String())))
+	return append(b, tail...)
+}
+
+// appendProvenance names the wrappers that were unwrapped and the synonym
+// whose spec answered; only the kinds that carry a synonym show it (§8.3).
+func appendProvenance(b []byte, f *finding.Finding, p Palette) []byte {
+	synonym := f.Synonym != nil && (f.Kind == finding.NeverReproducible || f.Kind == finding.ConditionalReproducibility)
+	if len(f.Wrappers) == 0 && !synonym {
+		return b
 	}
-	if len(parts) == 0 {
-		return ""
+	b = append(b, " ("...)
+	if len(f.Wrappers) > 0 {
+		b = append(b, "wrapped by "...)
+		for i, w := range f.Wrappers {
+			if i > 0 {
+				b = append(b, ", then "...)
+			}
+			b = p.open(b, findingColor)
+			b = quote.Append(b, w.String())
+			b = p.close(b)
+		}
+		if synonym {
+			b = append(b, ", "...)
+		}
 	}
-	return " (" + strings.Join(parts, ", ") + ")"
+	if synonym {
+		b = append(b, "spec from synonym "...)
+		b = p.open(b, findingColor)
+		b = quote.Append(b, f.Synonym.String())
+		b = p.close(b)
+	}
+	return append(b, ')')
 }

@@ -469,7 +469,8 @@ func (d *elementDecoder) depSet(b []byte) error {
 		}
 	}
 	if d.b != nil {
-		d.b.depSet(id, d.direct, d.trans)
+		d.direct = append(d.direct, d.trans...)
+		d.b.depSet(id, d.direct, len(d.direct)-len(d.trans))
 	}
 	return nil
 }

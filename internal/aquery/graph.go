@@ -62,21 +62,19 @@ func slicesContains(s []uint32, v uint32) bool {
 	return false
 }
 
-// depSetRef locates one dep set's ids in builder.depSetIDs: n direct artifact
-// ids, then the transitive dep set ids up to end.
-//
-// uint32 offsets halve the index of a big graph; they would only overflow
-// past four billion ids, which no graph that fits in memory has.
+// depSetRef locates one dep set's ids in builder.depSetIDs: its direct
+// artifact ids, then its transitive dep set ids.
 type depSetRef struct {
-	start, direct, end uint32
+	pos           uint32 // in builder.depSetIDs
+	direct, trans uint32 // how many of each
 }
 
 // fragment is a path fragment whose label sits in builder.labels, so that
-// the hundreds of thousands of fragments of a big graph are one allocation
+// the hundreds of thousands of fragments of a big graph are a few blocks
 // the garbage collector need not scan, not one string each.
 type fragment struct {
-	start, end uint32 // the label is labels[start:end]
-	parent     uint32
+	pos, len uint32 // the label is labels.get(pos, len)
+	parent   uint32
 }
 
 // builder collects, while the dump streams past, the parts of the graph that
@@ -85,11 +83,11 @@ type builder struct {
 	g         Graph
 	artifacts table[uint32] // artifact id → path fragment id
 	fragments table[fragment]
-	labels    []byte
+	labels    arena[byte]
 	depSets   table[depSetRef]
 	// depSetIDs holds every dep set's ids back to back, so that a dep set
 	// costs its ids and one small header rather than two slices.
-	depSetIDs []uint32
+	depSetIDs arena[uint32]
 }
 
 // Duplicate ids never occur in Bazel's output. For targets the first entry
@@ -100,18 +98,17 @@ func (b *builder) target(id uint32, label string) { b.g.targets.set(id, label, t
 func (b *builder) artifact(id, fragmentID uint32) { b.artifacts.set(id, fragmentID, false) }
 
 func (b *builder) pathFragment(id uint32, label []byte, parent uint32) {
-	start := len(b.labels)
-	b.labels = append(b.labels, label...)
-	b.fragments.set(id, fragment{uint32(start), uint32(len(b.labels)), parent}, false)
+	pos := b.labels.add(label)
+	b.fragments.set(id, fragment{pos, uint32(len(label)), parent}, false)
 }
 
-func (b *builder) label(f fragment) string { return string(b.labels[f.start:f.end]) }
+func (b *builder) label(f fragment) []byte { return b.labels.get(f.pos, f.len) }
 
-func (b *builder) depSet(id uint32, direct, transitive []uint32) {
-	start := len(b.depSetIDs)
-	b.depSetIDs = append(b.depSetIDs, direct...)
-	b.depSetIDs = append(b.depSetIDs, transitive...)
-	b.depSets.set(id, depSetRef{uint32(start), uint32(start + len(direct)), uint32(len(b.depSetIDs))}, false)
+// depSet stores a dep set's ids as one run, direct then transitive, which
+// the decoder hands over back to back in one slice.
+func (b *builder) depSet(id uint32, ids []uint32, direct int) {
+	pos := b.depSetIDs.add(ids)
+	b.depSets.set(id, depSetRef{pos, uint32(direct), uint32(len(ids) - direct)}, false)
 }
 
 func isStatusFile(label []byte) bool {
@@ -139,7 +136,7 @@ func (b *builder) statusArtifacts() map[uint32]string {
 	for _, id := range b.artifacts.ids() {
 		fid, _ := b.artifacts.get(id)
 		leaf, ok := b.fragments.get(fid)
-		if !ok || !isStatusFile(b.labels[leaf.start:leaf.end]) {
+		if !ok || !isStatusFile(b.label(leaf)) {
 			continue
 		}
 		path, ok := b.fragmentPath(fid)
@@ -167,7 +164,7 @@ func (b *builder) fragmentPath(id uint32) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		labels = append(labels, b.label(f))
+		labels = append(labels, string(b.label(f)))
 		id = f.parent
 	}
 	for i, j := 0, len(labels)-1; i < j; i, j = i+1, j-1 {
@@ -220,7 +217,8 @@ func (b *builder) computeReach() {
 				out = append(out, a)
 			}
 		}
-		for _, a := range b.depSetIDs[ref.start:ref.direct] {
+		ids := b.depSetIDs.get(ref.pos, ref.direct+ref.trans)
+		for _, a := range ids[:ref.direct] {
 			if _, ok := b.g.statusPaths[a]; ok && !slicesContains(out, a) {
 				if shared {
 					out, shared = append([]uint32(nil), out...), false
@@ -228,7 +226,7 @@ func (b *builder) computeReach() {
 				out = append(out, a)
 			}
 		}
-		for _, t := range b.depSetIDs[ref.direct:ref.end] {
+		for _, t := range ids[ref.direct:] {
 			add(visit(t))
 		}
 		state.set(id, done, false)

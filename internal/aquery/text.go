@@ -3,6 +3,7 @@ package aquery
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/encoding/prototext"
@@ -49,7 +50,8 @@ func fromContainer(c *analysispb.ActionGraphContainer, d *elementDecoder) error 
 		b.pathFragment(f.GetId(), []byte(f.GetLabel()), f.GetParentId())
 	}
 	for _, ds := range c.GetDepSetOfFiles() {
-		b.depSet(ds.GetId(), ds.GetDirectArtifactIds(), ds.GetTransitiveDepSetIds())
+		direct := ds.GetDirectArtifactIds()
+		b.depSet(ds.GetId(), append(slices.Clip(direct), ds.GetTransitiveDepSetIds()...), len(direct))
 	}
 	for _, pa := range c.GetActions() {
 		b.g.actions++

@@ -156,7 +156,7 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 		}
 	}
 	b := new(builder)
-	d := &elementDecoder{b: b, fn: fn}
+	d := &elementDecoder{graph: b, fn: fn}
 	if opts.Workers > 1 && (format == Proto || format == StreamedProto) {
 		d.pipe = newPipeline(s, b, opts.Workers, opts.ReuseActions, fn)
 	}
@@ -179,6 +179,7 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 		}
 		b.g.actions += d.pipe.actionCount
 	}
+	b.g.actions += d.actions
 	if err != nil {
 		return nil, err
 	}

@@ -48,8 +48,9 @@ func isContainerField(num protowire.Number) bool {
 // and invalid UTF-8 in any string field are errors, unknown fields are
 // skipped.
 type elementDecoder struct {
-	b    *builder // nil when only validating (format detection)
-	fn   func(*Action) error
+	graph   graphSink // nil when only validating (format detection)
+	fn      func(*Action) error
+	actions int       // how many actions went to fn
 	pipe *pipeline // decodes elements in parallel when not nil
 	strs interner
 	// owned says the bodies handed to action are never reused, so argument
@@ -69,10 +70,10 @@ func (d *elementDecoder) element(num protowire.Number, body []byte) error {
 	switch num {
 	case fieldActions:
 		a, err := d.action(body)
-		if err != nil || d.b == nil {
+		if err != nil || d.fn == nil {
 			return err
 		}
-		d.b.g.actions++
+		d.actions++
 		if err := d.fn(a); err != nil {
 			return fnError{err}
 		}
@@ -414,8 +415,8 @@ func (d *elementDecoder) artifact(b []byte) error {
 			return err
 		}
 	}
-	if d.b != nil {
-		d.b.artifact(id, fragmentID)
+	if d.graph != nil {
+		d.graph.artifact(id, fragmentID)
 	}
 	return nil
 }
@@ -441,8 +442,8 @@ func (d *elementDecoder) target(b []byte) error {
 			return err
 		}
 	}
-	if d.b != nil {
-		d.b.target(id, string(label))
+	if d.graph != nil {
+		d.graph.target(id, label)
 	}
 	return nil
 }
@@ -468,9 +469,9 @@ func (d *elementDecoder) depSet(b []byte) error {
 			return err
 		}
 	}
-	if d.b != nil {
+	if d.graph != nil {
 		d.direct = append(d.direct, d.trans...)
-		d.b.depSet(id, d.direct, len(d.direct)-len(d.trans))
+		d.graph.depSet(id, d.direct, len(d.direct)-len(d.trans))
 	}
 	return nil
 }
@@ -496,10 +497,10 @@ func (d *elementDecoder) pathFragment(b []byte) error {
 			return err
 		}
 	}
-	if d.b != nil {
+	if d.graph != nil {
 		// Not interned: Bazel already shares path prefixes through parent
 		// ids, so labels rarely repeat.
-		d.b.pathFragment(id, label, parent)
+		d.graph.pathFragment(id, label, parent)
 	}
 	return nil
 }

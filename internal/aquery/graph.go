@@ -3,6 +3,8 @@ package aquery
 import (
 	"strings"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"github.com/ahab-go/ahab/internal/action"
 )
 
@@ -90,10 +92,76 @@ type builder struct {
 	depSetIDs arena[uint32]
 }
 
+// graphSink receives the graph's elements as they are decoded: the builder
+// itself, or a graphLog that a pipeline worker fills for the builder to
+// replay in dump order. A sink copies what it keeps of label and ids.
+type graphSink interface {
+	target(id uint32, label []byte)
+	artifact(id, fragmentID uint32)
+	pathFragment(id uint32, label []byte, parent uint32)
+	depSet(id uint32, ids []uint32, direct int)
+}
+
+// graphLog records a batch of graph elements, decoded on any worker, so
+// that they reach the builder in dump order: duplicate ids then resolve
+// exactly as a sequential read resolves them. Labels stay where they lie
+// in the batch's bytes, which outlive the log's replay.
+type graphLog struct {
+	ops []graphOp
+	ids []uint32 // dep sets' ids, back to back
+}
+
+type graphOp struct {
+	num      protowire.Number // the container field: which builder method
+	id, x    uint32           // x: fragment id, parent id or direct count
+	label    []byte
+	pos, end int // the dep set's ids are ids[pos:end]
+}
+
+func (l *graphLog) reset() { l.ops, l.ids = l.ops[:0], l.ids[:0] }
+
+func (l *graphLog) target(id uint32, label []byte) {
+	l.ops = append(l.ops, graphOp{num: fieldTargets, id: id, label: label})
+}
+
+func (l *graphLog) artifact(id, fragmentID uint32) {
+	l.ops = append(l.ops, graphOp{num: fieldArtifacts, id: id, x: fragmentID})
+}
+
+func (l *graphLog) pathFragment(id uint32, label []byte, parent uint32) {
+	l.ops = append(l.ops, graphOp{num: fieldPathFragments, id: id, x: parent, label: label})
+}
+
+func (l *graphLog) depSet(id uint32, ids []uint32, direct int) {
+	pos := len(l.ids)
+	l.ids = append(l.ids, ids...)
+	l.ops = append(l.ops, graphOp{num: fieldDepSetOfFiles, id: id, x: uint32(direct), pos: pos, end: len(l.ids)})
+}
+
+// replay hands the recorded elements to sink in the order they were
+// recorded.
+func (l *graphLog) replay(sink graphSink) {
+	for i := range l.ops {
+		op := &l.ops[i]
+		switch op.num {
+		case fieldTargets:
+			sink.target(op.id, op.label)
+		case fieldArtifacts:
+			sink.artifact(op.id, op.x)
+		case fieldPathFragments:
+			sink.pathFragment(op.id, op.label, op.x)
+		case fieldDepSetOfFiles:
+			sink.depSet(op.id, l.ids[op.pos:op.end], int(op.x))
+		}
+	}
+}
+
 // Duplicate ids never occur in Bazel's output. For targets the first entry
 // wins (the original looks the target up with a linear search); for the
 // indexes the last one does (the original collects them into maps).
-func (b *builder) target(id uint32, label string) { b.g.targets.set(id, label, true) }
+func (b *builder) target(id uint32, label []byte) {
+	b.g.targets.set(id, string(label), true)
+}
 
 func (b *builder) artifact(id, fragmentID uint32) { b.artifacts.set(id, fragmentID, false) }
 

@@ -12,15 +12,20 @@ import (
 // pipeline decodes a binary dump on several goroutines while the stream
 // reads on. Reading is little more than copying bytes; decoding is the
 // work. The reading goroutine only splits the dump into elements and copies
-// each into a batch: batches of actions go to the workers, which decode
-// each action and hand it to fn; batches of the graph's other elements
-// (targets, dep sets, artifacts, path fragments) go, in dump order, to one
-// goroutine that builds the graph, so that duplicate ids resolve exactly as
-// a sequential read resolves them. Strings are cut from a batch's bytes
-// without copying (see elementDecoder.owned).
+// each into a batch of elements of one kind, and every batch goes to the
+// workers. A worker decodes each action and hands it to fn. The graph's
+// other elements (targets, dep sets, artifacts, path fragments) are
+// decoded on the workers too, into a graphLog, and one more goroutine
+// replays the logs into the builder in dump order, so that duplicate ids
+// resolve exactly as a sequential read resolves them: Bazel writes
+// hundreds of thousands of these small elements in sections of their own,
+// where the workers would otherwise wait. Strings are cut from a batch's
+// bytes without copying (see elementDecoder.owned).
 type pipeline struct {
-	actions chan *batch
-	graph   chan *batch
+	work chan *batch // every batch, for the workers
+	// graph holds the graph batches in dump order, for the goroutine that
+	// replays them once their worker is done.
+	graph chan *batch
 	// free holds batches whose every element has been handed over and
 	// whose memory nobody keeps (ReuseActions for actions; graph batches
 	// always), for the stream to fill again: a dump's worth of memory is
@@ -45,13 +50,23 @@ type pipeline struct {
 type batch struct {
 	data  []byte
 	elems []batchElem
+	// For graph batches: what the worker decoded, and a signal that it is
+	// done.
+	log     graphLog
+	decoded chan struct{}
 }
 
+// batchElem is one element of a batch, kept small: the reading goroutine
+// writes one per element into memory a worker last read.
 type batchElem struct {
-	num        protowire.Number
-	start, end int // the element's bytes are data[start:end]
-	entry      entryName
-	off        int64 // where the element starts in the dump, for errors
+	off        int64  // where the element starts in the dump, for errors
+	start, end uint32 // the element's bytes are data[start:end]
+	index      uint32 // the element's number among those of its field
+	num        uint8  // the container field
+}
+
+func (e *batchElem) entry() entryName {
+	return entryName{protowire.Number(e.num), int(e.index)}
 }
 
 const (
@@ -63,9 +78,9 @@ const (
 
 func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action) error) *pipeline {
 	p := &pipeline{
-		actions: make(chan *batch, 2*workers),
-		graph:   make(chan *batch, 4),
-		free:    make(chan *batch, 2*workers+8),
+		work:    make(chan *batch, 2*workers),
+		graph:   make(chan *batch, 2*workers+4),
+		free:    make(chan *batch, 4*workers+8),
 		recycle: reuse,
 		failed:  make(chan struct{}),
 	}
@@ -77,11 +92,21 @@ func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action
 			if reuse {
 				d.reuse = new(Action)
 			}
-			for bt := range p.actions {
+			for bt := range p.work {
+				if bt.decoded != nil {
+					d.graph = &bt.log
+					for _, e := range bt.elems {
+						if err := d.element(protowire.Number(e.num), bt.data[e.start:e.end]); err != nil {
+							p.fail(e.off, s.errorAt(e.entry(), e.off, err))
+						}
+					}
+					bt.decoded <- struct{}{}
+					continue
+				}
 				for _, e := range bt.elems {
 					a, err := d.action(bt.data[e.start:e.end])
 					if err != nil {
-						p.fail(e.off, s.errorAt(e.entry, e.off, err))
+						p.fail(e.off, s.errorAt(e.entry(), e.off, err))
 						continue
 					}
 					if err := fn(a); err != nil {
@@ -99,14 +124,16 @@ func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action
 		defer p.wg.Done()
 		// The builder copies what it keeps, so graph batches are always
 		// reused.
-		d := &elementDecoder{b: b}
 		for bt := range p.graph {
-			for _, e := range bt.elems {
-				if err := d.element(e.num, bt.data[e.start:e.end]); err != nil {
-					p.fail(e.off, s.errorAt(e.entry, e.off, err))
-				}
+			select {
+			case <-bt.decoded:
+				bt.log.replay(b)
+				p.release(bt)
+			case <-p.failed:
+				// The graph is thrown away; the batch may never have
+				// reached a worker, or a worker may still be reading it,
+				// so it is neither waited for nor reused.
 			}
-			p.release(bt)
 		}
 	}()
 	return p
@@ -115,15 +142,7 @@ func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action
 // read reads an element of n bytes from the stream into the batch for its
 // kind, sending the batch on when it is full.
 func (p *pipeline) read(s *stream, num protowire.Number, n int, entry entryName, off int64) error {
-	pending, out := &p.pendingGraph, p.graph
-	if num == fieldActions {
-		pending, out = &p.pendingActions, p.actions
-		p.actionCount++
-	}
-	if *pending == nil {
-		*pending = p.batch()
-	}
-	bt := *pending
+	bt := p.pending(num)
 	start := len(bt.data)
 	// Grown without zeroing: the read overwrites every byte.
 	bt.data = slices.Grow(bt.data, n)[:start+n]
@@ -132,17 +151,58 @@ func (p *pipeline) read(s *stream, num protowire.Number, n int, entry entryName,
 	if err := s.truncated(err, got, n); err != nil {
 		return s.errorAt(entry, off, err)
 	}
-	bt.elems = append(bt.elems, batchElem{num: num, start: start, end: start + n, entry: entry, off: off})
+	return p.added(bt, num, start, entry, off)
+}
+
+// add copies into the batch for its kind an element the stream already
+// holds in its buffer.
+func (p *pipeline) add(num protowire.Number, body []byte, entry entryName, off int64) error {
+	bt := p.pending(num)
+	start := len(bt.data)
+	bt.data = append(bt.data, body...)
+	return p.added(bt, num, start, entry, off)
+}
+
+// pending is the batch being filled for elements of kind num.
+func (p *pipeline) pending(num protowire.Number) *batch {
+	pending := &p.pendingGraph
+	if num == fieldActions {
+		pending = &p.pendingActions
+		p.actionCount++
+	}
+	if *pending == nil {
+		*pending = p.batch(num != fieldActions)
+	}
+	return *pending
+}
+
+// added records the element that now ends bt.data, sending the batch on
+// when it is full.
+func (p *pipeline) added(bt *batch, num protowire.Number, start int, entry entryName, off int64) error {
+	bt.elems = append(bt.elems, batchElem{off: off, start: uint32(start), end: uint32(len(bt.data)), index: uint32(entry.index), num: uint8(num)})
 	if len(bt.elems) >= batchElems || len(bt.data) >= batchBytes {
-		*pending = nil
-		return p.send(out, bt)
+		if num == fieldActions {
+			p.pendingActions = nil
+		} else {
+			p.pendingGraph = nil
+		}
+		return p.send(bt)
 	}
 	return nil
 }
 
-func (p *pipeline) send(out chan *batch, bt *batch) error {
+// send hands a batch to the workers and, for a graph batch, queues it for
+// replay in dump order.
+func (p *pipeline) send(bt *batch) error {
+	if bt.decoded != nil {
+		select {
+		case p.graph <- bt:
+		case <-p.failed:
+			return errPipelineFailed
+		}
+	}
 	select {
-	case out <- bt:
+	case p.work <- bt:
 		return nil
 	case <-p.failed:
 		return errPipelineFailed
@@ -153,13 +213,19 @@ func (p *pipeline) send(out chan *batch, bt *batch) error {
 var errPipelineFailed = &Error{Err: io.ErrClosedPipe, Offset: -1}
 
 // batch returns an empty batch, a recycled one when there is one.
-func (p *pipeline) batch() *batch {
+func (p *pipeline) batch(graph bool) *batch {
+	var bt *batch
 	select {
-	case bt := <-p.free:
-		return bt
+	case bt = <-p.free:
 	default:
-		return &batch{data: make([]byte, 0, batchBytes)}
+		bt = &batch{data: make([]byte, 0, batchBytes)}
 	}
+	if graph && bt.decoded == nil {
+		bt.decoded = make(chan struct{}, 1)
+	} else if !graph {
+		bt.decoded = nil
+	}
+	return bt
 }
 
 // release makes a batch available again. A batch that grew past the usual
@@ -169,6 +235,7 @@ func (p *pipeline) release(bt *batch) {
 		return
 	}
 	bt.data, bt.elems = bt.data[:0], bt.elems[:0]
+	bt.log.reset()
 	select {
 	case p.free <- bt:
 	default:
@@ -187,21 +254,18 @@ func (p *pipeline) fail(off int64, err error) {
 // wait sends the last batches, lets the goroutines finish and returns the
 // first failure in dump order, if any.
 func (p *pipeline) wait() error {
-	if p.actions != nil {
-		for _, pb := range []struct {
-			bt  *batch
-			out chan *batch
-		}{{p.pendingActions, p.actions}, {p.pendingGraph, p.graph}} {
-			if pb.bt != nil && len(pb.bt.elems) > 0 {
-				p.send(pb.out, pb.bt)
+	if p.work != nil {
+		for _, bt := range []*batch{p.pendingActions, p.pendingGraph} {
+			if bt != nil && len(bt.elems) > 0 {
+				p.send(bt)
 			}
 		}
-		close(p.actions)
+		close(p.work)
 		close(p.graph)
 		// Every queued element is still decoded, so that the failure
 		// reported is the earliest in dump order whatever the timing.
 		p.wg.Wait()
-		p.actions = nil
+		p.work = nil
 	}
 	return p.err
 }

@@ -165,6 +165,14 @@ func (s *stream) discard(n int64) error {
 func (s *stream) container(d *elementDecoder, limit int64) error {
 	end := s.off + limit
 	for limit < 0 || s.off < end {
+		if d.pipe != nil {
+			if err := s.splitBuffered(d.pipe, limit, end); err != nil {
+				return err
+			}
+			if limit >= 0 && s.off >= end {
+				break
+			}
+		}
 		start := s.off
 		tag, err := s.varint()
 		if err == errCleanEOF && limit < 0 {
@@ -228,6 +236,60 @@ func (s *stream) container(d *elementDecoder, limit int64) error {
 		s.tick()
 	}
 	return nil
+}
+
+// splitBuffered hands the pipeline every complete, well-formed element
+// already in the read buffer, parsing tags and lengths in place: a dump
+// holds millions of elements of a few dozen bytes, for which reading
+// varints a byte at a time through the bufio.Reader would cost more than
+// decoding them. It stops at the first element it cannot take whole, and
+// container reads that one the careful way, errors and all.
+func (s *stream) splitBuffered(p *pipeline, limit, end int64) error {
+	// Peek fills the buffer if it is nearly empty; an error (EOF) only
+	// means nothing more is buffered.
+	if s.br.Buffered() < 64 {
+		s.br.Peek(64)
+	}
+	buf, _ := s.br.Peek(s.br.Buffered())
+	used := 0
+	for {
+		b := buf[used:]
+		tag, n := protowire.ConsumeVarint(b)
+		if n < 0 {
+			break
+		}
+		num, typ := protowire.DecodeTag(tag)
+		if !isContainerField(num) || typ != protowire.BytesType {
+			break
+		}
+		size, m := protowire.ConsumeVarint(b[n:])
+		if m < 0 || size > uint64(len(b)-n-m) {
+			break
+		}
+		total := n + m + int(size)
+		off := s.off + int64(used)
+		if limit >= 0 && off+int64(total) > end {
+			break
+		}
+		s.counts[num]++
+		if err := p.add(num, b[n+m:total], entryName{num, s.counts[num]}, off); err != nil {
+			s.discardBuffered(used)
+			return err
+		}
+		used += total
+		if limit >= 0 && off+int64(total) == end {
+			break
+		}
+	}
+	s.discardBuffered(used)
+	s.tick()
+	return nil
+}
+
+// discardBuffered drops n bytes that are in the read buffer.
+func (s *stream) discardBuffered(n int) {
+	s.br.Discard(n)
+	s.off += int64(n)
 }
 
 // fnError carries an error returned by the caller's fn through the decoder

@@ -39,9 +39,9 @@ func (s *stream) text(d *elementDecoder, format Format) error {
 // fromContainer feeds a decoded container to d, actions last (the order of
 // the fields does not matter to the result).
 func fromContainer(c *analysispb.ActionGraphContainer, d *elementDecoder) error {
-	b := d.b
+	b := d.graph
 	for _, t := range c.GetTargets() {
-		b.target(t.GetId(), t.GetLabel())
+		b.target(t.GetId(), []byte(t.GetLabel()))
 	}
 	for _, a := range c.GetArtifacts() {
 		b.artifact(a.GetId(), a.GetPathFragmentId())
@@ -54,7 +54,7 @@ func fromContainer(c *analysispb.ActionGraphContainer, d *elementDecoder) error 
 		b.depSet(ds.GetId(), append(slices.Clip(direct), ds.GetTransitiveDepSetIds()...), len(direct))
 	}
 	for _, pa := range c.GetActions() {
-		b.g.actions++
+		d.actions++
 		if err := d.fn(fromProtoAction(pa, &d.strs)); err != nil {
 			return err
 		}

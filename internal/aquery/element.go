@@ -51,8 +51,8 @@ type elementDecoder struct {
 	graph   graphSink // nil when only validating (format detection)
 	fn      func(*Action) error
 	actions int       // how many actions went to fn
-	pipe *pipeline // decodes elements in parallel when not nil
-	strs interner
+	pipe    *pipeline // decodes elements in parallel when not nil
+	strs    interner
 	// owned says the bodies handed to action are never reused, so argument
 	// and value strings may share their memory instead of being copied.
 	// Short vocabulary (mnemonics, keys) is interned all the same, since

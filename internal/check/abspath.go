@@ -5,7 +5,6 @@ import (
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/finding"
-	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/spec"
 )
 
@@ -103,7 +102,7 @@ func declaredPaths(lib *spec.Library, a *action.Action) []string {
 	if len(argv) == 0 {
 		return nil
 	}
-	r := lib.Resolve(program.Of(argv[0]), argv[1:])
+	r := lib.ResolveArgv(argv)
 	if r.Spec == nil {
 		return nil
 	}

@@ -51,7 +51,7 @@ func runRepro(lib *spec.Library, a *action.Action, report func(finding.Finding))
 	if len(argv) == 0 {
 		return
 	}
-	r := lib.Resolve(program.Of(argv[0]), argv[1:])
+	r := lib.ResolveArgv(argv)
 	f := finding.Finding{Action: refOf(a), Program: r.Program}
 	if len(r.Wrappers) > 0 {
 		f.Wrappers = r.Wrappers

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ahab-go/ahab/internal/program"
 )
@@ -85,6 +87,10 @@ type Library struct {
 	exact    map[program.ID]Entry
 	patterns []patternEntry // oldest first
 	added    []Entry
+
+	// memo remembers ResolveArgv's answers by argv[0]; Add clears it.
+	memo    sync.Map // string → Resolution without Args
+	memoLen atomic.Int32
 }
 
 // NewLibrary returns an empty library.
@@ -92,6 +98,8 @@ func NewLibrary() *Library { return &Library{} }
 
 // Add adds entries in order; origin names where they came from.
 func (l *Library) Add(origin string, entries ...Entry) {
+	l.memo.Clear()
+	l.memoLen.Store(0)
 	for _, e := range entries {
 		e.Origin = origin
 		l.added = append(l.added, e)
@@ -162,7 +170,49 @@ type Step struct {
 // that spec authors can see how a command line was judged (`ahab program`).
 // step may be nil.
 func (l *Library) Trace(p program.ID, args []string, step func(Step)) Resolution {
-	r := Resolution{Program: p, Args: args}
+	r, _ := l.trace(p, args, step)
+	return r
+}
+
+// memoLimit bounds how many programs ResolveArgv remembers: a graph whose
+// every action runs a program of its own (a generated script per target)
+// must not make the memo as big as the graph.
+const memoLimit = 4096
+
+// ResolveArgv is Resolve(program.Of(argv[0]), argv[1:]) for a non-empty
+// argv. A build runs the same few hundred programs hundreds of thousands
+// of times, and a resolution that meets no wraps entry does not depend on
+// the arguments, so those are remembered by argv[0]. It is safe for
+// concurrent use, as long as nothing is added to the library meanwhile.
+func (l *Library) ResolveArgv(argv []string) Resolution {
+	if v, ok := l.memo.Load(argv[0]); ok {
+		r := v.(Resolution)
+		r.Args = argv[1:]
+		return r
+	}
+	r, unwrapped := l.trace(program.Of(argv[0]), argv[1:], nil)
+	if !unwrapped && l.memoLen.Load() < memoLimit {
+		// argv[0] and the program parsed from it may share the memory of
+		// a buffer the caller reuses: the memo keeps copies.
+		m := Resolution{Program: cloneID(r.Program), Spec: r.Spec, Carrier: cloneID(r.Carrier)}
+		if _, loaded := l.memo.LoadOrStore(strings.Clone(argv[0]), m); !loaded {
+			l.memoLen.Add(1)
+		}
+	}
+	return r
+}
+
+func cloneID(p program.ID) program.ID {
+	p.Origin.Module = strings.Clone(p.Origin.Module)
+	p.Origin.Extension = strings.Clone(p.Origin.Extension)
+	p.Path = strings.Clone(p.Path)
+	return p
+}
+
+// trace is Trace, and also says whether a wraps entry was met, in which
+// case the resolution depends on the arguments.
+func (l *Library) trace(p program.ID, args []string, step func(Step)) (r Resolution, wraps bool) {
+	r = Resolution{Program: p, Args: args}
 	key := p
 	for range maxResolutionSteps {
 		if r.Program.Origin.Kind == program.System {
@@ -183,13 +233,14 @@ func (l *Library) Trace(p program.ID, args []string, step func(Step)) Resolution
 		case SpecEntry:
 			r.Spec = e.Spec
 			r.Carrier = e.Program
-			return r
+			return r, wraps
 		case SameAsEntry:
 			key = e.SameAs
 		case WrapsEntry:
+			wraps = true
 			argv0, rest, fired := e.Wraps.Unwrap(r.Args)
 			if !fired {
-				return r
+				return r, wraps
 			}
 			// The wrapper recorded is the name the action used, even
 			// when the wraps entry was reached through same_as.
@@ -199,7 +250,7 @@ func (l *Library) Trace(p program.ID, args []string, step func(Step)) Resolution
 			key = r.Program
 		}
 	}
-	return r
+	return r, wraps
 }
 
 // LoadFile adds the entries of a user's spec file (§5.4), in byte-sorted

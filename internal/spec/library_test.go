@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/ahab-go/ahab/internal/program"
 )
@@ -53,6 +56,12 @@ func (c resolveCase) run(t *testing.T) {
 	t.Helper()
 	l := libraryFromJSON(t, c.files...)
 	r := l.Resolve(program.Of(c.argv[0]), c.argv[1:])
+	// ResolveArgv answers alike, whether it remembers argv[0] or not.
+	for i := range 2 {
+		if got := l.ResolveArgv(c.argv); !reflect.DeepEqual(got, r) {
+			t.Errorf("ResolveArgv, call %d = %+v, want Resolve's %+v", i+1, got, r)
+		}
+	}
 	if got := r.Program.String(); got != c.program {
 		t.Errorf("program = %q, want %q", got, c.program)
 	}
@@ -367,5 +376,45 @@ func TestBuiltinLoads(t *testing.T) {
 	l.Add("user.json", Entry{Key: "//mine", Program: mustParseID(t, "//mine"), Kind: SpecEntry, Spec: &Spec{}})
 	if _, ok := Builtin().Lookup(mustParseID(t, "//mine")); ok {
 		t.Error("adding to one built-in library changed another")
+	}
+}
+
+// The memo keeps nothing of the caller's argv: the analysis reuses the
+// buffer command lines are decoded from, so a remembered program must not
+// change when its bytes do.
+func TestResolveArgvCopiesWhatItRemembers(t *testing.T) {
+	l := Builtin()
+	buf := []byte("external/rules_cc++cc_configure_extension+local_config_cc/cc_wrapper.sh")
+	argv0 := unsafe.String(unsafe.SliceData(buf), len(buf))
+	first := l.ResolveArgv([]string{argv0, "-c", "f.cc"})
+	want := first.Program.String()
+	copy(buf, strings.Repeat("x", len(buf)))
+	again := l.ResolveArgv([]string{"external/rules_cc++cc_configure_extension+local_config_cc/cc_wrapper.sh", "-c", "f.cc"})
+	if got := again.Program.String(); got != want {
+		t.Errorf("after the caller's buffer changed, the program is %q, want %q", got, want)
+	}
+}
+
+// Adding entries forgets what was remembered, and the memo stops growing
+// at its limit.
+func TestResolveArgvMemo(t *testing.T) {
+	l := NewLibrary()
+	argv := []string{"external/llvm+/bin/clang", "-c", "f.c"}
+	if r := l.ResolveArgv(argv); r.Spec != nil {
+		t.Fatalf("an empty library has a spec for clang: %+v", r)
+	}
+	entries, err := ParseFile("more.json", []byte(programs(entry("@llvm//bin/clang", alwaysSpec))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Add("more.json", entries...)
+	if r := l.ResolveArgv(argv); r.Spec == nil {
+		t.Error("ResolveArgv still answers as before an entry for the program was added")
+	}
+	for i := range memoLimit + 10 {
+		l.ResolveArgv([]string{"bazel-out/k8-fastbuild/bin/gen/script_" + strconv.Itoa(i) + ".sh"})
+	}
+	if n := l.memoLen.Load(); n != memoLimit {
+		t.Errorf("the memo holds %d programs, want its limit %d", n, memoLimit)
 	}
 }

@@ -72,7 +72,7 @@ func (e *batchElem) entry() entryName {
 const (
 	// batchElems and batchBytes bound a batch: enough to make channel
 	// traffic small next to the work, small enough to spread the work.
-	batchElems = 128
+	batchElems = 1024
 	batchBytes = 256 << 10
 )
 

@@ -118,18 +118,19 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 		return Result{}, err
 	}
 
-	all := finding.NewSet()
-	report := func(f finding.Finding) { all.Add(f, 1) }
+	// The second part: what each action reads, now that dep sets are
+	// known.
+	status := finding.NewSet()
+	report := func(f finding.Finding) { status.Add(f, 1) }
+	sets := []*finding.Set{status}
 	for _, w := range workers {
-		all.Absorb(w.set)
-		// The second part: what each action reads, now that dep sets are
-		// known.
+		sets = append(sets, w.set)
 		for _, in := range w.pending {
-			status := graph.StatusInputs(w.depSetIDs[in.start:in.end])
-			if len(status) == 0 {
+			inputs := graph.StatusInputs(w.depSetIDs[in.start:in.end])
+			if len(inputs) == 0 {
 				continue
 			}
-			a := action.Action{Mnemonic: w.mnemonics[in.mnemonic], Target: placeholder(in.targetID), StatusInputs: status}
+			a := action.Action{Mnemonic: w.mnemonics[in.mnemonic], Target: placeholder(in.targetID), StatusInputs: inputs}
 			for _, c := range checks {
 				c.Run(&a, report)
 			}
@@ -139,7 +140,7 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	if opts.Progress != nil {
 		opts.Progress(Progress{Actions: checked.Load(), Done: true})
 	}
-	all.RelabelTargets(func(target string) (string, bool) {
+	all := finding.Union(sets, func(target string) (string, bool) {
 		if id, ok := parsePlaceholder(target); ok {
 			return graph.Target(id), true
 		}

@@ -174,6 +174,11 @@ func encodedLen(s string) int {
 	}
 }
 
+// encodedStringLen is how many bytes appendString adds for s.
+func encodedStringLen(s string) int {
+	return len(s) + strings.Count(s, "\x00") + 2
+}
+
 // decodeString decodes one encoded string, terminator included.
 func decodeString(s string) string {
 	d := keyDecoder{s: s}

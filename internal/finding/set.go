@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Counted is a distinct finding and how many times it occurred.
@@ -194,36 +195,64 @@ func (o *Ordered) Occurrences() int {
 	return n
 }
 
-// RelabelTargets replaces the target of every finding whose label(target)
-// is ok, merging findings that become equal, and leaves the set sorted.
-// It is how target placeholders are resolved once the whole graph has been
-// read. The target is the key's third field, so it is replaced in place:
-// no finding is decoded. A big set is relabelled and sorted on every core,
-// so label must be safe for concurrent use.
-func (s *Set) RelabelTargets(label func(target string) (string, bool)) {
-	parts := split(s.all())
-	var wg sync.WaitGroup
-	for _, part := range parts {
-		wg.Go(func() {
-			var scratch []byte
-			for _, e := range part {
-				start, end := targetField(e.key)
-				old := decodeString(e.key[start:end])
-				if l, ok := label(old); ok && l != old {
-					scratch = append(scratch[:0], e.key[:start]...)
-					scratch = appendString(scratch, l)
-					scratch = append(scratch, e.key[end:]...)
-					e.key = string(scratch)
-				}
-				e.next = nil
-			}
-		})
+// Union returns a sorted set of every finding of sets, adding the counts
+// of equal ones, and leaves sets empty. With a label function, every
+// target t for which label(t) is ok becomes that label first, merging
+// findings that become equal: this is how the analysis resolves target
+// placeholders once the whole graph has been read. The target is a key's
+// third field, so it is replaced where it lies: no finding is decoded.
+// Each set is relabelled and sorted on a goroutine of its own (a lone big
+// set is split among the cores), so label must be safe for concurrent use.
+func Union(sets []*Set, label func(target string) (string, bool)) *Set {
+	var parts [][]*entry
+	if len(sets) == 1 {
+		parts = split(sets[0].all())
+	} else {
+		for _, s := range sets {
+			parts = append(parts, s.all())
+		}
 	}
-	wg.Wait()
-	s.sorted = sortEntries(parts)
-	s.m = nil
-	s.len = len(s.sorted)
+	for _, s := range sets {
+		*s = *NewSet()
+	}
+	if label != nil {
+		var wg sync.WaitGroup
+		for _, part := range parts {
+			wg.Go(func() { relabel(part, label) })
+		}
+		wg.Wait()
+	}
+	sorted := sortEntries(parts)
+	return &Set{sorted: sorted, len: len(sorted)}
 }
+
+// relabel rewrites the target of the entries whose label is ok. The new
+// keys are cut from blocks of one allocation each rather than allocated
+// one by one.
+func relabel(entries []*entry, label func(string) (string, bool)) {
+	var block []byte
+	for _, e := range entries {
+		e.next = nil
+		start, end := targetField(e.key)
+		old := decodeString(e.key[start:end])
+		l, ok := label(old)
+		if !ok || l == old {
+			continue
+		}
+		n := start + encodedStringLen(l) + len(e.key) - end
+		if cap(block)-len(block) < n {
+			block = make([]byte, 0, max(n, relabelBlock))
+		}
+		at := len(block)
+		block = append(block, e.key[:start]...)
+		block = appendString(block, l)
+		block = append(block, e.key[end:]...)
+		e.key = unsafe.String(&block[at], len(block)-at)
+	}
+}
+
+// relabelBlock is the size of the blocks relabelled keys are cut from.
+const relabelBlock = 256 << 10
 
 // parallelMin is the size from which a set is sorted on every core.
 const parallelMin = 4096

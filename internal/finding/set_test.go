@@ -64,10 +64,10 @@ func TestSet(t *testing.T) {
 		s.Add(pathFinding("\x00target:1", "/x"), 1)
 		s.Add(pathFinding("\x00target:2", "/x"), 1)
 		s.Add(pathFinding("//kept", "/x"), 1)
-		s.RelabelTargets(func(t string) (string, bool) { return "//same", strings.HasPrefix(t, "\x00") })
+		s = Union([]*Set{s}, func(t string) (string, bool) { return "//same", strings.HasPrefix(t, "\x00") })
 		got := s.Sorted()
 		if s.Len() != 2 || len(got) != 2 || got[0].Action.Target != "//kept" || got[1].Action.Target != "//same" || got[1].Count != 2 {
-			t.Errorf("after RelabelTargets: Len %d, %+v", s.Len(), got)
+			t.Errorf("after Union: Len %d, %+v", s.Len(), got)
 		}
 	})
 	t.Run("a_sorted_set_opens_again_to_add", func(t *testing.T) {
@@ -99,11 +99,11 @@ func (s *Set) clone() *Set {
 	return c
 }
 
-// A set big enough to be relabelled and sorted on several cores merges
-// findings that become equal exactly as a small one does, and any label,
+// Sets big enough to be relabelled and sorted on several cores merge
+// findings that become equal exactly as small ones do, and any label,
 // however it compares with the placeholder and whatever bytes it holds,
 // lands the finding where Compare puts it.
-func TestRelabelBigSet(t *testing.T) {
+func TestUnionRelabels(t *testing.T) {
 	label := func(t string) (string, bool) {
 		if !strings.HasPrefix(t, "\x00target:") {
 			return "", false
@@ -114,18 +114,34 @@ func TestRelabelBigSet(t *testing.T) {
 		}
 		return l, true
 	}
-	s := NewSet()
+	// Three sets, as three workers would make them, sharing some findings;
+	// and one set alone, which Union splits among the cores.
+	sets := []*Set{NewSet(), NewSet(), NewSet()}
+	lone := NewSet()
 	want := map[ActionRef]int{} // what each finding becomes, counted by hand
 	for i := range 3 * parallelMin {
 		f := pathFinding("\x00target:"+string(rune('a'+i%26))+strconv.Itoa(i), "/x")
 		if i%5 == 0 {
 			f.Action.Mnemonic = "Mnemonic\x00with NUL"
 		}
-		s.Add(f, 1)
+		sets[i%3].Add(f, 1)
+		sets[(i+1)%3].Add(f, 2)
+		lone.Add(f, 3)
 		l, _ := label(f.Action.Target)
-		want[ActionRef{Mnemonic: f.Action.Mnemonic, Target: l}]++
+		want[ActionRef{Mnemonic: f.Action.Mnemonic, Target: l}] += 3
 	}
-	s.RelabelTargets(label)
+	for _, s := range []*Set{Union(sets, label), Union([]*Set{lone}, label)} {
+		checkUnion(t, s, want)
+	}
+	for _, s := range sets {
+		if s.Len() != 0 {
+			t.Errorf("Union left %d findings in a set it took", s.Len())
+		}
+	}
+}
+
+func checkUnion(t *testing.T, s *Set, want map[ActionRef]int) {
+	t.Helper()
 	got := s.Sorted()
 	for i := 1; i < len(got); i++ {
 		if Compare(&got[i-1].Finding, &got[i].Finding) >= 0 {
@@ -133,7 +149,7 @@ func TestRelabelBigSet(t *testing.T) {
 		}
 	}
 	if s.Len() != len(want) || len(got) != len(want) {
-		t.Errorf("after RelabelTargets: Len %d, %d findings; want %d", s.Len(), len(got), len(want))
+		t.Errorf("after Union: Len %d, %d findings; want %d", s.Len(), len(got), len(want))
 	}
 	for _, c := range got {
 		if c.Count != want[c.Action] {

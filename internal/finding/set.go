@@ -17,7 +17,7 @@ type Counted struct {
 
 // Set merges identical findings, counting occurrences. The zero value is
 // not usable; call NewSet. A Set is not safe for concurrent use: give each
-// worker its own and Absorb them into one, which gives the same result in
+// worker its own and Union them into one, which gives the same result in
 // any order.
 //
 // A big graph has hundreds of thousands of distinct findings, so a Set
@@ -46,8 +46,7 @@ type entry struct {
 	next  *entry
 }
 
-// seed is shared by every Set so that sets can be absorbed into one
-// another without rehashing.
+// seed hashes the keys of every Set.
 var seed = maphash.MakeSeed()
 
 // NewSet returns an empty set.
@@ -107,26 +106,6 @@ func (s *Set) insert(h uint64, in *entry) {
 	in.next = s.m[h]
 	s.m[h] = in
 	s.len++
-}
-
-// Absorb moves every finding of o into s, adding counts. o is empty
-// afterwards.
-func (s *Set) Absorb(o *Set) {
-	s.open()
-	o.open()
-	if o.len > s.len {
-		// Move the smaller set into the larger one.
-		s.m, o.m = o.m, s.m
-		s.len, o.len = o.len, s.len
-	}
-	for h, e := range o.m {
-		for e != nil {
-			next := e.next
-			s.insert(h, e)
-			e = next
-		}
-	}
-	o.m, o.len = make(map[uint64]*entry), 0
 }
 
 // Merge adds every finding of o to s, leaving o as it was.

@@ -187,21 +187,25 @@ func Union(sets []*Set, label func(target string) (string, bool)) *Set {
 	if len(sets) == 1 {
 		parts = split(sets[0].all())
 	} else {
-		for _, s := range sets {
-			parts = append(parts, s.all())
-		}
+		parts = make([][]*entry, len(sets))
 	}
+	var wg sync.WaitGroup
+	for i := range parts {
+		wg.Go(func() {
+			if len(sets) > 1 {
+				parts[i] = sets[i].all()
+			}
+			if label != nil {
+				relabel(parts[i], label)
+			}
+			parts[i] = sortPart(parts[i])
+		})
+	}
+	wg.Wait()
 	for _, s := range sets {
 		*s = *NewSet()
 	}
-	if label != nil {
-		var wg sync.WaitGroup
-		for _, part := range parts {
-			wg.Go(func() { relabel(part, label) })
-		}
-		wg.Wait()
-	}
-	sorted := sortEntries(parts)
+	sorted := mergeParts(parts)
 	return &Set{sorted: sorted, len: len(sorted)}
 }
 
@@ -249,47 +253,24 @@ func split(entries []*entry) [][]*entry {
 	return parts
 }
 
-// sortEntries sorts each part on its own goroutine and merges them into
-// one new slice in key order, which is report order: keys are built so
-// that byte order is Compare's order. Entries with equal keys, which
-// relabelling can make, become one whose count is their sum.
+// sortEntries sorts parts on every core and merges them into one new
+// slice in key order, which is report order: keys are built so that byte
+// order is Compare's order. Entries with equal keys, which relabelling can
+// make, become one whose count is their sum.
 func sortEntries(parts [][]*entry) []*entry {
 	var wg sync.WaitGroup
-	total := 0
-	for _, part := range parts {
-		total += len(part)
-		wg.Go(func() { slices.SortFunc(part, compareEntries) })
+	for i := range parts {
+		wg.Go(func() { parts[i] = sortPart(parts[i]) })
 	}
 	wg.Wait()
-	// Merge pairwise until one part is left; with two cores that is one
-	// merge.
-	for len(parts) > 1 {
-		var next [][]*entry
-		for i := 0; i < len(parts); i += 2 {
-			if i+1 == len(parts) {
-				next = append(next, parts[i])
-				continue
-			}
-			a, b := parts[i], parts[i+1]
-			merged := make([]*entry, 0, len(a)+len(b))
-			for len(a) > 0 && len(b) > 0 {
-				if compareEntries(a[0], b[0]) <= 0 {
-					merged, a = append(merged, a[0]), a[1:]
-				} else {
-					merged, b = append(merged, b[0]), b[1:]
-				}
-			}
-			next = append(next, append(append(merged, a...), b...))
-		}
-		parts = next
-	}
-	var sorted []*entry
-	if len(parts) == 1 {
-		sorted = parts[0]
-	}
-	// Equal keys are adjacent now.
-	out := make([]*entry, 0, total)
-	for _, e := range sorted {
+	return mergeParts(parts)
+}
+
+// sortPart sorts entries in place and merges equal neighbours.
+func sortPart(entries []*entry) []*entry {
+	slices.SortFunc(entries, compareEntries)
+	out := entries[:0]
+	for _, e := range entries {
 		if n := len(out); n > 0 && out[n-1].key == e.key {
 			out[n-1].count += e.count
 			continue
@@ -297,6 +278,89 @@ func sortEntries(parts [][]*entry) []*entry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// mergeParts merges sorted parts without duplicates into one, adding the
+// counts of entries with equal keys, on every core: the keys are cut into
+// ranges at pivots taken from the biggest part, and each goroutine merges
+// one range of every part.
+func mergeParts(parts [][]*entry) []*entry {
+	if len(parts) == 0 {
+		return nil
+	}
+	total, biggest := 0, 0
+	for i, part := range parts {
+		total += len(part)
+		if len(part) > len(parts[biggest]) {
+			biggest = i
+		}
+	}
+	ranges := 1
+	if total >= parallelMin {
+		ranges = runtime.GOMAXPROCS(0)
+	}
+	// cuts[r][p] is where range r starts in part p; range r ends where
+	// range r+1 starts.
+	cuts := make([][]int, ranges+1)
+	for r := range cuts {
+		cuts[r] = make([]int, len(parts))
+		for p, part := range parts {
+			switch {
+			case r == 0:
+			case r == ranges:
+				cuts[r][p] = len(part)
+			default:
+				pivot := parts[biggest][r*len(parts[biggest])/ranges].key
+				cuts[r][p], _ = slices.BinarySearchFunc(part, pivot, func(e *entry, k string) int { return strings.Compare(e.key, k) })
+			}
+		}
+	}
+	merged := make([][]*entry, ranges)
+	var wg sync.WaitGroup
+	for r := range ranges {
+		wg.Go(func() {
+			heads := make([][]*entry, len(parts))
+			n := 0
+			for p, part := range parts {
+				heads[p] = part[cuts[r][p]:cuts[r+1][p]]
+				n += len(heads[p])
+			}
+			merged[r] = mergeHeads(make([]*entry, 0, n), heads)
+		})
+	}
+	wg.Wait()
+	if ranges == 1 {
+		return merged[0]
+	}
+	out := make([]*entry, 0, total)
+	for _, m := range merged {
+		out = append(out, m...)
+	}
+	return out
+}
+
+// mergeHeads appends to out the entries of the sorted heads in key order,
+// taking the smallest head first each time and adding the counts of equal
+// keys into one entry.
+func mergeHeads(out []*entry, heads [][]*entry) []*entry {
+	for {
+		least := -1
+		for i, h := range heads {
+			if len(h) > 0 && (least < 0 || h[0].key < heads[least][0].key) {
+				least = i
+			}
+		}
+		if least < 0 {
+			return out
+		}
+		e := heads[least][0]
+		heads[least] = heads[least][1:]
+		if n := len(out); n > 0 && out[n-1].key == e.key {
+			out[n-1].count += e.count
+			continue
+		}
+		out = append(out, e)
+	}
 }
 
 func compareEntries(a, b *entry) int { return strings.Compare(a.key, b.key) }

@@ -107,7 +107,10 @@ func run(o *options, sys System) error {
 		if err != nil {
 			return err
 		}
-		return present(sys, o, set.Ordered(), exception.Summary{})
+		ordered := set.Ordered()
+		return present(sys, o, ordered.Len(), exception.Summary{}, func(w io.Writer) error {
+			return report.WriteTextOf(w, ordered, textOptions(sys, o, ""))
+		})
 	}
 
 	// Everything the user wrote is read and validated before Bazel runs:
@@ -162,12 +165,12 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 	// Sorted once, and only when something is written: a bare
 	// --expect-json compares sets.
 	ordered := sync.OnceValue(kept.Ordered)
-	if o.writeJSON != "" {
-		if err := report.WriteJSONFileOf(res.path(o.writeJSON), ordered()); err != nil {
-			return err
-		}
-	}
 	if out.expected != nil {
+		if o.writeJSON != "" {
+			if err := report.WriteJSONFileOf(res.path(o.writeJSON), ordered()); err != nil {
+				return err
+			}
+		}
 		if kept.Equal(out.expected) {
 			return nil
 		}
@@ -175,7 +178,21 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 		fmt.Fprintf(sys.Stderr, "\n%s", diff)
 		return exitError{ExitFindings}
 	}
-	return present(sys, o, ordered(), summary)
+	textOpts := textOptions(sys, o, summary.Note())
+	text := func(w io.Writer) error { return report.WriteTextOf(w, ordered(), textOpts) }
+	if o.writeJSON != "" {
+		// Both reports come from one pass over the findings; the text is
+		// only printed once the JSON report is in place.
+		pending, err := report.WriteJSONFileWithText(res.path(o.writeJSON), ordered(), textOpts)
+		if err != nil {
+			return err
+		}
+		text = func(w io.Writer) error {
+			_, err := pending.WriteTo(w)
+			return err
+		}
+	}
+	return present(sys, o, ordered().Len(), summary, text)
 }
 
 // loadLibrary is the built-in library with the user's files on top, in
@@ -290,20 +307,25 @@ func analyzeFile(path string, sys System, checks []*check.Check, aopts analyze.O
 	return result.Findings, nil
 }
 
-// present prints a report the way §1.5 places it: findings on stderr
-// (exit 1 unless --no-fail), a clean bill on stdout.
-func present(sys System, o *options, ordered *finding.Ordered, summary exception.Summary) error {
-	note := summary.Note()
-	if ordered.Len() == 0 {
-		io.WriteString(sys.Stdout, report.AllPassed(note, sys.color(sys.StdoutIsTerminal)))
-		return nil
-	}
-	io.WriteString(sys.Stderr, "\n")
-	report.WriteTextOf(sys.Stderr, ordered, report.TextOptions{
+// textOptions says how the text report is printed on stderr.
+func textOptions(sys System, o *options, note string) report.TextOptions {
+	return report.TextOptions{
 		Color:   sys.color(sys.StderrIsTerminal),
 		Note:    note,
 		SignOff: !o.shutUp && sys.StderrIsTerminal,
-	})
+	}
+}
+
+// present prints a report the way §1.5 places it: findings on stderr
+// (exit 1 unless --no-fail), a clean bill on stdout. text writes the text
+// report of the findings.
+func present(sys System, o *options, findings int, summary exception.Summary, text func(io.Writer) error) error {
+	if findings == 0 {
+		io.WriteString(sys.Stdout, report.AllPassed(summary.Note(), sys.color(sys.StdoutIsTerminal)))
+		return nil
+	}
+	io.WriteString(sys.Stderr, "\n")
+	text(sys.Stderr)
 	io.WriteString(sys.Stderr, "\n")
 	if o.noFail {
 		return nil

@@ -55,68 +55,100 @@ const chunkLen = 1024
 // [lo, hi) to b and returns the result. The first write error is returned
 // once every goroutine has finished.
 func writeChunks(w io.Writer, n int, render func(b []byte, lo, hi int) []byte) error {
-	chunks := (n + chunkLen - 1) / chunkLen
+	return renderChunks(0, n,
+		func(c *chunk) { c.out[0] = render(c.out[0], c.lo, c.hi) },
+		func(c *chunk) error {
+			_, err := w.Write(c.out[0])
+			return err
+		})
+}
+
+// chunk is one run of findings, [lo, hi), and what was rendered of it
+// for each of up to two outputs.
+type chunk struct {
+	lo, hi int
+	out    [2][]byte
+}
+
+// renderChunks renders findings [from, n) in chunks on every core and hands
+// the chunks to consume in order. render appends to each c.out (they come
+// empty); consume may keep a buffer by setting it to nil. After consume
+// fails, later chunks are still rendered but no longer consumed, and its
+// error is returned once every goroutine has finished.
+func renderChunks(from, n int, render func(c *chunk), consume func(c *chunk) error) error {
+	chunks := (n - from + chunkLen - 1) / chunkLen
 	workers := min(runtime.GOMAXPROCS(0), chunks)
 	if workers <= 1 {
-		var b []byte
-		for lo := 0; lo < n; lo += chunkLen {
-			b = render(b[:0], lo, min(lo+chunkLen, n))
-			if _, err := w.Write(b); err != nil {
+		c := new(chunk)
+		for lo := from; lo < n; lo += chunkLen {
+			c.lo, c.hi = lo, min(lo+chunkLen, n)
+			c.out[0], c.out[1] = c.out[0][:0], c.out[1][:0]
+			render(c)
+			if err := consume(c); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
+	// inOrder holds each chunk's result channel in chunk order; its size
+	// bounds how far rendering runs ahead of consuming.
+	inOrder := make(chan chan *chunk, 2*workers)
 	type job struct {
 		lo, hi int
-		done   chan *[]byte
+		done   chan *chunk
 	}
-	// inOrder holds each chunk's result channel in chunk order; its size
-	// bounds how far rendering runs ahead of writing.
-	inOrder := make(chan chan *[]byte, 2*workers)
 	jobs := make(chan job)
-	// Buffers are recycled by hand rather than through a sync.Pool, which
-	// every collection empties: a chunk's buffer grows to its size once.
-	buffers := make(chan *[]byte, 3*workers+1)
+	// Chunks are recycled by hand rather than through a sync.Pool, which
+	// every collection empties: a chunk's buffers grow to their size once.
+	free := make(chan *chunk, 3*workers+1)
 	go func() {
 		defer close(jobs)
 		defer close(inOrder)
-		for lo := 0; lo < n; lo += chunkLen {
-			done := make(chan *[]byte, 1)
+		for lo := from; lo < n; lo += chunkLen {
+			done := make(chan *chunk, 1)
 			inOrder <- done
 			jobs <- job{lo: lo, hi: min(lo+chunkLen, n), done: done}
 		}
 	}()
-	var largest atomic.Int64
+	var largest [2]atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for j := range jobs {
-				var b *[]byte
+				var c *chunk
 				select {
-				case b = <-buffers:
+				case c = <-free:
 				default:
-					// A new buffer starts at the size chunks have had, so it
-					// does not grow by doubling through every size below.
-					b = new([]byte)
-					*b = make([]byte, 0, largest.Load()*9/8)
+					c = new(chunk)
 				}
-				*b = render((*b)[:0], j.lo, j.hi)
-				if n := int64(len(*b)); n > largest.Load() {
-					largest.Store(n) // a race only costs a smaller hint
+				for i := range c.out {
+					if c.out[i] == nil {
+						// A new buffer starts at the size chunks have had, so
+						// it does not grow by doubling through every size
+						// below.
+						c.out[i] = make([]byte, 0, largest[i].Load()*9/8)
+					}
+					c.out[i] = c.out[i][:0]
 				}
-				j.done <- b
+				c.lo, c.hi = j.lo, j.hi
+				render(c)
+				for i := range c.out {
+					if n := int64(len(c.out[i])); n > largest[i].Load() {
+						largest[i].Store(n) // a race only costs a smaller hint
+					}
+				}
+				j.done <- c
 			}
 		})
 	}
 	var err error
 	for done := range inOrder {
-		b := <-done
+		c := <-done
 		if err == nil {
-			_, err = w.Write(*b)
+			err = consume(c)
 		}
 		select {
-		case buffers <- b:
+		case free <- c:
 		default:
 		}
 	}

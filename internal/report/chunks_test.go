@@ -3,6 +3,9 @@ package report
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -73,3 +76,64 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errDiskFull }
 
 var errDiskFull = errors.New("disk full")
+
+// Both reports rendered in one pass are the reports rendered one after the
+// other, whether the text was held whole, in part or not at all, on one
+// core or several.
+func TestJSONFileWithText(t *testing.T) {
+	opts := TextOptions{Note: "(a note)"}
+	for _, n := range []int{0, 1, chunkLen, 3*chunkLen + 5} {
+		findings := Slice(manyFindings(n))
+		var wantText bytes.Buffer
+		if err := WriteTextOf(&wantText, findings, opts); err != nil {
+			t.Fatal(err)
+		}
+		var wantJSON bytes.Buffer
+		if err := WriteJSONOf(&wantJSON, findings); err != nil {
+			t.Fatal(err)
+		}
+		for _, budget := range []int{0, 1 << 10, wantText.Len() / 2, textHoldBudget} {
+			for _, procs := range []int{1, 4} {
+				name := fmt.Sprintf("%d_findings/budget_%d/%d_procs", n, budget, procs)
+				t.Run(name, func(t *testing.T) {
+					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+					path := filepath.Join(t.TempDir(), "report.json")
+					pending, err := writeJSONFileWithText(path, findings, opts, budget)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got, err := os.ReadFile(path); err != nil || string(got) != wantJSON.String() {
+						t.Errorf("the JSON report differs from WriteJSONOf's (err %v)", err)
+					}
+					var text bytes.Buffer
+					if _, err := pending.WriteTo(&text); err != nil {
+						t.Fatal(err)
+					}
+					if text.String() != wantText.String() {
+						t.Errorf("the text report differs from WriteTextOf's:\n%s", diffLines(wantText.String(), text.String()))
+					}
+				})
+			}
+		}
+	}
+}
+
+// A JSON report that cannot be written leaves no text to print.
+func TestJSONFileWithTextFails(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", "report.json")
+	pending, err := WriteJSONFileWithText(path, Slice(manyFindings(10)), TextOptions{})
+	if err == nil || pending != nil {
+		t.Errorf("writing into a missing directory: pending %v, err %v; want an error and nothing pending", pending, err)
+	}
+}
+
+// diffLines shows the first line where two texts part.
+func diffLines(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range min(len(w), len(g)) {
+		if w[i] != g[i] {
+			return fmt.Sprintf("line %d:\nwant %q\ngot  %q", i+1, w[i], g[i])
+		}
+	}
+	return fmt.Sprintf("want %d lines, got %d", len(w), len(g))
+}

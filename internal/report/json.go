@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/finding"
@@ -37,28 +38,34 @@ func WriteJSON(w io.Writer, findings []finding.Counted) error {
 func WriteJSONOf(w io.Writer, findings Findings) error {
 	n := findings.Len()
 	if n == 0 {
-		_, err := io.WriteString(w, "{\n  \"violations\": []\n}\n")
+		_, err := io.WriteString(w, emptyJSON+"\n")
 		return err
 	}
-	// The opening and closing lines travel with the first and last chunk,
-	// so the report is written in as many calls as it has chunks.
-	return writeChunks(w, n, func(b []byte, lo, hi int) []byte {
-		if lo == 0 {
-			b = append(b, "{\n  \"violations\": ["...)
-		}
-		b = appendEntries(b, findings, lo, hi)
-		if hi == n {
-			b = append(b, "\n  ]\n}\n"...)
-		}
-		return b
-	})
+	return writeChunks(w, n, func(b []byte, lo, hi int) []byte { return appendJSONChunk(b, findings, lo, hi) })
+}
+
+const emptyJSON = "{\n  \"violations\": []\n}"
+
+// appendJSONChunk appends the report's part for findings [lo, hi) of a
+// non-empty report: the opening lines travel with the first chunk and the
+// closing ones with the last, so the report is written in as many calls as
+// it has chunks.
+func appendJSONChunk(b []byte, findings Findings, lo, hi int) []byte {
+	if lo == 0 {
+		b = append(b, "{\n  \"violations\": ["...)
+	}
+	b = appendEntries(b, findings, lo, hi)
+	if hi == findings.Len() {
+		b = append(b, "\n  ]\n}\n"...)
+	}
+	return b
 }
 
 // renderJSON is the pretty-printed document without its final newline,
 // which is also what the --expect-json diff compares (§8.6).
 func renderJSON(findings []finding.Counted) string {
 	if len(findings) == 0 {
-		return "{\n  \"violations\": []\n}"
+		return emptyJSON
 	}
 	b := []byte("{\n  \"violations\": [")
 	b = appendEntries(b, Slice(findings), 0, len(findings))
@@ -341,13 +348,118 @@ func WriteJSONFile(path string, findings []finding.Counted) error {
 
 // WriteJSONFileOf is WriteJSONFile for any Findings, such as Set.Ordered.
 func WriteJSONFileOf(path string, findings Findings) error {
-	if err := writeFileAtomic(path, findings); err != nil {
+	return writeJSONFile(path, func(w io.Writer) error { return WriteJSONOf(w, findings) })
+}
+
+// WriteJSONFileWithText writes the JSON report to path as WriteJSONFileOf
+// does and, in the same pass over findings, renders the text report as
+// far as textHoldBudget allows. The text report may only be written once
+// the JSON report is safely in place (§1.3); rendering it while the JSON
+// report is written and synced decodes each finding once rather than
+// twice. The returned PendingText writes the whole text report.
+func WriteJSONFileWithText(path string, findings Findings, opts TextOptions) (*PendingText, error) {
+	return writeJSONFileWithText(path, findings, opts, textHoldBudget)
+}
+
+func writeJSONFileWithText(path string, findings Findings, opts TextOptions, budget int) (*PendingText, error) {
+	t := &PendingText{text: newTextRenderer(findings, opts), budget: budget}
+	n := findings.Len()
+	if n == 0 {
+		return t, WriteJSONFileOf(path, findings)
+	}
+	err := writeJSONFile(path, func(w io.Writer) error {
+		return renderChunks(0, n,
+			func(c *chunk) {
+				c.out[0] = appendJSONChunk(c.out[0], findings, c.lo, c.hi)
+				if !t.full.Load() {
+					c.out[1] = t.text.append(c.out[1], c.lo, c.hi)
+				}
+			},
+			func(c *chunk) error {
+				t.hold(c)
+				_, err := w.Write(c.out[0])
+				return err
+			})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// textHoldBudget bounds the text a PendingText holds: enough for the
+// whole report of a big graph, little next to what such a graph costs.
+const textHoldBudget = 32 << 20
+
+// PendingText is a text report rendered, as far as it was held, while the
+// JSON report was written.
+type PendingText struct {
+	text   *textRenderer
+	held   [][]byte // the text of findings [0, upTo), in chunk order
+	upTo   int
+	size   int
+	budget int
+	// full says the budget is spent: later chunks are not rendered, and
+	// one rendered meanwhile is not held.
+	full atomic.Bool
+}
+
+// hold keeps c's text if it follows what is held and fits the budget.
+func (t *PendingText) hold(c *chunk) {
+	if t.full.Load() || c.lo != t.upTo || len(c.out[1]) == 0 || t.size+len(c.out[1]) > t.budget {
+		t.full.Store(true)
+		return
+	}
+	t.held = append(t.held, c.out[1])
+	t.size += len(c.out[1])
+	t.upTo = c.hi
+	c.out[1] = nil // the chunk's next buffer is a new one
+}
+
+// WriteTo writes the text report to w: what is held, then the rest,
+// rendered now.
+func (t *PendingText) WriteTo(w io.Writer) (int64, error) {
+	var written int64
+	for _, b := range t.held {
+		n, err := w.Write(b)
+		written += int64(n)
+		if err != nil {
+			return written, err
+		}
+	}
+	if t.upTo >= t.text.n && len(t.held) > 0 {
+		return written, nil
+	}
+	cw := &countingWriter{w: w}
+	err := renderChunks(t.upTo, t.text.chunked(),
+		func(c *chunk) { c.out[0] = t.text.append(c.out[0], c.lo, c.hi) },
+		func(c *chunk) error {
+			_, err := cw.Write(c.out[0])
+			return err
+		})
+	return written + cw.n, err
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// writeJSONFile writes a JSON report through write to path atomically.
+func writeJSONFile(path string, write func(io.Writer) error) error {
+	if err := writeFileAtomic(path, write); err != nil {
 		return fmt.Errorf("failed to write JSON report to %s: %w", path, err)
 	}
 	return nil
 }
 
-func writeFileAtomic(path string, findings Findings) (err error) {
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	target := path
 	// Writing through a symlink should update the file it points to, not
 	// replace the link with a regular file.
@@ -371,7 +483,7 @@ func writeFileAtomic(path string, findings Findings) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := WriteJSONOf(tmp, findings); err != nil {
+	if err := write(tmp); err != nil {
 		return causeOf(err)
 	}
 	if err := tmp.Chmod(perm); err != nil {

@@ -45,22 +45,43 @@ func WriteText(w io.Writer, findings []finding.Counted, opts TextOptions) error 
 // million findings is never one string. Only the sign-off needs every
 // finding at once.
 func WriteTextOf(w io.Writer, findings Findings, opts TextOptions) error {
-	p := Palette{Color: opts.Color}
-	n := findings.Len()
+	t := newTextRenderer(findings, opts)
 	// The heading travels with the first chunk and the tail with the last.
-	return writeChunks(w, max(n, 1), func(b []byte, lo, hi int) []byte {
-		if lo == 0 {
-			b = appendHeading(b, p, n, findings.Occurrences())
-		}
-		for i := lo; i < min(hi, n); i++ {
-			c := findings.At(i)
-			b = appendLine(b, p, i+1, &c)
-		}
-		if hi >= n {
-			b = appendTail(b, p, opts, func() []finding.Counted { return collect(findings) })
-		}
-		return b
-	})
+	return writeChunks(w, t.chunked(), t.append)
+}
+
+// textRenderer renders the text report a run of findings at a time.
+type textRenderer struct {
+	findings    Findings
+	opts        TextOptions
+	p           Palette
+	n           int
+	occurrences int
+}
+
+func newTextRenderer(findings Findings, opts TextOptions) *textRenderer {
+	return &textRenderer{findings: findings, opts: opts, p: Palette{Color: opts.Color},
+		n: findings.Len(), occurrences: findings.Occurrences()}
+}
+
+// chunked is how many findings to render in chunks: a report without
+// findings is still one chunk, its heading and tail.
+func (t *textRenderer) chunked() int { return max(t.n, 1) }
+
+// append appends the report's part for findings [lo, hi): the heading
+// first when lo is 0, the tail last when hi reaches the end.
+func (t *textRenderer) append(b []byte, lo, hi int) []byte {
+	if lo == 0 {
+		b = appendHeading(b, t.p, t.n, t.occurrences)
+	}
+	for i := lo; i < min(hi, t.n); i++ {
+		c := t.findings.At(i)
+		b = appendLine(b, t.p, i+1, &c)
+	}
+	if hi >= t.n {
+		b = appendTail(b, t.p, t.opts, func() []finding.Counted { return collect(t.findings) })
+	}
+	return b
 }
 
 func appendHeading(b []byte, p Palette, distinct, occurrences int) []byte {

@@ -181,8 +181,10 @@ type inputs struct {
 }
 
 // A placeholder stands for a target label until the targets have been
-// read. It starts with a NUL byte, which no Bazel label contains.
-const placeholderPrefix = "\x00target:"
+// read. It starts with a control byte, which no Bazel label contains, and
+// not with NUL, which finding keys escape: relabelling a key whose target
+// needs no unescaping is the fast path.
+const placeholderPrefix = "\x01target:"
 
 func placeholder(id uint32) string {
 	return placeholderPrefix + strconv.FormatUint(uint64(id), 10)

@@ -155,10 +155,18 @@ func decodeKey(key string) Finding {
 }
 
 // targetField is where the encoded target label lies in a key: after the
-// kind byte and the mnemonic, with its terminator.
-func targetField(key string) (start, end int) {
+// kind byte and the mnemonic, with its terminator. target is the label
+// itself.
+func targetField(key string) (start, end int, target string) {
 	start = 1 + encodedLen(key[1:])
-	return start, start + encodedLen(key[start:])
+	n := strings.IndexByte(key[start:], 0)
+	if key[start+n+1] == 1 {
+		// No NUL in the label, the usual case: it is the bytes before
+		// the terminator.
+		return start, start + n + 2, key[start : start+n]
+	}
+	end = start + encodedLen(key[start:])
+	return start, end, decodeString(key[start:end])
 }
 
 // encodedLen is the length of the encoded string s begins with, terminator
@@ -172,11 +180,6 @@ func encodedLen(s string) int {
 			return n
 		}
 	}
-}
-
-// encodedStringLen is how many bytes appendString adds for s.
-func encodedStringLen(s string) int {
-	return len(s) + strings.Count(s, "\x00") + 2
 }
 
 // decodeString decodes one encoded string, terminator included.

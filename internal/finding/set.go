@@ -215,14 +215,13 @@ func Union(sets []*Set, label func(target string) (string, bool)) *Set {
 func relabel(entries []*entry, label func(string) (string, bool)) {
 	var block []byte
 	for _, e := range entries {
-		e.next = nil
-		start, end := targetField(e.key)
-		old := decodeString(e.key[start:end])
+		start, end, old := targetField(e.key)
 		l, ok := label(old)
 		if !ok || l == old {
 			continue
 		}
-		n := start + encodedStringLen(l) + len(e.key) - end
+		// At most: a label of NULs doubles in length.
+		n := start + 2*len(l) + 2 + len(e.key) - end
 		if cap(block)-len(block) < n {
 			block = make([]byte, 0, max(n, relabelBlock))
 		}

@@ -104,54 +104,63 @@ type graphSink interface {
 
 // graphLog records a batch of graph elements, decoded on any worker, so
 // that they reach the builder in dump order: duplicate ids then resolve
-// exactly as a sequential read resolves them. Labels stay where they lie
-// in the batch's bytes, which outlive the log's replay.
+// exactly as a sequential read resolves them. Replaying is the one part
+// of the graph's elements that runs on a single goroutine, so a log is
+// compact: small fixed-size records, with labels and ids in two buffers.
 type graphLog struct {
-	ops []graphOp
-	ids []uint32 // dep sets' ids, back to back
+	ops    []graphOp
+	labels []byte   // labels, back to back
+	ids    []uint32 // dep sets' ids, back to back
 }
 
 type graphOp struct {
-	num      protowire.Number // the container field: which builder method
-	id, x    uint32           // x: fragment id, parent id or direct count
-	label    []byte
-	pos, end int // the dep set's ids are ids[pos:end]
+	id, x      uint32 // x: fragment id, parent id or direct count
+	start, end uint32 // the label is labels[start:end], the dep set's ids ids[start:end]
+	num        uint8  // the container field: which builder method
 }
 
-func (l *graphLog) reset() { l.ops, l.ids = l.ops[:0], l.ids[:0] }
+func (l *graphLog) reset() { l.ops, l.labels, l.ids = l.ops[:0], l.labels[:0], l.ids[:0] }
+
+func (l *graphLog) label(label []byte) (start, end uint32) {
+	start = uint32(len(l.labels))
+	l.labels = append(l.labels, label...)
+	return start, uint32(len(l.labels))
+}
 
 func (l *graphLog) target(id uint32, label []byte) {
-	l.ops = append(l.ops, graphOp{num: fieldTargets, id: id, label: label})
+	start, end := l.label(label)
+	l.ops = append(l.ops, graphOp{num: uint8(fieldTargets), id: id, start: start, end: end})
 }
 
 func (l *graphLog) artifact(id, fragmentID uint32) {
-	l.ops = append(l.ops, graphOp{num: fieldArtifacts, id: id, x: fragmentID})
+	l.ops = append(l.ops, graphOp{num: uint8(fieldArtifacts), id: id, x: fragmentID})
 }
 
 func (l *graphLog) pathFragment(id uint32, label []byte, parent uint32) {
-	l.ops = append(l.ops, graphOp{num: fieldPathFragments, id: id, x: parent, label: label})
+	start, end := l.label(label)
+	l.ops = append(l.ops, graphOp{num: uint8(fieldPathFragments), id: id, x: parent, start: start, end: end})
 }
 
 func (l *graphLog) depSet(id uint32, ids []uint32, direct int) {
-	pos := len(l.ids)
+	start := uint32(len(l.ids))
 	l.ids = append(l.ids, ids...)
-	l.ops = append(l.ops, graphOp{num: fieldDepSetOfFiles, id: id, x: uint32(direct), pos: pos, end: len(l.ids)})
+	l.ops = append(l.ops, graphOp{num: uint8(fieldDepSetOfFiles), id: id, x: uint32(direct), start: start, end: uint32(len(l.ids))})
 }
 
-// replay hands the recorded elements to sink in the order they were
-// recorded.
-func (l *graphLog) replay(sink graphSink) {
+// replay hands the recorded elements to the builder in the order they
+// were recorded.
+func (l *graphLog) replay(b *builder) {
 	for i := range l.ops {
 		op := &l.ops[i]
-		switch op.num {
+		switch protowire.Number(op.num) {
 		case fieldTargets:
-			sink.target(op.id, op.label)
+			b.target(op.id, l.labels[op.start:op.end])
 		case fieldArtifacts:
-			sink.artifact(op.id, op.x)
+			b.artifact(op.id, op.x)
 		case fieldPathFragments:
-			sink.pathFragment(op.id, op.label, op.x)
+			b.pathFragment(op.id, l.labels[op.start:op.end], op.x)
 		case fieldDepSetOfFiles:
-			sink.depSet(op.id, l.ids[op.pos:op.end], int(op.x))
+			b.depSet(op.id, l.ids[op.start:op.end], int(op.x))
 		}
 	}
 }

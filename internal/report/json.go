@@ -483,7 +483,7 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := write(tmp); err != nil {
+	if err := write(&writebackWriter{f: tmp}); err != nil {
 		return causeOf(err)
 	}
 	if err := tmp.Chmod(perm); err != nil {
@@ -499,6 +499,25 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 		return causeOf(err)
 	}
 	return nil
+}
+
+// writebackWriter writes to f and starts the writeback of every
+// writebackEvery bytes as soon as they are written.
+type writebackWriter struct {
+	f                *os.File
+	written, started int64
+}
+
+const writebackEvery = 4 << 20
+
+func (w *writebackWriter) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	w.written += int64(n)
+	if w.written-w.started >= writebackEvery {
+		startWriteback(w.f, w.started, w.written-w.started)
+		w.started = w.written
+	}
+	return n, err
 }
 
 // causeOf drops the operation and path from a *fs.PathError or

@@ -26,15 +26,19 @@ type Counted struct {
 // copies every string, so a finding built from substrings of a large
 // buffer, as the decoder hands them out, does not keep that buffer alive.
 //
-// A set is either open, its entries in a hash map so that adding is
+// A set is either open, its entries also in a hash map so that adding is
 // cheap, or sorted, its entries in report order and no map at all: a
-// finished set is only read, in order, so RelabelTargets and Ordered leave
-// it sorted rather than pay for a map nobody will use. Adding to a sorted
-// set opens it again.
+// finished set is only read, in order, so Union and Ordered leave it
+// sorted rather than pay for a map nobody will use. Adding to a sorted set
+// opens it again. An open set lists its entries in the order they came,
+// and cuts entries and keys from blocks: a worker's hundred thousand
+// findings are then a few allocations, and reading them all, as Union
+// does, walks memory in order rather than the map's random one.
 type Set struct {
 	m       map[uint64]*entry // nil when sorted
-	sorted  []*entry          // in key order, when m is nil
-	len     int
+	entries []*entry          // every entry: in key order when sorted
+	slab    []entry           // where the next entries are cut from
+	keys    []byte            // where the next keys are cut from
 	scratch []byte
 }
 
@@ -57,28 +61,17 @@ func (s *Set) open() {
 	if s.m != nil {
 		return
 	}
-	s.m = make(map[uint64]*entry, len(s.sorted))
-	for _, e := range s.sorted {
+	s.m = make(map[uint64]*entry, len(s.entries))
+	for _, e := range s.entries {
 		h := maphash.String(seed, e.key)
 		e.next = s.m[h]
 		s.m[h] = e
 	}
-	s.sorted = nil
 }
 
-// all lists the entries in no particular order.
-func (s *Set) all() []*entry {
-	if s.m == nil {
-		return s.sorted
-	}
-	out := make([]*entry, 0, s.len)
-	for _, e := range s.m {
-		for ; e != nil; e = e.next {
-			out = append(out, e)
-		}
-	}
-	return out
-}
+// all lists the entries: in key order when the set is sorted, else in the
+// order they were first added.
+func (s *Set) all() []*entry { return s.entries }
 
 // Add records n more occurrences of f.
 func (s *Set) Add(f Finding, n int) {
@@ -91,33 +84,60 @@ func (s *Set) Add(f Finding, n int) {
 			return
 		}
 	}
-	s.m[h] = &entry{key: string(s.scratch), count: n, next: s.m[h]}
-	s.len++
+	e := s.newEntry(s.newKey(s.scratch), n)
+	e.next = s.m[h]
+	s.m[h] = e
 }
 
-// insert adds an entry that belongs to no other set.
-func (s *Set) insert(h uint64, in *entry) {
-	for e := s.m[h]; e != nil; e = e.next {
-		if e.key == in.key {
-			e.count += in.count
-			return
-		}
+// Slab sizes: entries are 32 bytes, keys a few hundred.
+const (
+	slabEntries = 1024
+	keyBlock    = 64 << 10
+)
+
+func (s *Set) newEntry(key string, n int) *entry {
+	if len(s.slab) == cap(s.slab) {
+		s.slab = make([]entry, 0, slabEntries)
 	}
-	in.next = s.m[h]
-	s.m[h] = in
-	s.len++
+	s.slab = append(s.slab, entry{key: key, count: n})
+	e := &s.slab[len(s.slab)-1]
+	s.entries = append(s.entries, e)
+	return e
+}
+
+// newKey copies b into the set's key blocks.
+func (s *Set) newKey(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if cap(s.keys)-len(s.keys) < len(b) {
+		s.keys = make([]byte, 0, max(len(b), keyBlock))
+	}
+	at := len(s.keys)
+	s.keys = append(s.keys, b...)
+	return unsafe.String(&s.keys[at], len(b))
 }
 
 // Merge adds every finding of o to s, leaving o as it was.
 func (s *Set) Merge(o *Set) {
 	s.open()
-	for _, e := range o.all() {
-		s.insert(maphash.String(seed, e.key), &entry{key: e.key, count: e.count})
+next:
+	for _, in := range o.all() {
+		h := maphash.String(seed, in.key)
+		for e := s.m[h]; e != nil; e = e.next {
+			if e.key == in.key {
+				e.count += in.count
+				continue next
+			}
+		}
+		e := s.newEntry(in.key, in.count)
+		e.next = s.m[h]
+		s.m[h] = e
 	}
 }
 
 // Len is the number of distinct findings.
-func (s *Set) Len() int { return s.len }
+func (s *Set) Len() int { return len(s.entries) }
 
 // Occurrences is the total count.
 func (s *Set) Occurrences() int {
@@ -145,10 +165,10 @@ func (s *Set) Sorted() []Counted {
 // while it is in use.
 func (s *Set) Ordered() *Ordered {
 	if s.m != nil {
-		s.sorted = sortEntries(split(s.all()))
+		s.entries = sortEntries(split(s.entries))
 		s.m = nil
 	}
-	return &Ordered{entries: s.sorted}
+	return &Ordered{entries: s.entries}
 }
 
 // Ordered is a set's findings in report order.
@@ -205,8 +225,7 @@ func Union(sets []*Set, label func(target string) (string, bool)) *Set {
 	for _, s := range sets {
 		*s = *NewSet()
 	}
-	sorted := mergeParts(parts)
-	return &Set{sorted: sorted, len: len(sorted)}
+	return &Set{entries: mergeParts(parts)}
 }
 
 // relabel rewrites the target of the entries whose label is ok. The new
@@ -367,7 +386,7 @@ func compareEntries(a, b *entry) int { return strings.Compare(a.key, b.key) }
 // Equal reports whether two sets hold the same findings with the same
 // counts. Both are left sorted.
 func (s *Set) Equal(o *Set) bool {
-	if s.len != o.len {
+	if s.Len() != o.Len() {
 		return false
 	}
 	a, b := s.Ordered().entries, o.Ordered().entries

@@ -46,28 +46,70 @@ type pipeline struct {
 	actionCount                  int
 }
 
-// batch is consecutive elements of one kind, back to back in data.
+// batch is consecutive elements of one kind (actions, or the graph's
+// other elements), back to back in data as the dump frames them, each with
+// its tag and length. The reading goroutine writes nothing per element but
+// its bytes, and a worker walks the framing again: recording where each
+// element lies would cost the reader more, for that record is written on
+// one core into memory another core last read.
 type batch struct {
 	data  []byte
-	elems []batchElem
+	n     int        // how many elements
+	runs  []batchRun // where data comes from in the dump
+	first counts     // each field's count before the batch's elements
 	// For graph batches: what the worker decoded, and a signal that it is
 	// done.
 	log     graphLog
 	decoded chan struct{}
 }
 
-// batchElem is one element of a batch, kept small: the reading goroutine
-// writes one per element into memory a worker last read.
-type batchElem struct {
-	off        int64  // where the element starts in the dump, for errors
-	start, end uint32 // the element's bytes are data[start:end]
-	index      uint32 // the element's number among those of its field
-	num        uint8  // the container field
+// counts is how many elements of each container field have been read.
+type counts [fieldPathFragments + 1]int
+
+// batchRun says that data, from pos on and until the next run, is the
+// dump from off on, byte for byte.
+type batchRun struct {
+	pos int
+	off int64
 }
 
-func (e *batchElem) entry() entryName {
-	return entryName{protowire.Number(e.num), int(e.index)}
+// cursor walks a batch's elements.
+type cursor struct {
+	bt     *batch
+	pos    int
+	run    int
+	counts counts
+	// The current element.
+	num  protowire.Number
+	body []byte
+	off  int64 // where it starts in the dump
 }
+
+func (bt *batch) cursor() cursor { return cursor{bt: bt, counts: bt.first} }
+
+// next moves to the next element, reporting false after the last. The
+// reader checked the framing, so it is not checked again.
+func (c *cursor) next() bool {
+	data := c.bt.data
+	if c.pos >= len(data) {
+		return false
+	}
+	runs := c.bt.runs
+	for c.run+1 < len(runs) && runs[c.run+1].pos <= c.pos {
+		c.run++
+	}
+	c.off = runs[c.run].off + int64(c.pos-runs[c.run].pos)
+	tag, n := protowire.ConsumeVarint(data[c.pos:])
+	size, m := protowire.ConsumeVarint(data[c.pos+n:])
+	c.num = protowire.Number(tag >> 3)
+	c.counts[c.num]++
+	start := c.pos + n + m
+	c.pos = start + int(size)
+	c.body = data[start:c.pos]
+	return true
+}
+
+func (c *cursor) entry() entryName { return entryName{c.num, c.counts[c.num]} }
 
 const (
 	// batchElems and batchBytes bound a batch: enough to make channel
@@ -93,24 +135,25 @@ func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action
 				d.reuse = new(Action)
 			}
 			for bt := range p.work {
+				c := bt.cursor()
 				if bt.decoded != nil {
 					d.graph = &bt.log
-					for _, e := range bt.elems {
-						if err := d.element(protowire.Number(e.num), bt.data[e.start:e.end]); err != nil {
-							p.fail(e.off, s.errorAt(e.entry(), e.off, err))
+					for c.next() {
+						if err := d.element(c.num, c.body); err != nil {
+							p.fail(c.off, s.errorAt(c.entry(), c.off, err))
 						}
 					}
 					bt.decoded <- struct{}{}
 					continue
 				}
-				for _, e := range bt.elems {
-					a, err := d.action(bt.data[e.start:e.end])
+				for c.next() {
+					a, err := d.action(c.body)
 					if err != nil {
-						p.fail(e.off, s.errorAt(e.entry(), e.off, err))
+						p.fail(c.off, s.errorAt(c.entry(), c.off, err))
 						continue
 					}
 					if err := fn(a); err != nil {
-						p.fail(e.off, err)
+						p.fail(c.off, err)
 					}
 				}
 				if reuse {
@@ -139,48 +182,71 @@ func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action
 	return p
 }
 
-// read reads an element of n bytes from the stream into the batch for its
-// kind, sending the batch on when it is full.
+// read reads the body of an element, n bytes, from the stream into the
+// batch for its kind, framed as tag and length again, and sends the batch
+// on when it is full. The element is already counted in s.counts; off is
+// where it starts in the dump.
 func (p *pipeline) read(s *stream, num protowire.Number, n int, entry entryName, off int64) error {
-	bt := p.pending(num)
+	bt := p.pending(num, &s.counts)
 	start := len(bt.data)
+	bt.data = protowire.AppendTag(bt.data, num, protowire.BytesType)
+	bt.data = protowire.AppendVarint(bt.data, uint64(n))
+	// The framing may be shorter than the dump's (varints may be padded),
+	// so the body starts a run of its own.
+	p.place(bt, start, off)
+	body := len(bt.data)
 	// Grown without zeroing: the read overwrites every byte.
-	bt.data = slices.Grow(bt.data, n)[:start+n]
-	got, err := io.ReadFull(s.br, bt.data[start:])
+	bt.data = slices.Grow(bt.data, n)[:body+n]
+	got, err := io.ReadFull(s.br, bt.data[body:])
 	s.off += int64(got)
 	if err := s.truncated(err, got, n); err != nil {
 		return s.errorAt(entry, off, err)
 	}
-	return p.added(bt, num, start, entry, off)
+	return p.added(bt, num)
 }
 
-// add copies into the batch for its kind an element the stream already
-// holds in its buffer.
-func (p *pipeline) add(num protowire.Number, body []byte, entry entryName, off int64) error {
-	bt := p.pending(num)
-	start := len(bt.data)
-	bt.data = append(bt.data, body...)
-	return p.added(bt, num, start, entry, off)
+// add copies into the batch for its kind an element the stream holds in
+// its buffer, framing included, and sends the batch on when it is full.
+// The element is already counted in s.counts; off is where it starts in
+// the dump.
+func (p *pipeline) add(s *stream, num protowire.Number, element []byte, off int64) error {
+	bt := p.pending(num, &s.counts)
+	p.place(bt, len(bt.data), off)
+	bt.data = append(bt.data, element...)
+	return p.added(bt, num)
 }
 
-// pending is the batch being filled for elements of kind num.
-func (p *pipeline) pending(num protowire.Number) *batch {
+// place records that bt.data[pos:] comes from the dump at off, unless the
+// last run already says so.
+func (p *pipeline) place(bt *batch, pos int, off int64) {
+	if n := len(bt.runs); n > 0 && bt.runs[n-1].off+int64(pos-bt.runs[n-1].pos) == off {
+		return
+	}
+	bt.runs = append(bt.runs, batchRun{pos: pos, off: off})
+}
+
+// pending is the batch being filled for elements of kind num, whose next
+// element is the last one counted.
+func (p *pipeline) pending(num protowire.Number, counted *counts) *batch {
 	pending := &p.pendingGraph
 	if num == fieldActions {
 		pending = &p.pendingActions
 		p.actionCount++
 	}
 	if *pending == nil {
-		*pending = p.batch(num != fieldActions)
+		bt := p.batch(num != fieldActions)
+		bt.first = *counted
+		bt.first[num]--
+		*pending = bt
 	}
 	return *pending
 }
 
-// added records the element that now ends bt.data, sending the batch on
-// when it is full.
-func (p *pipeline) added(bt *batch, num protowire.Number, start int, entry entryName, off int64) error {
-	bt.elems = append(bt.elems, batchElem{off: off, start: uint32(start), end: uint32(len(bt.data)), index: uint32(entry.index), num: uint8(num)})
-	if len(bt.elems) >= batchElems || len(bt.data) >= batchBytes {
+// added counts the element just copied into bt, sending the batch on when
+// it is full.
+func (p *pipeline) added(bt *batch, num protowire.Number) error {
+	bt.n++
+	if bt.n >= batchElems || len(bt.data) >= batchBytes {
 		if num == fieldActions {
 			p.pendingActions = nil
 		} else {
@@ -234,7 +300,7 @@ func (p *pipeline) release(bt *batch) {
 	if cap(bt.data) > 2*batchBytes {
 		return
 	}
-	bt.data, bt.elems = bt.data[:0], bt.elems[:0]
+	bt.data, bt.n, bt.runs = bt.data[:0], 0, bt.runs[:0]
 	bt.log.reset()
 	select {
 	case p.free <- bt:
@@ -256,7 +322,7 @@ func (p *pipeline) fail(off int64, err error) {
 func (p *pipeline) wait() error {
 	if p.work != nil {
 		for _, bt := range []*batch{p.pendingActions, p.pendingGraph} {
-			if bt != nil && len(bt.elems) > 0 {
+			if bt != nil && bt.n > 0 {
 				p.send(bt)
 			}
 		}

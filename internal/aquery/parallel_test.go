@@ -4,8 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 )
 
 // Decoding on several goroutines hands over the same actions as decoding
@@ -54,6 +61,68 @@ func TestParallelDecodingIsEquivalent(t *testing.T) {
 		_, parErr := Decode(bytes.NewReader(cut), "cut.pb", Options{Format: Proto, Workers: 3}, func(*Action) error { return nil })
 		if seqErr == nil || parErr == nil || seqErr.Error() != parErr.Error() {
 			t.Errorf("%s cut short: sequential error %v, parallel error %v", path, seqErr, parErr)
+		}
+	}
+}
+
+// The pipeline frames again what it reads the careful way (an element
+// bigger than the read buffer) and keeps track of where every element
+// lies even when the dump pads its varints: errors name the same entry
+// and byte as a sequential read, and the same actions come out.
+func TestParallelDecodingOfBigAndPaddedElements(t *testing.T) {
+	padded := func(e elem) []byte {
+		body, err := proto.Marshal(e.msg)
+		if err != nil || len(body) >= 0x80 {
+			t.Fatalf("padded: %d bytes, %v", len(body), err)
+		}
+		b := protowire.AppendTag(nil, e.num, protowire.BytesType)
+		// The length in three bytes where one would do.
+		b = append(b, byte(len(body))|0x80, 0x80, 0x00)
+		return append(b, body...)
+	}
+	big := act(&analysispb.Action{TargetId: 1, Mnemonic: "Big", Arguments: []string{"tool", strings.Repeat("x", 3*readBufferSize/2)}})
+	var data []byte
+	data = append(data, dump(t, art(1, 1), art(2, 1))...)
+	data = append(data, padded(art(3, 1))...)
+	data = append(data, dump(t, big, act(&analysispb.Action{TargetId: 1, Mnemonic: "Small", Arguments: []string{"a"}}))...)
+	data = append(data, padded(tgt(1, "//a"))...)
+	data = append(data, dump(t, big, tgt(2, "//b"))...)
+	bad := append(slices.Clone(data), dump(t, act(&analysispb.Action{TargetId: 1, Mnemonic: "After"}))...)
+	bad = append(bad, padded(elem{fieldTargets, &analysispb.Target{Id: 3}})...)
+	// A label of invalid UTF-8, written by hand since proto.Marshal refuses.
+	badTarget := protowire.AppendTag(nil, 2, protowire.BytesType)
+	badTarget = protowire.AppendBytes(badTarget, []byte{0xff})
+	bad = protowire.AppendTag(bad, fieldTargets, protowire.BytesType)
+	bad = protowire.AppendBytes(bad, badTarget)
+
+	for _, format := range []Format{Proto, StreamedProto} {
+		for name, in := range map[string][]byte{"good": data, "bad": bad} {
+			if format == StreamedProto {
+				in = toStreamed(t, in)
+			}
+			mnemonics := func(opts Options) ([]string, error) {
+				var mu sync.Mutex
+				var got []string
+				_, err := Decode(bytes.NewReader(in), "dump.pb", opts, func(a *Action) error {
+					mu.Lock()
+					defer mu.Unlock()
+					got = append(got, a.Mnemonic+"/"+strconv.Itoa(len(a.Arguments)))
+					return nil
+				})
+				slices.Sort(got)
+				return got, err
+			}
+			want, seqErr := mnemonics(Options{Format: format})
+			got, parErr := mnemonics(Options{Format: format, Workers: 3, ReuseActions: true})
+			if fmt.Sprint(seqErr) != fmt.Sprint(parErr) {
+				t.Errorf("%v, %s dump: sequential error %v, parallel error %v", format, name, seqErr, parErr)
+			}
+			if name == "bad" && (parErr == nil || !strings.Contains(parErr.Error(), "target 4")) {
+				t.Errorf("%v, bad dump: error %v, want one naming target 4", format, parErr)
+			}
+			if name == "good" && (parErr != nil || !slices.Equal(got, want) || len(got) != 3) {
+				t.Errorf("%v, good dump: parallel %v (err %v), sequential %v", format, got, parErr, want)
+			}
 		}
 	}
 }

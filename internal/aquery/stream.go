@@ -32,7 +32,7 @@ type stream struct {
 	buf          []byte // reused for each element's bytes
 	progress     func(int64)
 	lastProgress int64
-	counts       [fieldPathFragments + 1]int
+	counts       counts
 }
 
 func newStream(r io.Reader, name string, progress func(int64)) *stream {
@@ -272,7 +272,7 @@ func (s *stream) splitBuffered(p *pipeline, limit, end int64) error {
 			break
 		}
 		s.counts[num]++
-		if err := p.add(num, b[n+m:total], entryName{num, s.counts[num]}, off); err != nil {
+		if err := p.add(s, num, b[:total], off); err != nil {
 			s.discardBuffered(used)
 			return err
 		}

@@ -111,7 +111,7 @@ func wireTypeError(field string, got, want protowire.Type) error {
 	return fmt.Errorf("field %s has wire type %d, expected %d", field, got, want)
 }
 
-// fieldValue is one field of a message as nextField read it.
+// fieldValue is one field of a message as read reads it.
 type fieldValue struct {
 	num   protowire.Number
 	typ   protowire.Type
@@ -119,15 +119,17 @@ type fieldValue struct {
 	bytes []byte // length-delimited value
 }
 
-// nextField consumes one field of b. Fields of other wire types than varint
-// and bytes are skipped whole and reported with typ set, so that callers can
-// reject them for known fields.
-func nextField(b []byte) (fieldValue, int, error) {
+// read consumes one field of b into f and returns its length. Fields of
+// other wire types than varint and bytes are skipped whole and reported
+// with typ set, so that callers can reject them for known fields. f is
+// filled in place rather than returned: copying the struct out would cost
+// a stalled load per field, for it is written a member at a time.
+func (f *fieldValue) read(b []byte) (int, error) {
 	num, typ, n := protowire.ConsumeTag(b)
 	if n < 0 {
-		return fieldValue{}, 0, protowire.ParseError(n)
+		return 0, protowire.ParseError(n)
 	}
-	f := fieldValue{num: num, typ: typ}
+	f.num, f.typ = num, typ
 	var m int
 	switch typ {
 	case protowire.VarintType:
@@ -138,9 +140,9 @@ func nextField(b []byte) (fieldValue, int, error) {
 		m = protowire.ConsumeFieldValue(num, typ, b[n:])
 	}
 	if m < 0 {
-		return fieldValue{}, 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(m))
+		return 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(m))
 	}
-	return f, n + m, nil
+	return n + m, nil
 }
 
 func (f *fieldValue) uint32(name string) (uint32, error) {
@@ -177,6 +179,24 @@ func (f *fieldValue) message(name string) ([]byte, error) {
 		return nil, wireTypeError(name, f.typ, protowire.BytesType)
 	}
 	return f.bytes, nil
+}
+
+// checkUint32s checks a repeated uint32 field nothing reads, packed or not.
+func (f *fieldValue) checkUint32s(name string) error {
+	switch f.typ {
+	case protowire.VarintType:
+		return nil
+	case protowire.BytesType:
+		for b := f.bytes; len(b) > 0; {
+			_, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return fmt.Errorf("field %s: %w", name, protowire.ParseError(n))
+			}
+			b = b[n:]
+		}
+		return nil
+	}
+	return wireTypeError(name, f.typ, protowire.BytesType)
 }
 
 // appendUint32s appends the values of a repeated uint32 field, packed or not.
@@ -220,6 +240,7 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 			a.Arguments = make([]string, 0, n)
 		}
 	}
+	var f fieldValue
 	for len(b) > 0 {
 		// Arguments are most of a dump: read them without the general
 		// field machinery. 0x32 is field 6 (arguments), wire type 2.
@@ -233,7 +254,7 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 				continue
 			}
 		}
-		f, n, err := nextField(b)
+		n, err := f.read(b)
 		if err != nil {
 			return nil, err
 		}
@@ -284,11 +305,11 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 			}
 		// Fields nothing reads, checked as prost checked them.
 		case 2:
-			_, err = f.appendUint32s(nil, "aspect_descriptor_ids")
+			err = f.checkUint32s("aspect_descriptor_ids")
 		case 9:
-			_, err = f.appendUint32s(nil, "output_ids")
+			err = f.checkUint32s("output_ids")
 		case 20:
-			_, err = f.appendUint32s(nil, "scheduling_dep_dep_set_ids")
+			err = f.checkUint32s("scheduling_dep_dep_set_ids")
 		case 3:
 			_, err = f.str("action_key")
 		case 5:
@@ -350,8 +371,9 @@ func (d *elementDecoder) value(b []byte) string {
 }
 
 func keyValue(b []byte) (key, value []byte, err error) {
+	var f fieldValue
 	for len(b) > 0 {
-		f, n, err := nextField(b)
+		n, err := f.read(b)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -371,8 +393,9 @@ func keyValue(b []byte) (key, value []byte, err error) {
 
 func (d *elementDecoder) paramFile(b []byte, lines []string) (action.ParamFile, error) {
 	pf := action.ParamFile{Lines: lines}
+	var f fieldValue
 	for len(b) > 0 {
-		f, n, err := nextField(b)
+		n, err := f.read(b)
 		if err != nil {
 			return pf, err
 		}
@@ -397,8 +420,9 @@ func (d *elementDecoder) paramFile(b []byte, lines []string) (action.ParamFile, 
 
 func (d *elementDecoder) artifact(b []byte) error {
 	var id, fragmentID uint32
+	var f fieldValue
 	for len(b) > 0 {
-		f, n, err := nextField(b)
+		n, err := f.read(b)
 		if err != nil {
 			return err
 		}
@@ -424,8 +448,9 @@ func (d *elementDecoder) artifact(b []byte) error {
 func (d *elementDecoder) target(b []byte) error {
 	var id uint32
 	var label []byte
+	var f fieldValue
 	for len(b) > 0 {
-		f, n, err := nextField(b)
+		n, err := f.read(b)
 		if err != nil {
 			return err
 		}
@@ -451,8 +476,9 @@ func (d *elementDecoder) target(b []byte) error {
 func (d *elementDecoder) depSet(b []byte) error {
 	var id uint32
 	d.direct, d.trans = d.direct[:0], d.trans[:0]
+	var f fieldValue
 	for len(b) > 0 {
-		f, n, err := nextField(b)
+		n, err := f.read(b)
 		if err != nil {
 			return err
 		}
@@ -479,8 +505,9 @@ func (d *elementDecoder) depSet(b []byte) error {
 func (d *elementDecoder) pathFragment(b []byte) error {
 	var id, parent uint32
 	var label []byte
+	var f fieldValue
 	for len(b) > 0 {
-		f, n, err := nextField(b)
+		n, err := f.read(b)
 		if err != nil {
 			return err
 		}

@@ -70,7 +70,15 @@ func (a *Action) ExpandedArgv() []string {
 	if len(a.ParamFiles) == 0 || !slices.ContainsFunc(a.Arguments, func(arg string) bool { return a.referencedParamFile(arg) != nil }) {
 		return a.Arguments
 	}
-	out := make([]string, 0, len(a.Arguments))
+	n := 0
+	for _, arg := range a.Arguments {
+		if pf := a.referencedParamFile(arg); pf != nil {
+			n += len(pf.Lines)
+		} else {
+			n++
+		}
+	}
+	out := make([]string, 0, n)
 	for _, arg := range a.Arguments {
 		if pf := a.referencedParamFile(arg); pf != nil {
 			out = append(out, pf.Lines...)

@@ -58,7 +58,8 @@ for n in $sizes; do
 	for row in "sha256sum $sw $sc $sm" "ahab $aw $ac $am"; do
 		read -r tool w c m <<<"$row"
 		w=$(echo "if ($w < 0.01) 0.01 else $w" | bc)
-		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "$mb" "$tool" "$w" "$c" \
+		# bc drops the leading zero of a fraction; printf puts it back.
+		printf '| %s | %s | %s | %.2f | %.2f | %s | %s | %s | %.2f |\n' "$n" "$mb" "$tool" "$w" "$c" \
 			"$(echo "scale=0; $m / 1024" | bc)" \
 			"$(echo "scale=0; $bytes / 1000000 / $w" | bc)" \
 			"$(echo "scale=0; $n / $w" | bc)" \

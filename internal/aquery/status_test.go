@@ -116,22 +116,31 @@ func TestTable(t *testing.T) {
 	for _, id := range want {
 		tb.set(id, "v", false)
 	}
-	tb.set(9000, "sparse", false) // far past the few entries: sparse
-	// Enough entries that 9000 falls in the dense range: the dense part
-	// then grows over the id stored as sparse.
+	if tb.sparse == nil || len(tb.sparse) != 2 {
+		t.Fatalf("ids near 1<<30 with 6 entries: %d in the map, want 2", len(tb.sparse))
+	}
+	tb.set(10000000, "sparse", false) // far past the few entries: in the map
+	if _, inMap := tb.sparse[10000000]; !inMap {
+		t.Fatal("10000000 with 7 entries is not in the map")
+	}
+	// Enough entries that 10000000 gets a page: the page then takes over
+	// the id stored in the map.
 	for i := uint32(6); i < 3000; i++ {
 		tb.set(i, "dense", false)
 		want = append(want, i)
 	}
-	tb.set(9000, "again", true) // first wins
-	if v, ok := tb.get(9000); !ok || v != "sparse" {
-		t.Errorf("get(9000) = %q, %v", v, ok)
+	tb.set(10000000, "again", true) // first wins
+	if v, ok := tb.get(10000000); !ok || v != "sparse" {
+		t.Errorf("get(10000000) = %q, %v", v, ok)
 	}
-	tb.set(9000, "last", false)
-	if v, _ := tb.get(9000); v != "last" || tb.size <= 9000 {
-		t.Errorf("get(9000) = %q after overwrite (dense size %d)", v, tb.size)
+	tb.set(10000000, "last", false)
+	if _, inMap := tb.sparse[10000000]; inMap || tb.pages[10000000>>pageBits] == nil {
+		t.Error("10000000 stayed in the map once 3000 entries allow its page")
 	}
-	want = append(want, 9000)
+	if v, _ := tb.get(10000000); v != "last" {
+		t.Errorf("get(10000000) = %q after overwrite", v)
+	}
+	want = append(want, 10000000)
 	if _, ok := tb.get(2); ok {
 		t.Error("get(2) found an id never set")
 	}
@@ -141,7 +150,24 @@ func TestTable(t *testing.T) {
 	}
 }
 
-// Ids that keep doubling must not make the dense part grow exponentially.
+// Ids spread thin, one in twelve as when a dump is amplified by
+// renumbering copies of it into one id space, still get pages.
+func TestTableSpreadIDs(t *testing.T) {
+	var tb table[uint32]
+	for i := range uint32(100000) {
+		tb.set(i*12+1, i, false)
+	}
+	if len(tb.sparse) != 0 {
+		t.Errorf("%d of 100000 ids one in twelve went to the map", len(tb.sparse))
+	}
+	for i := range uint32(100000) {
+		if v, ok := tb.get(i*12 + 1); !ok || v != i {
+			t.Fatalf("get(%d) = %d, %v", i*12+1, v, ok)
+		}
+	}
+}
+
+// Ids that keep doubling must not make the pages grow exponentially.
 func TestTableGrowthIsBoundedByEntries(t *testing.T) {
 	var tb table[uint32]
 	id := uint32(denseSlack - 1)
@@ -149,7 +175,7 @@ func TestTableGrowthIsBoundedByEntries(t *testing.T) {
 		tb.set(id, 1, false)
 		id = id*2 + denseSlack - 1
 	}
-	if tb.size > 3*denseSlack+chunkLen {
-		t.Errorf("30 entries grew the dense part to %d slots", tb.size)
+	if tb.allocated*pageLen > 16*31+denseSlack || len(tb.pages) > 64*31+denseSlack {
+		t.Errorf("30 entries allocated %d pages in a directory of %d", tb.allocated, len(tb.pages))
 	}
 }

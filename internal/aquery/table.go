@@ -2,47 +2,60 @@ package aquery
 
 import "slices"
 
-// table maps proto ids to values. Bazel numbers artifacts, dep sets, targets
-// and path fragments densely from 1, so ids that fit in (or just past) the
-// dense part are stored there at a few bytes each; the rare far-off id (a
-// hand-written or corrupted dump) goes to a map so that one huge id cannot
-// make us allocate a huge slice.
-//
-// The dense part is a list of fixed-size chunks rather than one slice: a
-// graph of millions of artifacts would otherwise grow a slice of tens of
-// megabytes by copying it, holding old and new at once.
+// table maps proto ids to values. Bazel numbers artifacts, dep sets,
+// targets and path fragments densely from 1, but a dump that was stitched
+// together, or renumbered to share one id space among all kinds, spreads
+// a kind's ids thin. So ids live in pages of pageLen slots, allocated only
+// where ids fall: a few bytes per id when they are dense, and still a
+// slice index rather than a hash lookup when one id in sixteen is used.
+// Only ids so far off that a page for them would break that bound (a
+// hand-written or corrupted dump) go to a map, so that one huge id cannot
+// make us allocate a huge table.
 type table[V any] struct {
-	chunks []*chunk[V]
-	size   int // ids below size are in the dense part
-	sparse map[uint32]V
-	n      int
+	pages     []*page[V] // pages[id>>pageBits]; nil where no id fell
+	allocated int        // non-nil pages
+	sparse    map[uint32]V
+	n         int
 }
 
-const chunkBits = 14
-const chunkLen = 1 << chunkBits
+const pageBits = 10
+const pageLen = 1 << pageBits
 
-type chunk[V any] struct {
-	v   [chunkLen]V
-	has [chunkLen]bool
+type page[V any] struct {
+	v   [pageLen]V
+	has [pageLen]bool
 }
 
-// denseSlack is how far past twice the number of entries an id may be and
-// still extend the dense part.
+// denseSlack is how many slots past sixteen per entry the pages may hold,
+// so that small graphs never touch the map.
 const denseSlack = 4096
 
-func (t *table[V]) slot(id uint32) (*V, *bool) {
-	c := t.chunks[id>>chunkBits]
-	return &c.v[id&(chunkLen-1)], &c.has[id&(chunkLen-1)]
+// pageFor returns the page for id, allocating it when the pages stay
+// within sixteen slots per entry and the page index within 64 per entry;
+// nil means id is stored in the map.
+func (t *table[V]) pageFor(id uint32) *page[V] {
+	pi := int(id >> pageBits)
+	if pi < len(t.pages) && t.pages[pi] != nil {
+		return t.pages[pi]
+	}
+	budget := int64(t.n) + 1
+	if int64(pi) >= 64*budget+denseSlack || int64(t.allocated+1)*pageLen > 16*budget+denseSlack {
+		return nil
+	}
+	if pi >= len(t.pages) {
+		t.pages = slices.Grow(t.pages, pi+1-len(t.pages))[:pi+1]
+	}
+	p := new(page[V])
+	t.pages[pi] = p
+	t.allocated++
+	return p
 }
 
 // set stores v under id. When first is true an existing entry is kept.
 func (t *table[V]) set(id uint32, v V, first bool) {
-	// Growth is bounded by the number of entries, not the current size,
-	// so that ids that keep doubling cannot make the table outgrow the
-	// input.
-	if int(id) < t.size || int64(id) < int64(t.n)*2+denseSlack {
+	if p := t.pageFor(id); p != nil {
 		if t.sparse != nil {
-			// The dense part has grown over an id stored earlier as sparse.
+			// A page now covers an id stored earlier in the map.
 			if _, ok := t.sparse[id]; ok {
 				if first {
 					return
@@ -51,19 +64,15 @@ func (t *table[V]) set(id uint32, v V, first bool) {
 				t.n--
 			}
 		}
-		for int(id) >= t.size {
-			t.chunks = append(t.chunks, new(chunk[V]))
-			t.size += chunkLen
-		}
-		slot, has := t.slot(id)
-		if *has {
+		i := id & (pageLen - 1)
+		if p.has[i] {
 			if first {
 				return
 			}
 		} else {
 			t.n++
 		}
-		*slot, *has = v, true
+		p.v[i], p.has[i] = v, true
 		return
 	}
 	if t.sparse == nil {
@@ -80,10 +89,9 @@ func (t *table[V]) set(id uint32, v V, first bool) {
 }
 
 func (t *table[V]) get(id uint32) (V, bool) {
-	if int(id) < t.size {
-		slot, has := t.slot(id)
-		if *has {
-			return *slot, true
+	if pi := int(id >> pageBits); pi < len(t.pages) {
+		if p := t.pages[pi]; p != nil && p.has[id&(pageLen-1)] {
+			return p.v[id&(pageLen-1)], true
 		}
 	}
 	v, ok := t.sparse[id]
@@ -95,10 +103,13 @@ func (t *table[V]) len() int { return t.n }
 // ids returns every id in ascending order.
 func (t *table[V]) ids() []uint32 {
 	out := make([]uint32, 0, t.n)
-	for ci, c := range t.chunks {
-		for i, ok := range c.has {
+	for pi, p := range t.pages {
+		if p == nil {
+			continue
+		}
+		for i, ok := range p.has {
 			if ok {
-				out = append(out, uint32(ci<<chunkBits|i))
+				out = append(out, uint32(pi<<pageBits|i))
 			}
 		}
 	}

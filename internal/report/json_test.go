@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -239,6 +240,8 @@ func TestReadJSONErrors(t *testing.T) {
 		{"fractional_count", `{"violations": [{"count": 1.5, "violation": {}}]}`, "violation 1: count: 1.5 is not a positive integer"},
 		{"wrappers_required", `{"violations": [{"count": 1, "violation": {"kind": "system_program", "action": {"mnemonic": "", "target": ""}, "program": {"origin": "system", "path": "gcc"}}}]}`, `violation 1: violation: missing field "wrappers"`},
 		{"null_string", `{"violations": [{"count": 1, "violation": {"kind": "bad_path", "action": {"mnemonic": null, "target": ""}, "actual": ""}}]}`, `violation 1: violation: action: mnemonic: expected a string, found null`},
+		{"violations_not_an_array", `{"violations": {"count": 1}}`, "violations: expected an array, found an object"},
+		{"a_bad_entry_after_many_is_numbered_from_the_first", manyEntries(readWindow+10, readWindow+3), fmt.Sprintf("violation %d: count: 0 is not a positive integer", readWindow+3)},
 		{"overflowing_counts", `{"violations": [{"count": 9223372036854775807, "violation": {"kind": "bad_path", "action": {"mnemonic": "", "target": ""}, "actual": ""}}, {"count": 1, "violation": {"kind": "bad_path", "action": {"mnemonic": "", "target": ""}, "actual": ""}}]}`, "violation 2: counts add up to more than 9223372036854775807"},
 	}
 	for _, tt := range tests {
@@ -282,4 +285,37 @@ func TestReadJSONLeniency(t *testing.T) {
 
 func codegenAt(path string) program.ID {
 	return program.ID{Origin: program.Origin{Kind: program.Main}, Path: path}
+}
+
+// manyEntries is a report of n bad_path entries, the bad-th of which
+// (from 1) has a count of 0.
+func manyEntries(n, bad int) string {
+	var b strings.Builder
+	b.WriteString(`{"violations": [`)
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteString(",")
+		}
+		count := 1
+		if i == bad {
+			count = 0
+		}
+		fmt.Fprintf(&b, `{"count": %d, "violation": {"kind": "bad_path", "action": {"mnemonic": "M", "target": "//t:%d"}, "actual": "/bin"}}`, count, i)
+	}
+	b.WriteString(`], "after": true}`)
+	return b.String()
+}
+
+// Keys after the violations are read past, and a repeated violations key
+// counts as a map would count it: the last one.
+func TestReadJSONAcrossWindows(t *testing.T) {
+	doc := strings.Replace(manyEntries(2*readWindow+5, 0), `{"violations": [`, `{"violations": [], "violations": [`, 1)
+	set, err := ReadJSON(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := set.Sorted()
+	if len(got) != 2*readWindow+5 || got[0].Action.Target != "//t:1" || set.Occurrences() != 2*readWindow+5 {
+		t.Errorf("read %d findings (%d occurrences), first %q", len(got), set.Occurrences(), got[0].Action.Target)
+	}
 }

@@ -8,9 +8,11 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/program"
@@ -49,41 +51,130 @@ func ReadJSON(r io.Reader) (*finding.Set, error) {
 const maxOccurrences = math.MaxInt64
 
 func decodeReport(data []byte) (*finding.Set, error) {
-	var top any
-	// Validate the syntax once, with encoding/json's offsets.
-	if err := json.Unmarshal(data, &top); err != nil {
+	if !json.Valid(data) {
+		// Decoded again only to say where it goes wrong, with
+		// encoding/json's offsets.
+		var top any
+		err := json.Unmarshal(data, &top)
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			return nil, fmt.Errorf("invalid JSON at byte %d: %s", se.Offset, se.Error())
 		}
 		return nil, fmt.Errorf("invalid JSON: %v", err)
 	}
-	doc, err := asObject(data)
-	if err != nil {
-		return nil, err
+	if firstByte(data) != '{' {
+		return nil, fmt.Errorf("expected an object, found %s", describe(data))
 	}
-	rawEntries, ok := doc["violations"]
-	if !ok {
+	// The document is valid, so the decoder's errors below cannot happen.
+	// It walks the top-level object and the violations array one entry at
+	// a time: a report of a million findings is never decoded whole.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.Token() // {
+	var set *finding.Set
+	for dec.More() {
+		key, _ := dec.Token()
+		if key != "violations" {
+			var skip json.RawMessage
+			dec.Decode(&skip)
+			continue
+		}
+		// A repeated key is decoded again; the last one counts, as it
+		// would in a map.
+		var err error
+		if set, err = decodeViolations(dec); err != nil {
+			return nil, err
+		}
+	}
+	if set == nil {
 		return nil, errors.New(`missing field "violations"`)
 	}
-	entries, err := asArray(rawEntries)
-	if err != nil {
-		return nil, fmt.Errorf("violations: %w", err)
+	return set, nil
+}
+
+// decodeViolations decodes the array of entries the decoder is at. The
+// decoder only cuts the entries out, window after window, on its own
+// goroutine; each window's entries are decoded on every core and added
+// in order, so the first bad entry is the one reported.
+func decodeViolations(dec *json.Decoder) (*finding.Set, error) {
+	tok, _ := dec.Token()
+	if tok != json.Delim('[') {
+		return nil, fmt.Errorf("violations: expected an array, found %s", describeToken(tok))
 	}
+	windows := make(chan []json.RawMessage, 2)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(windows)
+		defer dec.Token() // ]
+		for dec.More() {
+			window := make([]json.RawMessage, 0, readWindow)
+			for len(window) < readWindow && dec.More() {
+				var raw json.RawMessage
+				dec.Decode(&raw)
+				window = append(window, raw)
+			}
+			select {
+			case windows <- window:
+			case <-stop:
+				return
+			}
+		}
+	}()
 	set := finding.NewSet()
 	total := uint64(0)
-	for i, raw := range entries {
-		f, n, err := decodeEntry(raw)
-		if err != nil {
-			return nil, fmt.Errorf("violation %d: %w", i+1, err)
+	first := 0 // the number of the window's first entry, from 0
+	type decoded struct {
+		f   finding.Finding
+		n   uint64
+		err error
+	}
+	var out []decoded
+	for window := range windows {
+		out = slices.Grow(out[:0], len(window))[:len(window)]
+		parts := min(runtime.GOMAXPROCS(0), (len(window)+255)/256)
+		var wg sync.WaitGroup
+		for p := range parts {
+			wg.Go(func() {
+				for i := p * len(window) / parts; i < (p+1)*len(window)/parts; i++ {
+					out[i].f, out[i].n, out[i].err = decodeEntry(window[i])
+				}
+			})
 		}
-		if n > maxOccurrences-total {
-			return nil, fmt.Errorf("violation %d: counts add up to more than %d", i+1, uint64(maxOccurrences))
+		wg.Wait()
+		for i, d := range out {
+			if d.err != nil {
+				return nil, fmt.Errorf("violation %d: %w", first+i+1, d.err)
+			}
+			if d.n > maxOccurrences-total {
+				return nil, fmt.Errorf("violation %d: counts add up to more than %d", first+i+1, uint64(maxOccurrences))
+			}
+			total += d.n
+			set.Add(d.f, int(d.n))
 		}
-		total += n
-		set.Add(f, int(n))
+		first += len(window)
 	}
 	return set, nil
+}
+
+// readWindow is how many entries are cut out before they are decoded.
+const readWindow = 4096
+
+// describeToken names the kind of value a token starts.
+func describeToken(tok json.Token) string {
+	switch tok.(type) {
+	case json.Delim:
+		if tok == json.Delim('{') {
+			return "an object"
+		}
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "a number"
 }
 
 func decodeEntry(raw json.RawMessage) (finding.Finding, uint64, error) {

@@ -38,3 +38,27 @@ func FuzzReadJSON(f *testing.F) {
 		_ = Text(set.Sorted(), TextOptions{SignOff: true, Color: true})
 	})
 }
+
+// FuzzReadCanonical checks that the fast decoder, whenever it accepts a
+// report, finds what the careful one finds.
+//
+//	go test ./internal/report -run '^$' -fuzz FuzzReadCanonical -fuzztime 60s
+func FuzzReadCanonical(f *testing.F) {
+	var golden bytes.Buffer
+	WriteJSON(&golden, oneOfEachKind())
+	f.Add(golden.Bytes())
+	f.Add([]byte("{\n  \"violations\": []\n}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fast, ok := readCanonical(data)
+		if !ok {
+			return
+		}
+		careful, err := decodeCarefully(data)
+		if err != nil {
+			t.Fatalf("the fast decoder accepts what the careful one refuses: %v", err)
+		}
+		if !fast.Equal(careful) {
+			t.Fatalf("the decoders disagree:\n%s", Diff(careful.Sorted(), fast.Sorted(), false))
+		}
+	})
+}

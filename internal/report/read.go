@@ -51,6 +51,15 @@ func ReadJSON(r io.Reader) (*finding.Set, error) {
 const maxOccurrences = math.MaxInt64
 
 func decodeReport(data []byte) (*finding.Set, error) {
+	if set, ok := readCanonical(data); ok {
+		return set, nil
+	}
+	return decodeCarefully(data)
+}
+
+// decodeCarefully decodes any report §8.4 accepts and says precisely what
+// is wrong with one it does not.
+func decodeCarefully(data []byte) (*finding.Set, error) {
 	if !json.Valid(data) {
 		// Decoded again only to say where it goes wrong, with
 		// encoding/json's offsets.

@@ -2,7 +2,6 @@ package report
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,17 +11,7 @@ import (
 // decoder, with the careful decoder's result; a report in any other
 // layout falls back to the careful one.
 func TestReadCanonical(t *testing.T) {
-	var paths []string
-	for _, glob := range []string{"../../testdata/conformance/*/*expected.json", "../../fishery/*/expectation.json"} {
-		m, err := filepath.Glob(glob)
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, m...)
-	}
-	if len(paths) < 10 {
-		t.Fatalf("found %d recorded reports, expected the conformance set's and the fishery's", len(paths))
-	}
+	paths := realReports(t)
 	docs := map[string][]byte{}
 	for _, p := range paths {
 		data, err := os.ReadFile(p)

@@ -237,12 +237,8 @@ func (r *canonReader) finding() finding.Finding {
 	switch kind {
 	case finding.EnvironmentLeak:
 		r.field("source")
-		switch r.str() {
-		case "user":
-			f.Source = finding.User
-		case "hostname":
-			f.Source = finding.Hostname
-		default:
+		var ok bool
+		if f.Source, ok = sourceByName(r.str()); !ok {
 			r.bad = true
 		}
 		r.field("sentinel")
@@ -305,19 +301,17 @@ func (r *canonReader) site() finding.Site {
 	r.field("site")
 	r.byte('{')
 	r.key("location")
-	switch r.str() {
-	case "argument":
-		s.Location = finding.Argument
-	case "param_file":
-		s.Location = finding.ParamFile
+	var ok bool
+	if s.Location, ok = locationByName(r.str()); !ok {
+		r.bad = true
+	}
+	switch s.Location {
+	case finding.ParamFile:
 		r.field("exec_path")
 		s.ExecPath = r.str()
-	case "env_var":
-		s.Location = finding.EnvVar
+	case finding.EnvVar:
 		r.field("key")
 		s.Key = r.str()
-	default:
-		r.bad = true
 	}
 	r.field("value")
 	s.Value = r.str()

@@ -57,6 +57,26 @@ func decodeReport(data []byte) (*finding.Set, error) {
 	return decodeCarefully(data)
 }
 
+// sourceByName and locationByName are the inverses of Source.String and
+// Location.String.
+func sourceByName(name string) (finding.Source, bool) {
+	for _, src := range []finding.Source{finding.User, finding.Hostname} {
+		if src.String() == name {
+			return src, true
+		}
+	}
+	return 0, false
+}
+
+func locationByName(name string) (finding.Location, bool) {
+	for _, loc := range []finding.Location{finding.Argument, finding.ParamFile, finding.EnvVar} {
+		if loc.String() == name {
+			return loc, true
+		}
+	}
+	return 0, false
+}
+
 // decodeCarefully decodes any report §8.4 accepts and says precisely what
 // is wrong with one it does not.
 func decodeCarefully(data []byte) (*finding.Set, error) {
@@ -242,12 +262,8 @@ func decodeFinding(o object) (finding.Finding, error) {
 		if err != nil {
 			return f, err
 		}
-		switch src {
-		case "user":
-			f.Source = finding.User
-		case "hostname":
-			f.Source = finding.Hostname
-		default:
+		var ok bool
+		if f.Source, ok = sourceByName(src); !ok {
 			return f, fmt.Errorf("source: unknown source %q, expected one of: user, hostname", src)
 		}
 		if f.Sentinel, err = o.str("sentinel"); err != nil {
@@ -282,17 +298,15 @@ func decodeSite(parent object) (finding.Site, error) {
 	if err != nil {
 		return s, fmt.Errorf("site: %w", err)
 	}
-	switch loc {
-	case "argument":
-		s.Location = finding.Argument
-	case "param_file":
-		s.Location = finding.ParamFile
-		s.ExecPath, err = o.str("exec_path")
-	case "env_var":
-		s.Location = finding.EnvVar
-		s.Key, err = o.str("key")
-	default:
+	var ok bool
+	if s.Location, ok = locationByName(loc); !ok {
 		return s, fmt.Errorf("site: unknown location %q, expected one of: argument, param_file, env_var", loc)
+	}
+	switch s.Location {
+	case finding.ParamFile:
+		s.ExecPath, err = o.str("exec_path")
+	case finding.EnvVar:
+		s.Key, err = o.str("key")
 	}
 	if err == nil {
 		s.Value, err = o.str("value")

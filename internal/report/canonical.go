@@ -124,6 +124,12 @@ func (r *canonReader) field(name string) {
 	r.key(name)
 }
 
+// strField reads a member, not an object's first, whose value is a string.
+func (r *canonReader) strField(name string) string {
+	r.field(name)
+	return r.str()
+}
+
 func (r *canonReader) count() uint64 {
 	r.ws()
 	start := r.i
@@ -231,8 +237,7 @@ func (r *canonReader) finding() finding.Finding {
 	r.byte('{')
 	r.key("mnemonic")
 	f.Action.Mnemonic = r.str()
-	r.field("target")
-	f.Action.Target = r.str()
+	f.Action.Target = r.strField("target")
 	r.byte('}')
 	switch kind {
 	case finding.EnvironmentLeak:
@@ -241,22 +246,17 @@ func (r *canonReader) finding() finding.Finding {
 		if f.Source, ok = sourceByName(r.str()); !ok {
 			r.bad = true
 		}
-		r.field("sentinel")
-		f.Sentinel = r.str()
+		f.Sentinel = r.strField("sentinel")
 		f.Site = r.site()
 	case finding.BadPath:
-		r.field("actual")
-		f.Actual = r.str()
+		f.Actual = r.strField("actual")
 	case finding.ExecutionRequirement:
-		r.field("requirement")
-		f.Requirement = r.str()
+		f.Requirement = r.strField("requirement")
 	case finding.AbsolutePath:
-		r.field("path")
-		f.Path = r.str()
+		f.Path = r.strField("path")
 		f.Site = r.site()
 	case finding.WorkspaceStatus:
-		r.field("path")
-		f.Path = r.str()
+		f.Path = r.strField("path")
 	default:
 		r.field("program")
 		f.Program = r.program()
@@ -307,14 +307,11 @@ func (r *canonReader) site() finding.Site {
 	}
 	switch s.Location {
 	case finding.ParamFile:
-		r.field("exec_path")
-		s.ExecPath = r.str()
+		s.ExecPath = r.strField("exec_path")
 	case finding.EnvVar:
-		r.field("key")
-		s.Key = r.str()
+		s.Key = r.strField("key")
 	}
-	r.field("value")
-	s.Value = r.str()
+	s.Value = r.strField("value")
 	r.byte('}')
 	return s
 }
@@ -354,8 +351,7 @@ func (r *canonReader) program() program.ID {
 		r.byte('}')
 		r.byte('}')
 	}
-	r.field("path")
-	id.Path = r.str()
+	id.Path = r.strField("path")
 	r.byte('}')
 	return id
 }

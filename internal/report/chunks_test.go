@@ -78,8 +78,9 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errDiskFull }
 var errDiskFull = errors.New("disk full")
 
 // Both reports rendered in one pass are the reports rendered one after the
-// other, whether the text was held whole, in part or not at all, on one
-// core or several.
+// other, whether the text was held whole in memory, partly in memory and
+// partly in a temporary file, or partly not at all (no temporary file
+// could be made), on one core or several.
 func TestJSONFileWithText(t *testing.T) {
 	opts := TextOptions{Note: "(a note)"}
 	for _, n := range []int{0, 1, chunkLen, 3*chunkLen + 5} {
@@ -92,27 +93,37 @@ func TestJSONFileWithText(t *testing.T) {
 		if err := WriteJSONOf(&wantJSON, findings); err != nil {
 			t.Fatal(err)
 		}
-		for _, budget := range []int{0, 1 << 10, wantText.Len() / 2, textHoldBudget} {
-			for _, procs := range []int{1, 4} {
-				name := fmt.Sprintf("%d_findings/budget_%d/%d_procs", n, budget, procs)
-				t.Run(name, func(t *testing.T) {
-					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-					path := filepath.Join(t.TempDir(), "report.json")
-					pending, err := writeJSONFileWithText(path, findings, opts, budget)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got, err := os.ReadFile(path); err != nil || string(got) != wantJSON.String() {
-						t.Errorf("the JSON report differs from WriteJSONOf's (err %v)", err)
-					}
-					var text bytes.Buffer
-					if _, err := pending.WriteTo(&text); err != nil {
-						t.Fatal(err)
-					}
-					if text.String() != wantText.String() {
-						t.Errorf("the text report differs from WriteTextOf's:\n%s", diffLines(wantText.String(), text.String()))
-					}
-				})
+		for _, budget := range []int{0, wantText.Len() / 2, textHoldBudget} {
+			for _, spill := range []string{"spill", "none"} {
+				for _, procs := range []int{1, 4} {
+					name := fmt.Sprintf("%d_findings/budget_%d/%s/%d_procs", n, budget, spill, procs)
+					t.Run(name, func(t *testing.T) {
+						defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+						dir := t.TempDir()
+						spillDir := filepath.Join(dir, "spill")
+						if spill == "spill" {
+							os.Mkdir(spillDir, 0o755)
+						}
+						path := filepath.Join(dir, "report.json")
+						pending, err := writeJSONFileWithText(path, findings, opts, budget, spillDir)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if got, err := os.ReadFile(path); err != nil || string(got) != wantJSON.String() {
+							t.Errorf("the JSON report differs from WriteJSONOf's (err %v)", err)
+						}
+						var text bytes.Buffer
+						if _, err := pending.WriteTo(&text); err != nil {
+							t.Fatal(err)
+						}
+						if text.String() != wantText.String() {
+							t.Errorf("the text report differs from WriteTextOf's:\n%s", diffLines(wantText.String(), text.String()))
+						}
+						if left, _ := os.ReadDir(spillDir); len(left) > 0 {
+							t.Errorf("%d temporary files left behind", len(left))
+						}
+					})
+				}
 			}
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/finding"
@@ -349,106 +348,6 @@ func WriteJSONFile(path string, findings []finding.Counted) error {
 // WriteJSONFileOf is WriteJSONFile for any Findings, such as Set.Ordered.
 func WriteJSONFileOf(path string, findings Findings) error {
 	return writeJSONFile(path, func(w io.Writer) error { return WriteJSONOf(w, findings) })
-}
-
-// WriteJSONFileWithText writes the JSON report to path as WriteJSONFileOf
-// does and, in the same pass over findings, renders the text report as
-// far as textHoldBudget allows. The text report may only be written once
-// the JSON report is safely in place (§1.3); rendering it while the JSON
-// report is written and synced decodes each finding once rather than
-// twice. The returned PendingText writes the whole text report.
-func WriteJSONFileWithText(path string, findings Findings, opts TextOptions) (*PendingText, error) {
-	return writeJSONFileWithText(path, findings, opts, textHoldBudget)
-}
-
-func writeJSONFileWithText(path string, findings Findings, opts TextOptions, budget int) (*PendingText, error) {
-	t := &PendingText{text: newTextRenderer(findings, opts), budget: budget}
-	n := findings.Len()
-	if n == 0 {
-		return t, WriteJSONFileOf(path, findings)
-	}
-	err := writeJSONFile(path, func(w io.Writer) error {
-		return renderChunks(0, n,
-			func(c *chunk) {
-				c.out[0] = appendJSONChunk(c.out[0], findings, c.lo, c.hi)
-				if !t.full.Load() {
-					c.out[1] = t.text.append(c.out[1], c.lo, c.hi)
-				}
-			},
-			func(c *chunk) error {
-				t.hold(c)
-				_, err := w.Write(c.out[0])
-				return err
-			})
-	})
-	if err != nil {
-		return nil, err
-	}
-	return t, nil
-}
-
-// textHoldBudget bounds the text a PendingText holds: enough for the
-// whole report of a big graph, little next to what such a graph costs.
-const textHoldBudget = 32 << 20
-
-// PendingText is a text report rendered, as far as it was held, while the
-// JSON report was written.
-type PendingText struct {
-	text   *textRenderer
-	held   [][]byte // the text of findings [0, upTo), in chunk order
-	upTo   int
-	size   int
-	budget int
-	// full says the budget is spent: later chunks are not rendered, and
-	// one rendered meanwhile is not held.
-	full atomic.Bool
-}
-
-// hold keeps c's text if it follows what is held and fits the budget.
-func (t *PendingText) hold(c *chunk) {
-	if t.full.Load() || c.lo != t.upTo || len(c.out[1]) == 0 || t.size+len(c.out[1]) > t.budget {
-		t.full.Store(true)
-		return
-	}
-	t.held = append(t.held, c.out[1])
-	t.size += len(c.out[1])
-	t.upTo = c.hi
-	c.out[1] = nil // the chunk's next buffer is a new one
-}
-
-// WriteTo writes the text report to w: what is held, then the rest,
-// rendered now.
-func (t *PendingText) WriteTo(w io.Writer) (int64, error) {
-	var written int64
-	for _, b := range t.held {
-		n, err := w.Write(b)
-		written += int64(n)
-		if err != nil {
-			return written, err
-		}
-	}
-	if t.upTo >= t.text.n && len(t.held) > 0 {
-		return written, nil
-	}
-	cw := &countingWriter{w: w}
-	err := renderChunks(t.upTo, t.text.chunked(),
-		func(c *chunk) { c.out[0] = t.text.append(c.out[0], c.lo, c.hi) },
-		func(c *chunk) error {
-			_, err := cw.Write(c.out[0])
-			return err
-		})
-	return written + cw.n, err
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // writeJSONFile writes a JSON report through write to path atomically.

@@ -250,6 +250,31 @@ func (b *builder) fragmentPath(id uint32) (string, bool) {
 	return strings.Join(labels, "/"), true
 }
 
+// statusFilter returns the test computeReach puts to every direct artifact
+// of every dep set: a bitset over the status artifacts' ids, unless one of
+// them is so large that the bitset would outweigh the artifacts, in which
+// case the map answers.
+func (b *builder) statusFilter() func(id uint32) bool {
+	var largest uint32
+	for id := range b.g.statusPaths {
+		largest = max(largest, id)
+	}
+	if int64(largest) > 64*int64(b.artifacts.len())+4096 {
+		return func(id uint32) bool {
+			_, ok := b.g.statusPaths[id]
+			return ok
+		}
+	}
+	bits := make([]uint64, largest/64+1)
+	for id := range b.g.statusPaths {
+		bits[id/64] |= 1 << (id % 64)
+	}
+	return func(id uint32) bool {
+		i := id / 64
+		return int(i) < len(bits) && bits[i]&(1<<(id%64)) != 0
+	}
+}
+
 const (
 	unvisited = iota
 	onStack
@@ -260,6 +285,7 @@ const (
 // visited in ascending id order so that the result is deterministic even for
 // cyclic input, where a set on the DFS stack contributes nothing.
 func (b *builder) computeReach() {
+	isStatus := b.statusFilter()
 	var state table[uint8]
 	var visit func(id uint32) []uint32
 	visit = func(id uint32) []uint32 {
@@ -296,7 +322,7 @@ func (b *builder) computeReach() {
 		}
 		ids := b.depSetIDs.get(ref.pos, ref.direct+ref.trans)
 		for _, a := range ids[:ref.direct] {
-			if _, ok := b.g.statusPaths[a]; ok && !slicesContains(out, a) {
+			if isStatus(a) && !slicesContains(out, a) {
 				if shared {
 					out, shared = append([]uint32(nil), out...), false
 				}

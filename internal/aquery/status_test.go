@@ -59,6 +59,8 @@ func TestStatusInputs(t *testing.T) {
 			[]elem{frag(6, "stable-status.txt.bak", 1), frag(7, "my-stable-status.txt", 1), art(4, 6), art(5, 7), deps(1, []uint32{4, 5})}, []uint32{1}, nil},
 		{"a_status_file_below_a_missing_fragment_is_skipped",
 			[]elem{frag(6, "stable-status.txt", 99), art(4, 6), deps(1, []uint32{4, 2})}, []uint32{1}, []string{volatile}},
+		{"a_status_artifact_with_a_huge_id_is_found_all_the_same",
+			[]elem{frag(6, "stable-status.txt", 0), art(1<<31, 6), deps(1, []uint32{3, 1 << 31, 2})}, []uint32{1}, []string{"stable-status.txt", volatile}},
 		{"a_fragment_cycle_is_skipped",
 			[]elem{frag(6, "a", 7), frag(7, "b", 6), frag(8, "stable-status.txt", 6), art(4, 8), deps(1, []uint32{4, 1})}, []uint32{1}, []string{stable}},
 	}

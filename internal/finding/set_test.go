@@ -1,6 +1,7 @@
 package finding
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,4 +155,54 @@ func checkUnion(t *testing.T, s *Set, want map[ActionRef]int) {
 			t.Errorf("%+v: count %d, want %d", c.Action, c.Count, want[c.Action])
 		}
 	}
+}
+
+// Merging sorted parts gives what sorting everything gives, whatever the
+// shape of the parts: interleaved one by one, in long runs, one tiny part
+// against a big one, with keys shared between parts, or empty.
+func TestMergeParts(t *testing.T) {
+	key := func(i int) string { return fmt.Sprintf("k%06d", i) }
+	shapes := map[string][][]int{
+		"interleaved":      {{0, 2, 4, 6, 8}, {1, 3, 5, 7, 9}},
+		"runs":             {{0, 1, 2, 3, 10, 11, 12}, {4, 5, 6, 7, 8, 9, 13}},
+		"shared_keys":      {{1, 2, 3, 5}, {2, 3, 4, 5}, {0, 5, 6}},
+		"tiny_against_big": {seq(0, 5000), {2500}},
+		"big_against_tiny": {{-1, 7000}, seq(0, 5000)},
+		"an_empty_part":    {{}, {3, 4}, {}},
+		"all_empty":        {{}, {}},
+	}
+	for name, shape := range shapes {
+		t.Run(name, func(t *testing.T) {
+			want := map[string]int{}
+			var parts [][]*entry
+			for p, part := range shape {
+				var es []*entry
+				for _, k := range part {
+					es = append(es, &entry{key: key(k), count: p + 1})
+					want[key(k)] += p + 1
+				}
+				parts = append(parts, es)
+			}
+			got := mergeParts(parts)
+			if len(got) != len(want) {
+				t.Fatalf("%d entries, want %d", len(got), len(want))
+			}
+			for i, e := range got {
+				if i > 0 && got[i-1].key >= e.key {
+					t.Fatalf("entries %d and %d out of order: %q, %q", i-1, i, got[i-1].key, e.key)
+				}
+				if e.count != want[e.key] {
+					t.Errorf("%s: count %d, want %d", e.key, e.count, want[e.key])
+				}
+			}
+		})
+	}
+}
+
+func seq(from, to int) []int {
+	var out []int
+	for i := from; i < to; i++ {
+		out = append(out, i)
+	}
+	return out
 }

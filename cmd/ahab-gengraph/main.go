@@ -3,7 +3,10 @@
 //
 //	ahab-gengraph -actions 200000 -seed 1 -o /tmp/200k.pb
 //
-// The same -actions and -seed always give the same bytes.
+// The same -actions and -seed always give the same bytes. With -amplify it
+// instead writes copies of a real dump as one graph, renumbered or not:
+//
+//	ahab-gengraph -amplify webapp.pb -copies 12000 -renumber -o /tmp/amp.pb
 package main
 
 import (
@@ -27,8 +30,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "proto", "output format: proto, streamed_proto or jsonproto")
 	out := fs.String("o", "-", "output file, - for stdout")
 	quiet := fs.Bool("q", false, "do not print statistics to stderr")
+	amplify := fs.String("amplify", "", "write copies of this real binary dump instead of generating one")
+	copies := fs.Int("copies", 1000, "with -amplify: how many copies")
+	renumber := fs.Bool("renumber", false, "with -amplify: give each copy ids and target labels of its own")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ahab-gengraph [-actions N] [-seed S] [-format proto|streamed_proto|jsonproto] [-o FILE]")
+		fmt.Fprintln(stderr, "       ahab-gengraph -amplify DUMP [-copies N] [-renumber] [-o FILE]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -47,6 +54,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ahab-gengraph: -actions: %d is negative, expected a count of at least 0\n", *actions)
 		return 2
 	}
+	var real []byte
+	if *amplify != "" {
+		if *format != "proto" {
+			fmt.Fprintln(stderr, "ahab-gengraph: -amplify writes proto only")
+			return 2
+		}
+		if real, err = os.ReadFile(*amplify); err != nil {
+			fmt.Fprintf(stderr, "ahab-gengraph: %v\n", err)
+			return 1
+		}
+	}
 	w := stdout
 	var file *os.File
 	if *out != "-" {
@@ -56,7 +74,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		w = file
 	}
-	st, err := gengraph.Write(w, gengraph.Options{Actions: *actions, Seed: *seed, Format: f})
+	var st gengraph.Stats
+	if real != nil {
+		st, err = gengraph.Amplify(w, real, *copies, *renumber)
+	} else {
+		st, err = gengraph.Write(w, gengraph.Options{Actions: *actions, Seed: *seed, Format: f})
+	}
 	if file != nil {
 		if cerr := file.Close(); err == nil {
 			err = cerr

@@ -56,3 +56,38 @@ func TestBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// Copies of a real dump report the real dump's findings: repeated when the
+// copies are left as they are, once per copy when they are renumbered.
+func TestAmplify(t *testing.T) {
+	dir := t.TempDir()
+	report := func(args ...string) string {
+		t.Helper()
+		dump := filepath.Join(dir, "amp.pb")
+		var stderr bytes.Buffer
+		if code := run(append([]string{"-q", "-o", dump}, args...), nil, &stderr); code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, &stderr)
+		}
+		var stdout, errs bytes.Buffer
+		sys := cli.System{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &errs,
+			LookupEnv: func(string) (string, bool) { return "", false }, Environ: func() []string { return nil }}
+		cli.Main([]string{"--aquery-file", dump, "--no-fail", "--shut-up"}, sys)
+		return errs.String()
+	}
+	real := "../../testdata/conformance/real/webapp.pb"
+	one := report("-amplify", real, "-copies", "1")
+	repeated := report("-amplify", real, "-copies", "4")
+	renumbered := report("-amplify", real, "-copies", "4", "-renumber")
+	heading := func(s string) string { return strings.SplitN(strings.TrimSpace(s), "\n", 2)[0] }
+	if !strings.HasPrefix(heading(one), "found 31 distinct") || !strings.HasPrefix(heading(repeated), "found 31 distinct") {
+		t.Errorf("copies as they are: %q, then %q; want the real dump's 31 findings both times", heading(one), heading(repeated))
+	}
+	if !strings.HasPrefix(heading(renumbered), "found 124 distinct") {
+		t.Errorf("renumbered copies: %q, want 4×31 distinct findings", heading(renumbered))
+	}
+	for _, args := range [][]string{{"-amplify", filepath.Join(dir, "missing.pb")}, {"-amplify", real, "-format", "jsonproto"}} {
+		if code := run(args, nil, &bytes.Buffer{}); code == 0 {
+			t.Errorf("%q: exit 0, want a failure", args)
+		}
+	}
+}

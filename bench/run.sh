@@ -5,9 +5,12 @@
 #   BENCH_SIZES="10000 100000" bench/run.sh
 #   BENCH_DIR=/big/disk bench/run.sh  # where dumps go (default: a temp dir)
 #   BENCH_RUNS=5 bench/run.sh         # runs per measurement (median; default 3)
+#   BENCH_AMPLIFY= bench/run.sh       # skip the amplified real dump (default: 12000 copies)
 #
-# For each size it generates a dump with ahab-gengraph (seed 1, proto), then
-# measures sha256sum of the file and `ahab --aquery-file` over it: wall time,
+# For each size it generates a dump with ahab-gengraph (seed 1, proto); it
+# also amplifies the conformance set's real webapp.pb (its copies as they
+# are, then renumbered). For each dump it measures sha256sum of the file
+# and `ahab --aquery-file` over it: wall time,
 # user+sys CPU time and peak RSS (GNU time), and prints a markdown table with
 # throughput and the ratio to sha256sum. It also checks that the JSON report
 # of a one-worker run (GOMAXPROCS=1) equals the default run's byte for byte.
@@ -16,6 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=${BENCH_SIZES:-"10000 100000 200000 1000000"}
 runs=${BENCH_RUNS:-3}
+copies=${BENCH_AMPLIFY-12000}
 seed=${BENCH_SEED:-1}
 time_bin=/usr/bin/time
 if ! "$time_bin" -f '%e' true >/dev/null 2>&1; then
@@ -48,18 +52,19 @@ echo "machine: $(nproc) cores, $(uname -sr), $(go version | cut -d' ' -f3)"
 echo
 echo "| actions | dump MB | tool | wall s | CPU s | peak RSS MiB | MB/s | actions/s | wall vs sha256sum |"
 echo "|--:|--:|---|--:|--:|--:|--:|--:|--:|"
-for n in $sizes; do
-	dump="$dir/$n.pb"
-	[[ -s "$dump" ]] || "$dir/ahab-gengraph" -q -actions "$n" -seed "$seed" -o "$dump"
+# bench_dump NAME ACTIONS DUMP: one table row each for sha256sum and ahab.
+bench_dump() {
+	local name=$1 n=$2 dump=$3
 	bytes=$(stat -c %s "$dump")
 	mb=$(echo "scale=1; $bytes / 1000000" | bc)
 	read -r sw sc sm <<<"$(measure sha256sum "$dump")"
+	sw=$(echo "if ($sw < 0.01) 0.01 else $sw" | bc)
 	read -r aw ac am <<<"$(measure "$dir/ahab" --aquery-file "$dump" --no-fail --shut-up --write-json "$dir/report.json")"
 	for row in "sha256sum $sw $sc $sm" "ahab $aw $ac $am"; do
 		read -r tool w c m <<<"$row"
 		w=$(echo "if ($w < 0.01) 0.01 else $w" | bc)
 		# bc drops the leading zero of a fraction; printf puts it back.
-		printf '| %s | %s | %s | %.2f | %.2f | %s | %s | %s | %.2f |\n' "$n" "$mb" "$tool" "$w" "$c" \
+		printf '| %s | %s | %s | %.2f | %.2f | %s | %s | %s | %.2f |\n' "$name" "$mb" "$tool" "$w" "$c" \
 			"$(echo "scale=0; $m / 1024" | bc)" \
 			"$(echo "scale=0; $bytes / 1000000 / $w" | bc)" \
 			"$(echo "scale=0; $n / $w" | bc)" \
@@ -68,9 +73,27 @@ for n in $sizes; do
 	# The report must not depend on the number of workers.
 	GOMAXPROCS=1 "$dir/ahab" --aquery-file "$dump" --no-fail --shut-up --write-json "$dir/report1.json" >/dev/null 2>&1
 	if ! cmp -s "$dir/report.json" "$dir/report1.json"; then
-		echo "bench/run.sh: $n actions: the GOMAXPROCS=1 report differs from the $(nproc)-worker report" >&2
+		echo "bench/run.sh: $name: the GOMAXPROCS=1 report differs from the $(nproc)-worker report" >&2
 		exit 1
 	fi
+}
+
+for n in $sizes; do
+	dump="$dir/$n.pb"
+	[[ -s "$dump" ]] || "$dir/ahab-gengraph" -q -actions "$n" -seed "$seed" -o "$dump"
+	bench_dump "$n" "$n" "$dump"
 done
+# The real dump of the conformance set, amplified: its copies as they are,
+# then renumbered so that every copy's findings are its own.
+if [[ -n "$copies" ]]; then
+	real=testdata/conformance/real/webapp.pb
+	for renumber in "" -renumber; do
+		dump="$dir/webapp-$copies$renumber.pb"
+		# The generator's statistics say how many actions the copies hold.
+		stats=$("$dir/ahab-gengraph" -amplify "$real" -copies "$copies" $renumber -o "$dump" 2>&1)
+		actions=$(echo "$stats" | sed -n 's/.* \([0-9]*\) actions,.*/\1/p')
+		bench_dump "$actions (webapp.pb ×$copies$renumber)" "$actions" "$dump"
+	done
+fi
 echo
 echo "reports of GOMAXPROCS=1 and GOMAXPROCS=$(nproc) runs are byte-identical at every size"

@@ -191,9 +191,10 @@ func (p *pipeline) read(s *stream, num protowire.Number, n int, entry entryName,
 	start := len(bt.data)
 	bt.data = protowire.AppendTag(bt.data, num, protowire.BytesType)
 	bt.data = protowire.AppendVarint(bt.data, uint64(n))
-	// The framing may be shorter than the dump's (varints may be padded),
-	// so the body starts a run of its own.
-	p.place(bt, start, off)
+	// The framing written may be shorter than the dump's, whose varints
+	// may be padded: the next element's place then starts a run of its
+	// own.
+	bt.place(start, off)
 	body := len(bt.data)
 	// Grown without zeroing: the read overwrites every byte.
 	bt.data = slices.Grow(bt.data, n)[:body+n]
@@ -211,14 +212,14 @@ func (p *pipeline) read(s *stream, num protowire.Number, n int, entry entryName,
 // the dump.
 func (p *pipeline) add(s *stream, num protowire.Number, element []byte, off int64) error {
 	bt := p.pending(num, &s.counts)
-	p.place(bt, len(bt.data), off)
+	bt.place(len(bt.data), off)
 	bt.data = append(bt.data, element...)
 	return p.added(bt, num)
 }
 
 // place records that bt.data[pos:] comes from the dump at off, unless the
 // last run already says so.
-func (p *pipeline) place(bt *batch, pos int, off int64) {
+func (bt *batch) place(pos int, off int64) {
 	if n := len(bt.runs); n > 0 && bt.runs[n-1].off+int64(pos-bt.runs[n-1].pos) == off {
 		return
 	}

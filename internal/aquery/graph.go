@@ -12,7 +12,10 @@ import (
 // labels, and for every dep set the workspace status files it reaches. It is
 // read-only once Decode has returned, so it is safe for concurrent use.
 type Graph struct {
-	targets table[string]
+	// targets locates each target's label in targetLabels: a few bytes
+	// per target rather than a string the collector scans.
+	targets      table[span]
+	targetLabels arena[byte]
 	// reach holds, for each dep set that reaches a status file, the ids of
 	// the status artifacts it reaches in the order first reached.
 	reach table[[]uint32]
@@ -24,11 +27,15 @@ type Graph struct {
 // Target returns the label of the target with that id, or
 // action.UnknownTarget when there is none (§3.0).
 func (g *Graph) Target(id uint32) string {
-	if label, ok := g.targets.get(id); ok {
-		return label
+	if sp, ok := g.targets.get(id); ok {
+		// The labels are never written again once decoded.
+		return ownedString(g.targetLabels.get(sp.pos, sp.len))
 	}
 	return action.UnknownTarget
 }
+
+// span locates a run of an arena.
+type span struct{ pos, len uint32 }
 
 // StatusInputs returns the paths of the workspace status files
 // (stable-status.txt, volatile-status.txt) reachable from the given input dep
@@ -169,7 +176,10 @@ func (l *graphLog) replay(b *builder) {
 // wins (the original looks the target up with a linear search); for the
 // indexes the last one does (the original collects them into maps).
 func (b *builder) target(id uint32, label []byte) {
-	b.g.targets.set(id, string(label), true)
+	if _, ok := b.g.targets.get(id); ok {
+		return
+	}
+	b.g.targets.set(id, span{b.g.targetLabels.add(label), uint32(len(label))}, false)
 }
 
 func (b *builder) artifact(id, fragmentID uint32) { b.artifacts.set(id, fragmentID, false) }

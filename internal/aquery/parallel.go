@@ -340,7 +340,7 @@ func (p *pipeline) wait() error {
 // ownedString returns b as a string sharing b's memory. It is only for
 // bytes nobody writes to while the string is in use: a batch is refilled
 // only once fn is done with its actions (ReuseActions), and never
-// otherwise.
+// otherwise; a graph's target labels are never written again.
 func ownedString(b []byte) string {
 	if len(b) == 0 {
 		return ""

@@ -36,11 +36,6 @@ func OS() System {
 	}
 }
 
-func (s System) getenv(k string) string {
-	v, _ := s.LookupEnv(k)
-	return v
-}
-
 // color decides colour for one stream: only on a terminal, and never when
 // NO_COLOR is set, even to the empty string (§1.6).
 func (s System) color(terminal bool) bool {

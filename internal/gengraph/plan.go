@@ -392,7 +392,6 @@ func (p *plan) userPath() bool   { return p.v%30 == 4 }  // inherits the user's 
 func (p *plan) vendorIncl() bool { return p.v%50 == 5 }  // C++: -isystem /opt/vendor/include
 func (p *plan) defineLeak() bool { return p.v%199 == 6 } // C++: -DBUILD_USER=<user>
 func (p *plan) objs() int        { return p.nsrc }
-func (p *plan) pkgPath() string  { return p.dir }
 func (p *plan) binPath() string  { return binDir + p.dir + "/" }
 func (p *plan) objPath(j int) string {
 	return binDir + p.dir + "/_objs/" + p.name + "/f" + strconv.Itoa(p.t) + "_" + strconv.Itoa(j) + ".pic.o"

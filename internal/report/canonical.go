@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -37,7 +36,7 @@ func readCanonical(data []byte) (set *finding.Set, ok bool) {
 		r.key("violation")
 		f := r.finding()
 		r.byte('}')
-		if r.bad || n > math.MaxInt64-total {
+		if r.bad || n > maxOccurrences-total {
 			return nil, false
 		}
 		total += n

@@ -8,11 +8,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/program"
@@ -120,73 +118,32 @@ func decodeCarefully(data []byte) (*finding.Set, error) {
 	return set, nil
 }
 
-// decodeViolations decodes the array of entries the decoder is at. The
-// decoder only cuts the entries out, window after window, on its own
-// goroutine; each window's entries are decoded on every core and added
-// in order, so the first bad entry is the one reported.
+// decodeViolations decodes the array of entries the decoder is at, one
+// entry at a time. Reports in the layout Ahab writes never come this way
+// (readCanonical reads them), so this path is for the odd hand-edited one.
 func decodeViolations(dec *json.Decoder) (*finding.Set, error) {
 	tok, _ := dec.Token()
 	if tok != json.Delim('[') {
 		return nil, fmt.Errorf("violations: expected an array, found %s", describeToken(tok))
 	}
-	windows := make(chan []json.RawMessage, 2)
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		defer close(windows)
-		defer dec.Token() // ]
-		for dec.More() {
-			window := make([]json.RawMessage, 0, readWindow)
-			for len(window) < readWindow && dec.More() {
-				var raw json.RawMessage
-				dec.Decode(&raw)
-				window = append(window, raw)
-			}
-			select {
-			case windows <- window:
-			case <-stop:
-				return
-			}
-		}
-	}()
 	set := finding.NewSet()
 	total := uint64(0)
-	first := 0 // the number of the window's first entry, from 0
-	type decoded struct {
-		f   finding.Finding
-		n   uint64
-		err error
-	}
-	var out []decoded
-	for window := range windows {
-		out = slices.Grow(out[:0], len(window))[:len(window)]
-		parts := min(runtime.GOMAXPROCS(0), (len(window)+255)/256)
-		var wg sync.WaitGroup
-		for p := range parts {
-			wg.Go(func() {
-				for i := p * len(window) / parts; i < (p+1)*len(window)/parts; i++ {
-					out[i].f, out[i].n, out[i].err = decodeEntry(window[i])
-				}
-			})
+	for i := 1; dec.More(); i++ {
+		var raw json.RawMessage
+		dec.Decode(&raw)
+		f, n, err := decodeEntry(raw)
+		if err != nil {
+			return nil, fmt.Errorf("violation %d: %w", i, err)
 		}
-		wg.Wait()
-		for i, d := range out {
-			if d.err != nil {
-				return nil, fmt.Errorf("violation %d: %w", first+i+1, d.err)
-			}
-			if d.n > maxOccurrences-total {
-				return nil, fmt.Errorf("violation %d: counts add up to more than %d", first+i+1, uint64(maxOccurrences))
-			}
-			total += d.n
-			set.Add(d.f, int(d.n))
+		if n > maxOccurrences-total {
+			return nil, fmt.Errorf("violation %d: counts add up to more than %d", i, uint64(maxOccurrences))
 		}
-		first += len(window)
+		total += n
+		set.Add(f, int(n))
 	}
+	dec.Token() // ]
 	return set, nil
 }
-
-// readWindow is how many entries are cut out before they are decoded.
-const readWindow = 4096
 
 // describeToken names the kind of value a token starts.
 func describeToken(tok json.Token) string {

@@ -79,3 +79,19 @@ func escaped(r rune) bool {
 	}
 	return !unicode.IsGraphic(r) || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r)
 }
+
+// IfNeeded returns s as it is when every character of it shows as itself
+// on one line, and Quote(s) otherwise, so that a name taken from a file or
+// the command line can neither break a one-line message nor forge another
+// line or a terminal escape.
+func IfNeeded(s string) string {
+	if !utf8.ValidString(s) {
+		return Quote(s)
+	}
+	for _, r := range s {
+		if r < ' ' || r == 0x7f || (r >= 0x80 && escaped(r)) {
+			return Quote(s)
+		}
+	}
+	return s
+}

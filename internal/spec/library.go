@@ -3,12 +3,17 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/program"
+	"github.com/ahab-go/ahab/internal/quote"
 )
 
 // EntryKind says what a library entry does with its program (§5.4).
@@ -254,20 +259,71 @@ func (l *Library) trace(p program.ID, args []string, step func(Step)) (r Resolut
 }
 
 // LoadFile adds the entries of a user's spec file (§5.4), in byte-sorted
-// key order. Nothing is added when the file has an error.
+// key order. Nothing is added when the file has an error, which includes a
+// same_as that leads nowhere (see CheckSameAs).
 func (l *Library) LoadFile(path string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		var pathErr *os.PathError
-		if errors.As(err, &pathErr) {
-			err = pathErr.Err
-		}
-		return fmt.Errorf("failed to read specs from %s: %w", path, err)
+		return fmt.Errorf("failed to read specs from %s: %w", quote.IfNeeded(path), causeOf(err))
 	}
 	entries, err := ParseFile(path, data)
 	if err != nil {
 		return err
 	}
+	// The file's same_as targets are judged against the library as it
+	// will be, so a file may point into itself or at anything before it.
+	trial := &Library{exact: maps.Clone(l.exact), patterns: slices.Clone(l.patterns)}
+	trial.Add(path, entries...)
+	for _, e := range entries {
+		if err := trial.CheckSameAs(e); err != nil {
+			return &jsonfile.Error{Path: path, Entry: e.Key, Err: err}
+		}
+	}
 	l.Add(path, entries...)
 	return nil
+}
+
+// CheckSameAs follows a same_as entry's chain to the entry that finally
+// answers, a spec or a wrapper, and says what is wrong when there is none:
+// a target that names nothing, a chain that comes back on itself, or one
+// longer than resolution follows (§5.6). Ahab 0.2 accepted all three and
+// reported such a program as unknown at every use.
+func (l *Library) CheckSameAs(e Entry) error {
+	seen := []program.ID{e.Program}
+	for e.Kind == SameAsEntry {
+		target := e.SameAs
+		if slices.Contains(seen, target) {
+			if len(seen) == 1 {
+				return fmt.Errorf("same_as: %s refers back to itself", quote.Quote(target.String()))
+			}
+			return fmt.Errorf("same_as: the chain %s comes back to %s", chain(seen), quote.Quote(target.String()))
+		}
+		if len(seen) >= maxResolutionSteps {
+			return fmt.Errorf("same_as: the chain %s is longer than the %d steps resolution follows", chain(seen), maxResolutionSteps)
+		}
+		next, ok := l.Lookup(target)
+		if !ok {
+			return fmt.Errorf("same_as: %s has no entry, expected a program with a spec, a same_as or a wraps entry", quote.Quote(target.String()))
+		}
+		seen = append(seen, target)
+		e = next
+	}
+	return nil
+}
+
+func chain(ids []program.ID) string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = quote.Quote(id.String())
+	}
+	return strings.Join(names, " → ")
+}
+
+// causeOf drops the operation and path from a *fs.PathError: the message
+// around it names the path already.
+func causeOf(err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err
+	}
+	return err
 }

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -416,5 +418,72 @@ func TestResolveArgvMemo(t *testing.T) {
 	}
 	if n := l.memoLen.Load(); n != memoLimit {
 		t.Errorf("the memo holds %d programs, want its limit %d", n, memoLimit)
+	}
+}
+
+// A same_as that leads nowhere is refused when the file loads, naming the
+// file and the key, instead of making the program unknown at every use.
+func TestLoadFileChecksSameAs(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, file, entry, want string
+	}{
+		{"self_reference", `{"programs": {"//a": {"same_as": "//a"}}}`,
+			"//a", `same_as: "//a" refers back to itself`},
+		{"cycle", `{"programs": {"//a": {"same_as": "//b"}, "//b": {"same_as": "//a"}}}`,
+			"//a", `same_as: the chain "//a" → "//b" comes back to "//a"`},
+		{"missing_target", `{"programs": {"//a": {"same_as": "//nowhere"}}}`,
+			"//a", `same_as: "//nowhere" has no entry, expected a program with a spec, a same_as or a wraps entry`},
+		{"too_long", longChain(17),
+			"//p00", `is longer than the 16 steps resolution follows`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name+".json")
+			if err := os.WriteFile(path, []byte(tc.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			l := NewLibrary()
+			err := l.LoadFile(path)
+			e, ok := errors.AsType[*jsonfile.Error](err)
+			if !ok || e.Path != path || e.Entry != tc.entry || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want %s: %s: …%s…", err, path, tc.entry, tc.want)
+			}
+			if len(l.Entries()) != 0 {
+				t.Errorf("a refused file added entries")
+			}
+		})
+	}
+	t.Run("targets_in_the_library_and_chains_of_fifteen_are_fine", func(t *testing.T) {
+		path := filepath.Join(dir, "ok.json")
+		file := strings.Replace(longChain(15), `{"programs": {`,
+			`{"programs": {"@rules_rs+rules_rust//x": {"same_as": "@rules_rust//util/process_wrapper/process_wrapper"}, `, 1)
+		if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := Builtin().LoadFile(path); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// longChain is a file where //p00 same_as //p01 … same_as //p(n-1), which
+// has a spec: n-1 links.
+func longChain(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"programs": {`)
+	for i := range n - 1 {
+		fmt.Fprintf(&b, `"//p%02d": {"same_as": "//p%02d"}, `, i, i+1)
+	}
+	fmt.Fprintf(&b, `"//p%02d": {"spec": {"reproducibility": "always"}}}}`, n-1)
+	return b.String()
+}
+
+// The built-in library's own same_as entries all lead somewhere.
+func TestBuiltinSameAsChecks(t *testing.T) {
+	l := Builtin()
+	for _, e := range l.Entries() {
+		if err := l.CheckSameAs(e); err != nil {
+			t.Errorf("%s: %v", e.Key, err)
+		}
 	}
 }

@@ -5,17 +5,15 @@
 package exception
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/spec"
 )
@@ -75,204 +73,77 @@ func (e *Exception) field(name string) **string {
 	return nil
 }
 
-// Error is a problem with an exception file. Entry is the 1-based index
-// of the exception, or 0 when the problem is with the file as a whole.
-type Error struct {
-	Path  string
-	Entry int
-	Err   error
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	if e.Path != "" {
-		b.WriteString(e.Path + ": ")
-	}
-	if e.Entry > 0 {
-		fmt.Fprintf(&b, "exception %d: ", e.Entry)
-	}
-	b.WriteString(e.Err.Error())
-	return b.String()
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
 // LoadFile reads and validates an exception file. An unreadable file
-// gives `failed to read exceptions from <path>: <cause>`; a bad one
-// `<path>: exception <i>: <why>`.
+// gives `failed to read exceptions from <path>: <cause>`; a bad one a
+// *jsonfile.Error, `<path>: exception <i>: <why>`.
 func LoadFile(path string) ([]Exception, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
 			err = pe.Err
 		}
-		return nil, fmt.Errorf("failed to read exceptions from %s: %w", path, err)
+		return nil, fmt.Errorf("failed to read exceptions from %s: %w", quote.IfNeeded(path), err)
 	}
 	return Parse(path, data)
 }
 
-// Parse reads and validates the exception file named name (§7.1, §7.3).
-// The first bad exception stops loading.
+// Parse reads and validates the exception file named name (§7.1, §7.3):
+//
+//	{"exceptions": [{"reason": …, "kind": …, …}, …]}
+//
+// Only "exceptions" may appear at the top; an entry's fields are strings
+// or null (null is the same as leaving the field out). The file is read
+// strictly (package jsonfile). The first bad exception stops loading, and
+// its 1-based index is the error's entry.
 func Parse(name string, data []byte) ([]Exception, error) {
 	origin := filepath.Base(name)
 	if name == "" {
 		origin = ""
 	}
-	exs, entry, err := decode(data)
-	if err != nil {
-		return nil, &Error{Path: name, Entry: entry, Err: err}
+	d := jsonfile.NewBytesDecoder(name, data)
+	var exs []Exception
+	seen := false
+	err := d.Fields("an object with an `exceptions` field", []string{"exceptions"}, func(string) error {
+		seen = true
+		return d.Array("a sequence of exceptions", func() error {
+			entry := fmt.Sprintf("exception %d", len(exs)+1)
+			d.SetEntry(entry)
+			ex, err := decodeEntry(d)
+			if err == nil {
+				ex.Origin = origin
+				if verr := ex.validate(); verr != nil {
+					// §7.3's messages are about the whole entry, not a
+					// position in it.
+					err = &jsonfile.Error{Path: name, Entry: entry, Err: verr}
+				}
+			}
+			exs = append(exs, ex)
+			return err
+		})
+	})
+	d.SetEntry("")
+	if err == nil && !seen {
+		err = d.Errorf("missing field `exceptions`")
 	}
-	for i := range exs {
-		exs[i].Origin = origin
-		if err := exs[i].validate(); err != nil {
-			return nil, &Error{Path: name, Entry: i + 1, Err: err}
-		}
+	if err == nil {
+		err = d.End()
+	}
+	if err != nil {
+		return nil, err
 	}
 	return exs, nil
 }
 
-// decode reads the file's shape strictly: only "exceptions" at the top,
-// entries of known fields whose values are strings or null. It walks the
-// tokens itself because encoding/json would accept unknown and repeated
-// fields and match names case-insensitively. On failure it returns the
-// 1-based entry at fault, or 0.
-func decode(data []byte) ([]Exception, int, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var exs []Exception
-	seen := false
-	if err := expectDelim(dec, '{', "the file"); err != nil {
-		return nil, 0, err
-	}
-	for dec.More() {
-		key, err := objectKey(dec)
-		if err != nil {
-			return nil, 0, err
-		}
-		if key != "exceptions" {
-			return nil, 0, fmt.Errorf("unknown field %q, expected \"exceptions\"", key)
-		}
-		if seen {
-			return nil, 0, errors.New(`duplicate field "exceptions"`)
-		}
-		seen = true
-		if err := expectDelim(dec, '[', `"exceptions"`); err != nil {
-			return nil, 0, err
-		}
-		for dec.More() {
-			ex, err := decodeEntry(dec)
-			if err != nil {
-				return nil, len(exs) + 1, err
-			}
-			exs = append(exs, ex)
-		}
-		if _, err := dec.Token(); err != nil { // ]
-			return nil, 0, syntaxError(err)
-		}
-	}
-	if _, err := dec.Token(); err != nil { // }
-		return nil, 0, syntaxError(err)
-	}
-	if !seen {
-		return nil, 0, errors.New(`missing field "exceptions"`)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, 0, errors.New("trailing characters after the top-level object")
-	}
-	return exs, 0, nil
-}
-
-func decodeEntry(dec *json.Decoder) (Exception, error) {
+func decodeEntry(d *jsonfile.Decoder) (Exception, error) {
 	var ex Exception
-	if err := expectDelim(dec, '{', "an exception"); err != nil {
-		return ex, err
-	}
-	for dec.More() {
-		key, err := objectKey(dec)
-		if err != nil {
-			return ex, err
+	err := d.Fields("an exception object", fieldNames, func(key string) error {
+		v, ok, err := d.OptionalString("a string")
+		if ok {
+			*ex.field(key) = &v
 		}
-		slot := ex.field(key)
-		if slot == nil {
-			return ex, fmt.Errorf("unknown field %q, expected one of: %s", key, strings.Join(fieldNames, ", "))
-		}
-		if *slot != nil {
-			return ex, fmt.Errorf("duplicate field %q", key)
-		}
-		tok, err := dec.Token()
-		if err != nil {
-			return ex, syntaxError(err)
-		}
-		switch v := tok.(type) {
-		case nil:
-			// null is the same as leaving the field out (§7.1).
-		case string:
-			*slot = &v
-		default:
-			return ex, fmt.Errorf("%q: expected a string or null, found %s", key, describeToken(tok))
-		}
-	}
-	if _, err := dec.Token(); err != nil { // }
-		return ex, syntaxError(err)
-	}
-	return ex, nil
-}
-
-func expectDelim(dec *json.Decoder, d json.Delim, what string) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return syntaxError(err)
-	}
-	if tok != d {
-		kind := "an object"
-		if d == '[' {
-			kind = "an array"
-		}
-		return fmt.Errorf("%s: expected %s, found %s", what, kind, describeToken(tok))
-	}
-	return nil
-}
-
-func objectKey(dec *json.Decoder) (string, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return "", syntaxError(err)
-	}
-	return tok.(string), nil // json.Decoder only yields string keys inside objects
-}
-
-func describeToken(tok json.Token) string {
-	switch v := tok.(type) {
-	case json.Delim:
-		if v == '{' {
-			return "an object"
-		}
-		if v == '[' {
-			return "an array"
-		}
-		return string(v)
-	case string:
-		return "a string"
-	case json.Number:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return fmt.Sprint(tok)
-}
-
-func syntaxError(err error) error {
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return errors.New("invalid JSON: unexpected end of input")
-	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("invalid JSON at byte %d: %s", se.Offset, se.Error())
-	}
-	return fmt.Errorf("invalid JSON: %v", err)
+		return err
+	})
+	return ex, err
 }
 
 // kindOrder is the list the unknown-kind error gives (§7.3). It is the

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/report"
 )
@@ -143,7 +144,7 @@ func TestParseErrors(t *testing.T) {
 		{"an_empty_exception_is_rejected", `{"exceptions": [{"mnemonic": "M"}, {"kind": null}]}`,
 			`x.json: exception 2: no conditions, so it would suppress every violation; give it at least one field besides "reason"`},
 		{"an_unknown_field_is_rejected", `{"exceptions": [{"mnemonics": "CppCompile"}]}`,
-			`x.json: exception 1: unknown field "mnemonics", expected one of: reason, kind, mnemonic, target, program, path, actual, requirement, source, location, env_var`},
+			"x.json: exception 1: unknown field `mnemonics`, expected one of `reason`, `kind`, `mnemonic`, `target`, `program`, `path`, `actual`, `requirement`, `source`, `location`, `env_var` at line 1 column 28"},
 		{"an_unknown_kind_lists_the_known_ones", `{"exceptions": [{"kind": "abs_path"}]}`,
 			`x.json: exception 1: unknown kind "abs_path", expected one of: ` + kinds},
 		{"a_predicate_that_the_kind_cannot_carry_is_rejected", `{"exceptions": [{"kind": "bad_path", "path": "/usr/*"}]}`,
@@ -162,14 +163,18 @@ func TestParseErrors(t *testing.T) {
 			`x.json: exception 1: unknown source "x", expected one of: user, hostname`},
 		{"the_kind_is_quoted_as_the_reports_quote", `{"exceptions": [{"kind": "a\u001bb"}]}`,
 			`x.json: exception 1: unknown kind "a\u{1b}b", expected one of: ` + kinds},
-		{"missing_exceptions", `{}`, `x.json: missing field "exceptions"`},
-		{"unknown_top_level_field", `{"exceptions": [], "version": 1}`, `x.json: unknown field "version", expected "exceptions"`},
-		{"exceptions_not_a_list", `{"exceptions": null}`, `x.json: "exceptions": expected an array, found null`},
-		{"a_value_that_is_not_a_string", `{"exceptions": [{"mnemonic": 3}]}`, `x.json: exception 1: "mnemonic": expected a string or null, found a number`},
-		{"a_repeated_field", `{"exceptions": [{"mnemonic": "a", "mnemonic": "b"}]}`, `x.json: exception 1: duplicate field "mnemonic"`},
-		{"an_entry_that_is_not_an_object", `{"exceptions": ["x"]}`, `x.json: exception 1: an exception: expected an object, found a string`},
-		{"trailing_data", `{"exceptions": []} []`, `x.json: trailing characters after the top-level object`},
-		{"truncated", `{"exceptions": [`, `x.json: invalid JSON: unexpected end of input`},
+		{"missing_exceptions", `{}`, "x.json: missing field `exceptions` at line 1 column 2"},
+		{"unknown_top_level_field", `{"exceptions": [], "version": 1}`, "x.json: unknown field `version`, expected `exceptions` at line 1 column 28"},
+		{"exceptions_not_a_list", `{"exceptions": null}`, "x.json: invalid type: null, expected a sequence of exceptions at line 1 column 19"},
+		{"a_value_that_is_not_a_string", `{"exceptions": [{"mnemonic": 3}]}`, "x.json: exception 1: invalid type: integer `3`, expected a string or null at line 1 column 30"},
+		{"a_repeated_field", `{"exceptions": [{"mnemonic": "a", "mnemonic": "b"}]}`, "x.json: exception 1: duplicate field `mnemonic` at line 1 column 35"},
+		{"an_entry_that_is_not_an_object", `{"exceptions": ["x"]}`, `x.json: exception 1: invalid type: string "x", expected an exception object at line 1 column 19`},
+		{"trailing_data", `{"exceptions": []} []`, "x.json: trailing characters after the document at line 1 column 20"},
+		{"truncated", `{"exceptions": [`, "x.json: exception 1: unexpected end of the document at line 1 column 17"},
+		// Invalid UTF-8 and lone surrogates are refused, as spec files
+		// refuse them (Ahab 0.2 refused both).
+		{"invalid_utf8", "{\"exceptions\": [{\"mnemonic\": \"\xff\"}]}", "x.json: exception 1: invalid UTF-8 at line 1 column 31"},
+		{"a_lone_surrogate", `{"exceptions": [{"mnemonic": "\ud800"}]}`, "x.json: exception 1: invalid surrogate pair `\\ud800\"}]}` in string at line 1 column 31"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -177,9 +182,8 @@ func TestParseErrors(t *testing.T) {
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("err = %v\nwant  %s", err, tt.want)
 			}
-			var e *Error
-			if err != nil && !errors.As(err, &e) {
-				t.Errorf("%T is not an *Error", err)
+			if _, ok := errors.AsType[*jsonfile.Error](err); err != nil && !ok {
+				t.Errorf("%T is not a *jsonfile.Error", err)
 			}
 		})
 	}

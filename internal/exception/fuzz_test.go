@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -23,8 +24,8 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		exs, err := Parse("f.json", data)
 		if err != nil {
-			if _, ok := err.(*Error); !ok {
-				t.Fatalf("%T is not an *Error: %v", err, err)
+			if _, ok := err.(*jsonfile.Error); !ok {
+				t.Fatalf("%T is not a *jsonfile.Error: %v", err, err)
 			}
 			return
 		}

@@ -1,6 +1,8 @@
 // Package action is the model of one Bazel action that the checks see:
-// what aquery says it runs, with its target label and the workspace status
-// files it reads already resolved, so that checks never follow proto ids.
+// what aquery says it runs, and the workspace status files it reads, so
+// that checks never follow proto ids. The action's target is named by its
+// id, because a dump lists actions before their targets; findings carry
+// the id until the analysis resolves it (finding.ResolveTargets).
 package action
 
 import (
@@ -11,8 +13,8 @@ import (
 // Action is one action of the graph.
 type Action struct {
 	Mnemonic string
-	// Target is the label of the action's target, or "<unknown target>".
-	Target string
+	// TargetID is the id of the action's target in the graph.
+	TargetID uint32
 	// Arguments is argv, argv[0] included, as aquery lists it.
 	Arguments []string
 	// Env is the action's environment in dump order.
@@ -24,12 +26,11 @@ type Action struct {
 	// --include_param_files, each already split into lines (§9).
 	ParamFiles []ParamFile
 	// StatusInputs are the paths of the workspace status files among the
-	// action's inputs, once each, in the order they were first reached (§3.5).
+	// action's inputs, once each, in the order they were first reached
+	// (§3.5). They are known only once the whole graph has been read, so
+	// only checks of the Inputs stage see them (check.Stage).
 	StatusInputs []string
 }
-
-// UnknownTarget is the target of an action whose target id names nothing.
-const UnknownTarget = "<unknown target>"
 
 // EnvVar is one environment variable of an action.
 type EnvVar struct{ Key, Value string }

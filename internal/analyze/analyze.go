@@ -1,21 +1,25 @@
 // Package analyze runs the checks over every action of a graph as it is
 // decoded, on all cores, and gathers what they find into one finding.Set.
 //
-// An action is checked in two parts. Its command line, environment and
-// execution info are checked as soon as the decoder hands it over, so the
-// dump is never held in memory. Its target label and the workspace status
-// files among its inputs can only be known once the whole graph has been
-// read (Bazel writes actions before the targets and dep sets they refer
-// to), so each action keeps just its mnemonic, target id and input dep set
-// ids, and is checked again at the end as an action with nothing but its
-// inputs. Every check sees both parts; only the workspace status check
-// finds anything in the second.
+// A run has three steps, in this order:
+//
+//  1. Command lines: as the decoder hands each action over, the checks of
+//     the check.CommandLine stage judge its command line, environment and
+//     execution info, so the dump is never held in memory. An action with
+//     inputs is remembered by its mnemonic, target id and input dep set
+//     ids, which is all the next step needs.
+//  2. Inputs: once the whole graph has been read (Bazel writes actions
+//     before the dep sets they name), the workspace status files each
+//     remembered action reaches through its dep sets are found, and the
+//     checks of the check.Inputs stage judge them.
+//  3. Targets: every finding names its action's target by id until now;
+//     finding.ResolveTargets puts the labels in, since the graph's targets
+//     come after its actions too.
 package analyze
 
 import (
 	"io"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -36,8 +40,7 @@ type Options struct {
 	// the reading goroutine only.
 	Progress func(Progress)
 	// Visit, if set, is called with every action in dump order before it
-	// is checked (for --verbose); it makes the run single-threaded. The
-	// action's Target is not known yet.
+	// is checked (for --verbose); it makes the run single-threaded.
 	Visit func(i int, a *aquery.Action)
 }
 
@@ -59,16 +62,19 @@ type Result struct {
 type worker struct {
 	set    *finding.Set
 	report func(finding.Finding) // adds to set; made once, not per action
-	// What the second part of each action's check needs, kept compact: a
-	// million actions' worth must not cost more than the findings.
-	pending   []inputs
-	depSetIDs []uint32 // the inputs' dep set ids, back to back
-	mnemonics []string // by index; inputs.mnemonic indexes it
-	mnemonic  map[string]uint32
-	// The last placeholder made: an action's neighbours usually belong to
-	// the same target, so this saves most placeholder allocations.
-	lastID     uint32
-	lastTarget string
+	// The actions the Inputs step will look at, kept compact: a million
+	// actions' worth must not cost more than the findings.
+	withInputs []inputs
+	depSetIDs  []uint32 // the inputs' dep set ids, back to back
+	mnemonics  []string // by index; inputs.mnemonic indexes it
+	mnemonic   map[string]uint32
+}
+
+// inputs is what the Inputs step needs of one action.
+type inputs struct {
+	mnemonic   uint32 // index into worker.mnemonics
+	targetID   uint32
+	start, end uint32 // the dep set ids are worker.depSetIDs[start:end]
 }
 
 // Dump decodes a dump from r (name is used in errors) and checks every
@@ -81,6 +87,10 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	}
 	if opts.Visit != nil {
 		n = 1
+	}
+	needInputs := false
+	for _, c := range checks {
+		needInputs = needInputs || c.Stage == check.Inputs
 	}
 	// Each decoding goroutine takes a worker from the pool for one action
 	// and puts it back; there are as many workers as goroutines, so taking
@@ -109,7 +119,7 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 			visited++
 		}
 		w := <-pool
-		w.check(checks, a)
+		w.check(checks, a, needInputs)
 		pool <- w
 		checked.Add(1)
 		return nil
@@ -118,43 +128,24 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 		return Result{}, err
 	}
 
-	// The second part: what each action reads, now that dep sets are
-	// known.
-	status := finding.NewSet()
-	report := func(f finding.Finding) { status.Add(f, 1) }
-	sets := []*finding.Set{status}
+	sets := make([]*finding.Set, 0, len(workers)+1)
 	for _, w := range workers {
 		sets = append(sets, w.set)
-		for _, in := range w.pending {
-			inputs := graph.StatusInputs(w.depSetIDs[in.start:in.end])
-			if len(inputs) == 0 {
-				continue
-			}
-			a := action.Action{Mnemonic: w.mnemonics[in.mnemonic], Target: placeholder(in.targetID), StatusInputs: inputs}
-			for _, c := range checks {
-				c.Run(&a, report)
-			}
-		}
-		w.pending, w.depSetIDs = nil, nil
+	}
+	if needInputs {
+		sets = append(sets, checkInputs(graph, checks, workers))
 	}
 	if opts.Progress != nil {
 		opts.Progress(Progress{Actions: checked.Load(), Done: true})
 	}
-	all := finding.Union(sets, func(target string) (string, bool) {
-		if id, ok := parsePlaceholder(target); ok {
-			return graph.Target(id), true
-		}
-		return "", false
-	})
+	all := finding.ResolveTargets(sets, graph.Target)
 	return Result{Findings: all, Actions: graph.Actions()}, nil
 }
 
-func (w *worker) check(checks []*check.Check, a *aquery.Action) {
-	if a.TargetID != w.lastID || w.lastTarget == "" {
-		w.lastID, w.lastTarget = a.TargetID, placeholder(a.TargetID)
-	}
-	a.Target = w.lastTarget
-	if len(a.InputDepSets) > 0 {
+// check runs the CommandLine checks over a and remembers it for the
+// Inputs step.
+func (w *worker) check(checks []*check.Check, a *aquery.Action, needInputs bool) {
+	if needInputs && len(a.InputDepSets) > 0 {
 		m, ok := w.mnemonic[a.Mnemonic]
 		if !ok {
 			if w.mnemonic == nil {
@@ -166,35 +157,26 @@ func (w *worker) check(checks []*check.Check, a *aquery.Action) {
 		}
 		start := len(w.depSetIDs)
 		w.depSetIDs = append(w.depSetIDs, a.InputDepSets...)
-		w.pending = append(w.pending, inputs{mnemonic: m, targetID: a.TargetID, start: uint32(start), end: uint32(len(w.depSetIDs))})
+		w.withInputs = append(w.withInputs, inputs{mnemonic: m, targetID: a.TargetID, start: uint32(start), end: uint32(len(w.depSetIDs))})
 	}
-	for _, c := range checks {
-		c.Run(&a.Action, w.report)
-	}
+	check.Run(checks, check.CommandLine, &a.Action, w.report)
 }
 
-// inputs is what the second part of an action's check needs.
-type inputs struct {
-	mnemonic   uint32 // index into worker.mnemonics
-	targetID   uint32
-	start, end uint32 // the dep set ids are worker.depSetIDs[start:end]
-}
-
-// A placeholder stands for a target label until the targets have been
-// read. It starts with a control byte, which no Bazel label contains, and
-// not with NUL, which finding keys escape: relabelling a key whose target
-// needs no unescaping is the fast path.
-const placeholderPrefix = "\x01target:"
-
-func placeholder(id uint32) string {
-	return placeholderPrefix + strconv.FormatUint(uint64(id), 10)
-}
-
-func parsePlaceholder(s string) (uint32, bool) {
-	rest, ok := strings.CutPrefix(s, placeholderPrefix)
-	if !ok {
-		return 0, false
+// checkInputs is the Inputs step: it finds the workspace status files each
+// remembered action reaches and runs the Inputs checks over them.
+func checkInputs(graph *aquery.Graph, checks []*check.Check, workers []*worker) *finding.Set {
+	set := finding.NewSet()
+	report := func(f finding.Finding) { set.Add(f, 1) }
+	for _, w := range workers {
+		for _, in := range w.withInputs {
+			status := graph.StatusInputs(w.depSetIDs[in.start:in.end])
+			if len(status) == 0 {
+				continue
+			}
+			a := action.Action{Mnemonic: w.mnemonics[in.mnemonic], TargetID: in.targetID, StatusInputs: status}
+			check.Run(checks, check.Inputs, &a, report)
+		}
+		w.withInputs, w.depSetIDs = nil, nil
 	}
-	n, err := strconv.ParseUint(rest, 10, 32)
-	return uint32(n), err == nil
+	return set
 }

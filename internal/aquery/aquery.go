@@ -67,14 +67,12 @@ func ParseFormat(s string) (Format, error) {
 // pathFragments in that order, so actions come before what they refer to;
 // never assume any order).
 type Action struct {
-	action.Action // Target and StatusInputs are left empty by Decode
-	TargetID      uint32
+	action.Action // StatusInputs is left empty by Decode
 	InputDepSets  []uint32
 }
 
-// Resolve fills in the Target and StatusInputs of a through g.
-func (a *Action) Resolve(g *Graph) {
-	a.Target = g.Target(a.TargetID)
+// ResolveInputs fills in the StatusInputs of a through g.
+func (a *Action) ResolveInputs(g *Graph) {
 	a.StatusInputs = g.StatusInputs(a.InputDepSets)
 }
 

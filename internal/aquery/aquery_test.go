@@ -106,7 +106,7 @@ func TestFormatsAgree(t *testing.T) {
 
 func resolve(g *Graph, actions []*Action) {
 	for _, a := range actions {
-		a.Resolve(g)
+		a.ResolveInputs(g)
 	}
 }
 
@@ -218,6 +218,7 @@ func TestDecodeFields(t *testing.T) {
 	want := &Action{
 		Action: action.Action{
 			Mnemonic:      "CppLink",
+			TargetID:      7,
 			Arguments:     []string{"gcc", "@out/foo.params", "-o", "foo"},
 			Env:           []action.EnvVar{{Key: "PATH", Value: "/bin"}, {Key: "LANG", Value: ""}},
 			ExecutionInfo: []string{"no-sandbox", "local"},
@@ -226,7 +227,6 @@ func TestDecodeFields(t *testing.T) {
 				{ExecPath: "out/empty.params"},
 			},
 		},
-		TargetID:     7,
 		InputDepSets: []uint32{3, 1},
 	}
 	for _, format := range []Format{Proto, StreamedProto, JSONProto} {
@@ -251,8 +251,8 @@ func TestDecodeFields(t *testing.T) {
 			if got := g.Target(7); got != "//app:bin" {
 				t.Errorf("Target(7) = %q", got)
 			}
-			if got := g.Target(8); got != action.UnknownTarget {
-				t.Errorf("Target(8) = %q, want %q", got, action.UnknownTarget)
+			if got := g.Target(8); got != UnknownTarget {
+				t.Errorf("Target(8) = %q, want %q", got, UnknownTarget)
 			}
 			if g.Actions() != 1 {
 				t.Errorf("Actions() = %d", g.Actions())
@@ -348,7 +348,7 @@ func TestOrderDoesNotMatter(t *testing.T) {
 	want := map[string]summary{
 		"Genrule":    {"Genrule", "//a:gen", []string{"bazel-out/stable-status.txt", "bazel-out/volatile-status.txt"}},
 		"CppCompile": {"CppCompile", "//a:lib", []string{"bazel-out/volatile-status.txt"}},
-		"Orphan":     {"Orphan", action.UnknownTarget, nil},
+		"Orphan":     {"Orphan", UnknownTarget, nil},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 20 {
@@ -391,7 +391,7 @@ func TestActionsInDumpOrder(t *testing.T) {
 func TestEmptyInput(t *testing.T) {
 	for _, format := range []Format{Detect, Proto, StreamedProto} {
 		g, actions, err := decodeAll(nil, Options{Format: format})
-		if err != nil || len(actions) != 0 || g.Actions() != 0 || g.Target(1) != action.UnknownTarget || g.StatusInputs([]uint32{1}) != nil {
+		if err != nil || len(actions) != 0 || g.Actions() != 0 || g.Target(1) != UnknownTarget || g.StatusInputs([]uint32{1}) != nil {
 			t.Errorf("%v: empty input: %v, %d actions", format, err, len(actions))
 		}
 	}

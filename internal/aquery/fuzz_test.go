@@ -34,7 +34,7 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("%v: Actions() = %d, fn saw %d", format, g.Actions(), len(actions))
 			}
 			for _, a := range actions {
-				a.Resolve(g)
+				a.ResolveInputs(g)
 			}
 		}
 		// The parallel pipeline agrees with a sequential read: the same

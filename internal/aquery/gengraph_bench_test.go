@@ -32,7 +32,7 @@ func BenchmarkDecodeGenerated(b *testing.B) {
 					b.Fatalf("%v, %d actions", err, g.Actions())
 				}
 				for _, a := range pending {
-					a.Resolve(g)
+					a.ResolveInputs(g)
 				}
 			}
 			b.ReportMetric(10000*float64(b.N)/b.Elapsed().Seconds(), "actions/s")

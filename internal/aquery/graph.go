@@ -4,8 +4,6 @@ import (
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
-
-	"github.com/ahab-go/ahab/internal/action"
 )
 
 // Graph holds what the lookups after Decode need, and nothing else: target
@@ -24,14 +22,17 @@ type Graph struct {
 	actions     int
 }
 
-// Target returns the label of the target with that id, or
-// action.UnknownTarget when there is none (§3.0).
+// UnknownTarget is the label of a target id that names nothing (§3.0).
+const UnknownTarget = "<unknown target>"
+
+// Target returns the label of the target with that id, or UnknownTarget
+// when there is none (§3.0).
 func (g *Graph) Target(id uint32) string {
 	if sp, ok := g.targets.get(id); ok {
 		// The labels are never written again once decoded.
 		return ownedString(g.targetLabels.get(sp.pos, sp.len))
 	}
-	return action.UnknownTarget
+	return UnknownTarget
 }
 
 // span locates a run of an arena.

@@ -63,10 +63,8 @@ func fromContainer(c *analysispb.ActionGraphContainer, d *elementDecoder) error 
 }
 
 func fromProtoAction(pa *analysispb.Action, strs *interner) *Action {
-	a := &Action{
-		TargetID:     pa.GetTargetId(),
-		InputDepSets: pa.GetInputDepSetIds(),
-	}
+	a := &Action{InputDepSets: pa.GetInputDepSetIds()}
+	a.TargetID = pa.GetTargetId()
 	a.Mnemonic = strs.intern([]byte(pa.GetMnemonic()))
 	a.Arguments = pa.GetArguments()
 	for _, kv := range pa.GetEnvironmentVariables() {

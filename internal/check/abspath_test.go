@@ -74,7 +74,7 @@ func TestAbsPath(t *testing.T) {
 		},
 		{
 			name: "without_arguments_nothing_is_skipped",
-			a:    withParamFile(&action.Action{Mnemonic: "Genrule", Target: "//test:t1"}, "out/x.params", "/opt/first"),
+			a:    withParamFile(&action.Action{Mnemonic: "Genrule", TargetID: tid("//test:t1")}, "out/x.params", "/opt/first"),
 			want: []finding.Finding{absPath("/opt/first", paramSite("out/x.params", "/opt/first"))},
 		},
 		{

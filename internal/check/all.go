@@ -12,9 +12,11 @@ func All(lib *spec.Library) []*Check {
 	return []*Check{EnvLeak, Path, AbsPath(lib), ExecReq, WSStatus, Repro(lib)}
 }
 
-// Run runs every check over one action.
-func Run(checks []*Check, a *action.Action, report func(finding.Finding)) {
+// Run runs every check of the stage over one action.
+func Run(checks []*Check, stage Stage, a *action.Action, report func(finding.Finding)) {
 	for _, c := range checks {
-		c.Run(a, report)
+		if c.Stage == stage {
+			c.Run(a, report)
+		}
 	}
 }

@@ -29,7 +29,9 @@ func TestAllOrder(t *testing.T) {
 func runAll(checks []*Check, actions []*action.Action) *finding.Set {
 	set := finding.NewSet()
 	for _, a := range actions {
-		Run(checks, a, func(f finding.Finding) { set.Add(f, 1) })
+		for _, stage := range []Stage{CommandLine, Inputs} {
+			Run(checks, stage, a, func(f finding.Finding) { set.Add(f, 1) })
+		}
 	}
 	return set
 }
@@ -48,12 +50,12 @@ func aggregationActions() []*action.Action {
 	return []*action.Action{
 		withEnv(act("tool", "-I/usr/include", "--who="+user), "PATH", "/opt/bin", "CC", "/usr/bin/gcc"),
 		withExecInfo(act("tool", "--host="+host), "local", "no-sandbox"),
-		{Mnemonic: "CppCompile", Target: "//a:b", Arguments: []string{"clang", "@out/a.params"},
+		{Mnemonic: "CppCompile", TargetID: tid("//a:b"), Arguments: []string{"clang", "@out/a.params"},
 			ParamFiles:   []action.ParamFile{{ExecPath: "out/a.params", Lines: []string{"-L/opt/lib", user}}},
 			StatusInputs: []string{"bazel-out/stable-status.txt", "bazel-out/volatile-status.txt"}},
-		{Target: "//a:c", Arguments: []string{"tool", "/opt/x"}, Env: []action.EnvVar{{Key: "PATH", Value: ""}}},
+		{TargetID: tid("//a:c"), Arguments: []string{"tool", "/opt/x"}, Env: []action.EnvVar{{Key: "PATH", Value: ""}}},
 		withEnv(act("tool", "-I/usr/include", "--who="+user), "PATH", "/opt/bin", "CC", "/usr/bin/gcc"),
-		{Mnemonic: "FileWrite", Target: "//a:d"},
+		{Mnemonic: "FileWrite", TargetID: tid("//a:d")},
 	}
 }
 
@@ -117,7 +119,7 @@ func TestAggregation(t *testing.T) {
 
 	t.Run("different_targets_are_different_findings", func(t *testing.T) {
 		b := act("tool", "/opt/x")
-		b.Target = "//test:t2"
+		b.TargetID = tid("//test:t2")
 		set := runAll([]*Check{AbsPath(nil)}, []*action.Action{act("tool", "/opt/x"), b})
 		if set.Len() != 2 || set.Occurrences() != 2 {
 			t.Errorf("got:\n%swant two findings once each", listCounted(set.Sorted()))
@@ -129,11 +131,11 @@ func TestAggregation(t *testing.T) {
 		// unknown compiler merge into two findings.
 		var actions []*action.Action
 		for _, src := range []string{"a.c", "b.c", "c.c"} {
-			actions = append(actions, &action.Action{Mnemonic: "CppCompile", Target: "//app:lib",
+			actions = append(actions, &action.Action{Mnemonic: "CppCompile", TargetID: tid("//app:lib"),
 				Arguments: []string{"external/llvm+/bin/clang", "-I/opt/include", src}})
 		}
 		set := runAll(All(nil), actions)
-		ref := finding.ActionRef{Mnemonic: "CppCompile", Target: "//app:lib"}
+		ref := finding.ActionRef{Mnemonic: "CppCompile", TargetID: tid("//app:lib")}
 		want := []finding.Counted{
 			{Count: 3, Finding: finding.Finding{Kind: finding.AbsolutePath, Action: ref, Path: "/opt/include", Site: argSite("-I/opt/include")}},
 			{Count: 3, Finding: finding.Finding{Kind: finding.UnknownProgram, Action: ref,
@@ -165,14 +167,14 @@ func sameCounted(got, want []finding.Counted) bool {
 // checks (§9): every line of every param file is scanned once, with its
 // file as the site.
 func TestParamFiles(t *testing.T) {
-	a := &action.Action{Mnemonic: "CppCompile", Target: "//a:b",
+	a := &action.Action{Mnemonic: "CppCompile", TargetID: tid("//a:b"),
 		Arguments: []string{"clang", "@out/foo.params", "-fmodule-map-file=out/m.cppmap", "@out/foo.params"},
 		ParamFiles: []action.ParamFile{
 			{ExecPath: "out/foo.params", Lines: []string{"-O2", "-isystem/usr/include", "--user=" + user}},
 			{ExecPath: "out/m.cppmap", Lines: []string{`module "crosstool" {`, `  textual header "/usr/include/stdio.h"`}},
 		},
 	}
-	ref := finding.ActionRef{Mnemonic: "CppCompile", Target: "//a:b"}
+	ref := finding.ActionRef{Mnemonic: "CppCompile", TargetID: tid("//a:b")}
 	set := finding.NewSet()
 	for _, c := range []*Check{EnvLeak, AbsPath(nil)} {
 		c.Run(a, func(f finding.Finding) { set.Add(f, 1) })

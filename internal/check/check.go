@@ -20,6 +20,23 @@ type Check struct {
 	Doc string
 	// Kinds lists every kind Run may report.
 	Kinds []finding.Kind
+	// Stage says when the check runs, and so what it sees of an action.
+	Stage Stage
 	// Run reports the findings of one action.
 	Run func(a *action.Action, report func(finding.Finding))
 }
+
+// Stage says when a check runs.
+type Stage uint8
+
+const (
+	// CommandLine checks judge an action's command line, environment and
+	// execution info, as each action is decoded.
+	CommandLine Stage = iota
+	// Inputs checks judge what an action reads (action.StatusInputs),
+	// which can only be known once the whole graph is read: Bazel writes
+	// actions before the dep sets they name. They run once the graph has
+	// been read, over every action that has inputs, and see only its
+	// mnemonic, target and StatusInputs.
+	Inputs
+)

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/action"
@@ -115,11 +116,29 @@ func listFindings(fs []finding.Finding) string {
 	return b.String()
 }
 
+// tid gives each target label the tests use an id of its own, as a graph
+// would: checks see targets only by id.
+func tid(label string) uint32 {
+	targetIDsMu.Lock()
+	defer targetIDsMu.Unlock()
+	id, ok := targetIDs[label]
+	if !ok {
+		id = uint32(len(targetIDs) + 1)
+		targetIDs[label] = id
+	}
+	return id
+}
+
+var (
+	targetIDsMu sync.Mutex
+	targetIDs   = map[string]uint32{}
+)
+
 // The action most tests use, and helpers that build what it should yield.
-var testRef = finding.ActionRef{Mnemonic: "Genrule", Target: "//test:t1"}
+var testRef = finding.ActionRef{Mnemonic: "Genrule", TargetID: tid("//test:t1")}
 
 func act(args ...string) *action.Action {
-	return &action.Action{Mnemonic: testRef.Mnemonic, Target: testRef.Target, Arguments: args}
+	return &action.Action{Mnemonic: testRef.Mnemonic, TargetID: testRef.TargetID, Arguments: args}
 }
 
 func argSite(v string) finding.Site { return finding.Site{Location: finding.Argument, Value: v} }

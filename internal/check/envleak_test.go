@@ -114,35 +114,12 @@ func TestEnvLeak(t *testing.T) {
 		},
 		{
 			name: "an_action_without_anything_is_not_reported",
-			a:    &action.Action{Target: "//test:t1"},
+			a:    &action.Action{TargetID: tid("//test:t1")},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkFindings(t, EnvLeak, tt.a, tt.want) })
 	}
-}
-
-func TestEnvLeakActionRef(t *testing.T) {
-	t.Run("an_action_without_a_mnemonic_renders_as_its_target_alone", func(t *testing.T) {
-		a := &action.Action{Target: "//test:t1", Arguments: []string{"tool", user}}
-		got := findingsOf(t, EnvLeak, a)
-		if len(got) != 1 {
-			t.Fatalf("got %d findings, want 1", len(got))
-		}
-		if want := (finding.ActionRef{Target: "//test:t1"}); got[0].Action != want {
-			t.Errorf("action = %+v, want %+v", got[0].Action, want)
-		}
-		if s, want := got[0].Action.String(), "action for target //test:t1"; s != want {
-			t.Errorf("action renders as %q, want %q", s, want)
-		}
-	})
-	t.Run("an_unknown_target_is_kept_as_is", func(t *testing.T) {
-		a := &action.Action{Mnemonic: "CppCompile", Target: action.UnknownTarget, Arguments: []string{"tool", host}}
-		got := findingsOf(t, EnvLeak, a)
-		if len(got) != 1 || got[0].Action != (finding.ActionRef{Mnemonic: "CppCompile", Target: action.UnknownTarget}) {
-			t.Errorf("got %s", listFindings(got))
-		}
-	})
 }
 
 func TestSentinelsShareThePrefixTheCheckLooksFor(t *testing.T) {

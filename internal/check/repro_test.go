@@ -114,7 +114,7 @@ func TestRepro(t *testing.T) {
 		},
 		{
 			name: "actions_without_arguments_have_no_program_to_check",
-			a:    &action.Action{Mnemonic: "FileWrite", Target: "//test:t1", Env: []action.EnvVar{{Key: "PATH", Value: "/bin"}}},
+			a:    &action.Action{Mnemonic: "FileWrite", TargetID: tid("//test:t1"), Env: []action.EnvVar{{Key: "PATH", Value: "/bin"}}},
 		},
 		{
 			// An empty param file spliced in leaves nothing to run either.
@@ -211,9 +211,9 @@ func TestReproViolationsRetainTheProgramsStructure(t *testing.T) {
 func TestReproEachActionWithAnUnknownProgramIsReported(t *testing.T) {
 	repro := Repro(spec.Builtin())
 	actions := []*action.Action{
-		{Mnemonic: "CppCompile", Target: "//src:a", Arguments: []string{"external/llvm+/bin/clang", "-I/opt/include", "a.c"}},
-		{Mnemonic: "CppCompile", Target: "//src:a", Arguments: []string{"external/llvm+/bin/clang", "-I/opt/include", "b.c"}},
-		{Mnemonic: "CppCompile", Target: "//src:b", Arguments: []string{"external/llvm+/bin/clang", "c.c"}},
+		{Mnemonic: "CppCompile", TargetID: tid("//src:a"), Arguments: []string{"external/llvm+/bin/clang", "-I/opt/include", "a.c"}},
+		{Mnemonic: "CppCompile", TargetID: tid("//src:a"), Arguments: []string{"external/llvm+/bin/clang", "-I/opt/include", "b.c"}},
+		{Mnemonic: "CppCompile", TargetID: tid("//src:b"), Arguments: []string{"external/llvm+/bin/clang", "c.c"}},
 	}
 	set := finding.NewSet()
 	for _, a := range actions {
@@ -221,12 +221,12 @@ func TestReproEachActionWithAnUnknownProgramIsReported(t *testing.T) {
 		repro.Run(a, func(f finding.Finding) {
 			n++
 			if f.Kind != finding.UnknownProgram || f.Program != prog(t, "@llvm//bin/clang") {
-				t.Errorf("%s: got %s %s", a.Target, f.Kind, f.Program)
+				t.Errorf("target %d: got %s %s", a.TargetID, f.Kind, f.Program)
 			}
 			set.Add(f, 1)
 		})
 		if n != 1 {
-			t.Errorf("%s: %d findings, want 1", a.Target, n)
+			t.Errorf("target %d: %d findings, want 1", a.TargetID, n)
 		}
 	}
 	// The two actions of //src:a cannot be told apart, so they merge.

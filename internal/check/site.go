@@ -7,7 +7,7 @@ import (
 
 // refOf names the action in its findings.
 func refOf(a *action.Action) finding.ActionRef {
-	return finding.ActionRef{Mnemonic: a.Mnemonic, Target: a.Target}
+	return finding.ActionRef{Mnemonic: a.Mnemonic, TargetID: a.TargetID}
 }
 
 // siteOf is where a command-line string was found: a raw argument or a

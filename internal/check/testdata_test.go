@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/txtar"
+
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/spec"
@@ -74,7 +76,7 @@ func runTestdata(name, file string) (problems []string) {
 	if err != nil {
 		return []string{err.Error()}
 	}
-	ar := parseTxtar(data)
+	ar := txtar.Parse(data)
 	var graph, specs []byte
 	for _, f := range ar.Files {
 		switch f.Name {
@@ -116,7 +118,7 @@ func runTestdata(name, file string) (problems []string) {
 		if ta.Target == "" {
 			ta.Target = "//test:t1"
 		}
-		a := &action.Action{Mnemonic: ta.Mnemonic, Target: ta.Target, Arguments: ta.Arguments, Env: ta.Env,
+		a := &action.Action{Mnemonic: ta.Mnemonic, TargetID: tid(ta.Target), Arguments: ta.Arguments, Env: ta.Env,
 			ExecutionInfo: ta.ExecutionInfo, ParamFiles: ta.ParamFiles, StatusInputs: ta.StatusInputs}
 		type want struct {
 			kind finding.Kind
@@ -158,36 +160,6 @@ func runTestdata(name, file string) (problems []string) {
 		}
 	}
 	return problems
-}
-
-// archive is a txtar archive. The format is small enough to read here
-// rather than pull golang.org/x/tools into the module for tests.
-type archive struct {
-	Comment []byte
-	Files   []archiveFile
-}
-
-type archiveFile struct {
-	Name string
-	Data []byte
-}
-
-// parseTxtar splits data at lines of the form "-- name --".
-func parseTxtar(data []byte) archive {
-	var ar archive
-	cur := &ar.Comment
-	for line := range bytes.Lines(data) {
-		text := strings.TrimRight(string(line), "\r\n")
-		if name, ok := strings.CutPrefix(text, "-- "); ok {
-			if name, ok := strings.CutSuffix(name, " --"); ok && strings.TrimSpace(name) != "" {
-				ar.Files = append(ar.Files, archiveFile{Name: strings.TrimSpace(name)})
-				cur = &ar.Files[len(ar.Files)-1].Data
-				continue
-			}
-		}
-		*cur = append(*cur, line...)
-	}
-	return ar
 }
 
 // findingText is what a want's regexp is matched against: the finding's

@@ -12,12 +12,14 @@ var WSStatus = &Check{
 
 The check reads the workspace status files among the action's inputs,
 which the decoder finds by following the action's input dep sets
-transitively, and reports each file once. These files hold what
+transitively once the whole graph has been read, and reports each file
+once. These files hold what
 --workspace_status_command printed (time, commit, user, host), so a
 stamped action's output changes with every build; volatile-status.txt is
 worse, as Bazel deliberately does not rerun actions when only it changes.
 Implements §3.5 of the reference.`,
 	Kinds: []finding.Kind{finding.WorkspaceStatus},
+	Stage: Inputs,
 	Run:   runWSStatus,
 }
 

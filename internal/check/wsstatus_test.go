@@ -21,13 +21,13 @@ func TestWSStatus(t *testing.T) {
 	}{
 		{
 			name: "reading_the_status_files_is_reported_once_for_each",
-			a: &action.Action{Mnemonic: "Genrule", Target: "//test:t1", Arguments: []string{"tool"},
+			a: &action.Action{Mnemonic: "Genrule", TargetID: tid("//test:t1"), Arguments: []string{"tool"},
 				StatusInputs: []string{"bazel-out/stable-status.txt", "bazel-out/volatile-status.txt"}},
 			want: []finding.Finding{wsStatus("bazel-out/stable-status.txt"), wsStatus("bazel-out/volatile-status.txt")},
 		},
 		{
 			name: "a_status_file_in_another_directory_keeps_its_path",
-			a: &action.Action{Mnemonic: "Genrule", Target: "//test:t1",
+			a: &action.Action{Mnemonic: "Genrule", TargetID: tid("//test:t1"),
 				StatusInputs: []string{"gen/volatile-status.txt"}},
 			want: []finding.Finding{wsStatus("gen/volatile-status.txt")},
 		},

@@ -11,7 +11,12 @@ import (
 // target and mnemonic cannot be told apart, so their findings merge.
 type ActionRef struct {
 	Mnemonic string
+	// Target is the label of the action's target. A check knows only the
+	// target's id in the graph, TargetID, because a dump lists actions
+	// before their targets; ResolveTargets replaces the id by the label
+	// once the graph has been read, and sets TargetID to 0.
 	Target   string
+	TargetID uint32
 }
 
 // String renders the reference as the text report does (§3.0).
@@ -110,6 +115,11 @@ func Compare(a, b *Finding) int {
 	if c := cmp.Compare(a.Action.Target, b.Action.Target); c != 0 {
 		return c
 	}
+	return cmpChain(compareFields(a, b), cmp.Compare(a.Action.TargetID, b.Action.TargetID))
+}
+
+// compareFields compares the fields of a's kind, in their JSON order.
+func compareFields(a, b *Finding) int {
 	switch a.Kind {
 	case EnvironmentLeak:
 		return cmpChain(

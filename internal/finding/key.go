@@ -1,6 +1,7 @@
 package finding
 
 import (
+	"encoding/binary"
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/program"
@@ -18,7 +19,10 @@ import (
 //   - a small number (kind, source, location, origin) is one byte;
 //   - an optional value is 0x00 when null, else 0x01 and the value;
 //   - a list is 0x01 before each element and 0x00 after the last, so a
-//     shorter list sorts before a longer one it begins.
+//     shorter list sorts before a longer one it begins;
+//   - the target's id, which only findings whose target is not resolved
+//     yet carry, comes last, as four big-endian bytes, so it never changes
+//     the order of resolved findings (whose id is 0).
 
 func appendKey(b []byte, f *Finding) []byte {
 	b = append(b, byte(f.Kind))
@@ -60,7 +64,7 @@ func appendKey(b []byte, f *Finding) []byte {
 			b = append(b, 0)
 		}
 	}
-	return b
+	return binary.BigEndian.AppendUint32(b, f.Action.TargetID)
 }
 
 func appendString(b []byte, s string) []byte {
@@ -151,41 +155,8 @@ func decodeKey(key string) Finding {
 			}
 		}
 	}
+	f.Action.TargetID = binary.BigEndian.Uint32([]byte(d.s))
 	return f
-}
-
-// targetField is where the encoded target label lies in a key: after the
-// kind byte and the mnemonic, with its terminator. target is the label
-// itself.
-func targetField(key string) (start, end int, target string) {
-	start = 1 + encodedLen(key[1:])
-	n := strings.IndexByte(key[start:], 0)
-	if key[start+n+1] == 1 {
-		// No NUL in the label, the usual case: it is the bytes before
-		// the terminator.
-		return start, start + n + 2, key[start : start+n]
-	}
-	end = start + encodedLen(key[start:])
-	return start, end, decodeString(key[start:end])
-}
-
-// encodedLen is the length of the encoded string s begins with, terminator
-// included.
-func encodedLen(s string) int {
-	n := 0
-	for {
-		i := strings.IndexByte(s[n:], 0)
-		n += i + 2
-		if s[n-1] == 1 {
-			return n
-		}
-	}
-}
-
-// decodeString decodes one encoded string, terminator included.
-func decodeString(s string) string {
-	d := keyDecoder{s: s}
-	return d.str()
 }
 
 type keyDecoder struct{ s string }

@@ -48,6 +48,11 @@ func randomFinding(r *rand.Rand) Finding {
 		return s
 	}
 	f := Finding{Kind: Kind(r.IntN(int(numKinds))), Action: ActionRef{Mnemonic: str(), Target: str()}}
+	if r.IntN(2) == 0 {
+		// Unresolved: an id instead of a label, sometimes one whose
+		// bytes would sort differently in little-endian order.
+		f.Action.Target, f.Action.TargetID = "", []uint32{1, 2, 255, 256, 1 << 24}[r.IntN(5)]
+	}
 	switch f.Kind {
 	case EnvironmentLeak:
 		f.Source, f.Sentinel, f.Site = Source(r.IntN(2)), str(), site()

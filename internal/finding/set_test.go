@@ -1,9 +1,7 @@
 package finding
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/program"
@@ -57,18 +55,7 @@ func TestSet(t *testing.T) {
 			t.Error("merging a set into itself did not double its counts")
 		}
 	})
-	t.Run("relabelling_merges_findings_that_become_equal", func(t *testing.T) {
-		s := NewSet()
-		s.Add(pathFinding("\x00target:1", "/x"), 1)
-		s.Add(pathFinding("\x00target:2", "/x"), 1)
-		s.Add(pathFinding("//kept", "/x"), 1)
-		s = Union([]*Set{s}, func(t string) (string, bool) { return "//same", strings.HasPrefix(t, "\x00") })
-		got := s.Sorted()
-		if s.Len() != 2 || len(got) != 2 || got[0].Action.Target != "//kept" || got[1].Action.Target != "//same" || got[1].Count != 2 {
-			t.Errorf("after Union: Len %d, %+v", s.Len(), got)
-		}
-	})
-	t.Run("a_sorted_set_opens_again_to_add", func(t *testing.T) {
+	t.Run("adding_after_sorting_sorts_again", func(t *testing.T) {
 		s := NewSet()
 		s.Add(pathFinding("//b", "/x"), 1)
 		s.Ordered()
@@ -97,50 +84,35 @@ func (s *Set) clone() *Set {
 	return c
 }
 
-// Sets big enough to be relabelled and sorted on several cores merge
-// findings that become equal exactly as small ones do, and any label,
-// however it compares with the placeholder and whatever bytes it holds,
-// lands the finding where Compare puts it.
-func TestUnionRelabels(t *testing.T) {
-	// Placeholders with a NUL, which keys escape, and without.
-	label := func(t string) (string, bool) {
-		if !strings.HasPrefix(t, "\x00target:") && !strings.HasPrefix(t, "\x01target:") {
-			return "", false
+// ResolveTargets puts each target's label in place of its id, whatever
+// bytes the label holds and however it compares with others, merges
+// the sets it is given, and leaves findings that carry a label as they
+// are; the result sorts as Compare does.
+func TestResolveTargets(t *testing.T) {
+	label := func(id uint32) string {
+		l := "//t:" + string(rune('a'+id%26)) + strconv.Itoa(int(id))
+		if id%7 == 0 {
+			l += "\x00nul" // keys escape NUL
 		}
-		l := "//t:" + t[len("\x00target:"):][:1]
-		if t[len(t)-1] == '7' {
-			l += "\x00nul"
-		}
-		return l, true
+		return l
 	}
-	// Three sets, as three workers would make them, sharing some findings;
-	// and one set alone, which Union splits among the cores.
+	// Three sets, as three workers would make them, sharing findings.
 	sets := []*Set{NewSet(), NewSet(), NewSet()}
-	lone := NewSet()
 	want := map[ActionRef]int{} // what each finding becomes, counted by hand
-	for i := range 3 * parallelMin {
-		f := pathFinding(string(rune(i%2))+"target:"+string(rune('a'+i%26))+strconv.Itoa(i), "/x")
+	for i := range 3000 {
+		f := pathFinding("", "/x")
+		f.Action.TargetID = uint32(i%1000 + 1)
 		if i%5 == 0 {
 			f.Action.Mnemonic = "Mnemonic\x00with NUL"
 		}
 		sets[i%3].Add(f, 1)
 		sets[(i+1)%3].Add(f, 2)
-		lone.Add(f, 3)
-		l, _ := label(f.Action.Target)
-		want[ActionRef{Mnemonic: f.Action.Mnemonic, Target: l}] += 3
+		want[ActionRef{Mnemonic: f.Action.Mnemonic, Target: label(f.Action.TargetID)}] += 3
 	}
-	for _, s := range []*Set{Union(sets, label), Union([]*Set{lone}, label)} {
-		checkUnion(t, s, want)
-	}
-	for _, s := range sets {
-		if s.Len() != 0 {
-			t.Errorf("Union left %d findings in a set it took", s.Len())
-		}
-	}
-}
+	sets[0].Add(pathFinding("//already:labelled", "/x"), 4)
+	want[ActionRef{Mnemonic: "CppCompile", Target: "//already:labelled"}] += 4
 
-func checkUnion(t *testing.T, s *Set, want map[ActionRef]int) {
-	t.Helper()
+	s := ResolveTargets(sets, label)
 	got := s.Sorted()
 	for i := 1; i < len(got); i++ {
 		if Compare(&got[i-1].Finding, &got[i].Finding) >= 0 {
@@ -148,61 +120,11 @@ func checkUnion(t *testing.T, s *Set, want map[ActionRef]int) {
 		}
 	}
 	if s.Len() != len(want) || len(got) != len(want) {
-		t.Errorf("after Union: Len %d, %d findings; want %d", s.Len(), len(got), len(want))
+		t.Errorf("Len %d, %d findings; want %d", s.Len(), len(got), len(want))
 	}
 	for _, c := range got {
-		if c.Count != want[c.Action] {
+		if c.Action.TargetID != 0 || c.Count != want[ActionRef{Mnemonic: c.Action.Mnemonic, Target: c.Action.Target}] {
 			t.Errorf("%+v: count %d, want %d", c.Action, c.Count, want[c.Action])
 		}
 	}
-}
-
-// Merging sorted parts gives what sorting everything gives, whatever the
-// shape of the parts: interleaved one by one, in long runs, one tiny part
-// against a big one, with keys shared between parts, or empty.
-func TestMergeParts(t *testing.T) {
-	key := func(i int) string { return fmt.Sprintf("k%06d", i) }
-	shapes := map[string][][]int{
-		"interleaved":      {{0, 2, 4, 6, 8}, {1, 3, 5, 7, 9}},
-		"runs":             {{0, 1, 2, 3, 10, 11, 12}, {4, 5, 6, 7, 8, 9, 13}},
-		"shared_keys":      {{1, 2, 3, 5}, {2, 3, 4, 5}, {0, 5, 6}},
-		"tiny_against_big": {seq(0, 5000), {2500}},
-		"big_against_tiny": {{-1, 7000}, seq(0, 5000)},
-		"an_empty_part":    {{}, {3, 4}, {}},
-		"all_empty":        {{}, {}},
-	}
-	for name, shape := range shapes {
-		t.Run(name, func(t *testing.T) {
-			want := map[string]int{}
-			var parts [][]*entry
-			for p, part := range shape {
-				var es []*entry
-				for _, k := range part {
-					es = append(es, &entry{key: key(k), count: p + 1})
-					want[key(k)] += p + 1
-				}
-				parts = append(parts, es)
-			}
-			got := mergeParts(parts)
-			if len(got) != len(want) {
-				t.Fatalf("%d entries, want %d", len(got), len(want))
-			}
-			for i, e := range got {
-				if i > 0 && got[i-1].key >= e.key {
-					t.Fatalf("entries %d and %d out of order: %q, %q", i-1, i, got[i-1].key, e.key)
-				}
-				if e.count != want[e.key] {
-					t.Errorf("%s: count %d, want %d", e.key, e.count, want[e.key])
-				}
-			}
-		})
-	}
-}
-
-func seq(from, to int) []int {
-	var out []int
-	for i := from; i < to; i++ {
-		out = append(out, i)
-	}
-	return out
 }

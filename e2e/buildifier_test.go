@@ -10,7 +10,7 @@ import (
 
 	"github.com/bazelbuild/buildtools/build"
 	"github.com/bazelbuild/buildtools/warn"
-	"github.com/pmezard/go-difflib/difflib"
+	"github.com/rogpeppe/go-internal/diff"
 )
 
 // starlarkFiles are Ahab's own Starlark files, relative to the repository
@@ -65,11 +65,8 @@ func TestBuildifier(t *testing.T) {
 				t.Errorf("%s:%d: %s: %s", name, finding.Start.Line, finding.Category, finding.Message)
 			}
 			if formatted := build.Format(f); !bytes.Equal(formatted, data) {
-				diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-					A: difflib.SplitLines(string(data)), B: difflib.SplitLines(string(formatted)),
-					FromFile: name, ToFile: name + " (buildifier)", Context: 2,
-				})
-				t.Errorf("%s is not formatted as buildifier formats it:\n%s", name, strings.TrimSpace(diff))
+				d := diff.Diff(name, data, name+" (buildifier)", formatted)
+				t.Errorf("%s is not formatted as buildifier formats it:\n%s", name, strings.TrimSpace(string(d)))
 			}
 		})
 	}

@@ -50,7 +50,7 @@ func TestOrderAndParallelismDoNotMatter(t *testing.T) {
 					t.Fatal(err)
 				}
 				var got bytes.Buffer
-				if err := report.WriteJSON(&got, res.Findings.Sorted()); err != nil {
+				if err := report.WriteJSON(&got, res.Findings.Ordered()); err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(got.Bytes(), want) {

@@ -5,6 +5,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/aquery"
+	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/check"
 	"github.com/ahab-go/ahab/internal/exception"
@@ -109,7 +111,7 @@ func run(o *options, sys System) error {
 		}
 		ordered := set.Ordered()
 		return present(sys, o, ordered.Len(), exception.Summary{}, func(w io.Writer) error {
-			return report.WriteTextOf(w, ordered, textOptions(sys, o, ""))
+			return report.WriteText(w, ordered, textOptions(sys, o, ""))
 		})
 	}
 
@@ -165,34 +167,35 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 	// Sorted once, and only when something is written: a bare
 	// --expect-json compares sets.
 	ordered := sync.OnceValue(kept.Ordered)
-	if out.expected != nil {
-		if o.writeJSON != "" {
-			if err := report.WriteJSONFileOf(res.path(o.writeJSON), ordered()); err != nil {
-				return err
-			}
+	if o.writeJSON != "" {
+		// §1.3: the JSON report is in place before anything is reported.
+		if err := writeJSONReport(res.path(o.writeJSON), ordered()); err != nil {
+			return err
 		}
+	}
+	if out.expected != nil {
 		if kept.Equal(out.expected) {
 			return nil
 		}
-		diff := report.Diff(out.expected.Sorted(), kept.Sorted(), sys.color(sys.StderrIsTerminal))
+		diff := report.Diff(out.expected.Ordered(), ordered(), sys.color(sys.StderrIsTerminal))
 		fmt.Fprintf(sys.Stderr, "\n%s", diff)
 		return exitError{ExitFindings}
 	}
 	textOpts := textOptions(sys, o, summary.Note())
-	text := func(w io.Writer) error { return report.WriteTextOf(w, ordered(), textOpts) }
-	if o.writeJSON != "" {
-		// Both reports come from one pass over the findings; the text is
-		// only printed once the JSON report is in place.
-		pending, err := report.WriteJSONFileWithText(res.path(o.writeJSON), ordered(), textOpts)
-		if err != nil {
+	return present(sys, o, ordered().Len(), summary, func(w io.Writer) error {
+		return report.WriteText(w, ordered(), textOpts)
+	})
+}
+
+// writeJSONReport writes the JSON report to path atomically (§8.1).
+func writeJSONReport(path string, findings report.Findings) error {
+	return atomicfile.Write(path, "failed to write JSON report", func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		if err := report.WriteJSON(bw, findings); err != nil {
 			return err
 		}
-		text = func(w io.Writer) error {
-			_, err := pending.WriteTo(w)
-			return err
-		}
-	}
-	return present(sys, o, ordered().Len(), summary, text)
+		return bw.Flush()
+	})
 }
 
 // loadLibrary is the built-in library with the user's files on top, in

@@ -3,10 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/spf13/pflag"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
 )
 
@@ -52,10 +54,18 @@ func runMerge(args []string, sys System) error {
 		return err
 	}
 	sum := finding.NewSet()
+	total := 0
 	for _, p := range res.paths(fs.Args()) {
 		set, err := report.ReadJSONFile(p)
 		if err != nil {
 			return err
+		}
+		// Each report's total fits (ReadJSON checks it); the sum must
+		// too, or the merged report would be one nobody can read.
+		if n := set.Occurrences(); n > math.MaxInt64-total {
+			return fmt.Errorf("%s: its counts and those of the reports before it add up to more than %d", quote.IfNeeded(p), math.MaxInt64)
+		} else {
+			total += n
 		}
 		sum.Merge(set)
 	}

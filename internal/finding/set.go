@@ -155,3 +155,10 @@ func (s *Set) Equal(o *Set) bool {
 	}
 	return true
 }
+
+// Has reports whether s holds f.
+func (s *Set) Has(f Finding) bool {
+	s.scratch = appendKey(s.scratch[:0], &f)
+	_, ok := s.counts[string(s.scratch)]
+	return ok
+}

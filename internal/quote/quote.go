@@ -95,3 +95,32 @@ func IfNeeded(s string) string {
 	}
 	return s
 }
+
+// AppendVisible appends s as it is, except that every character that
+// would not show as itself — controls (newline and ESC among them),
+// invisible and combining characters, invalid bytes — is written as Quote
+// writes it. It is for text shown unquoted, such as a command-line
+// argument at the end of a report line: it can neither break the line nor
+// drive the terminal.
+func AppendVisible(b []byte, s string) []byte {
+	start := 0 // s[start:i] is visible text not yet appended
+	for i, r := range s {
+		size := utf8.RuneLen(r)
+		invalid := r == utf8.RuneError && !validAt(s, i)
+		if invalid {
+			size = 1
+		} else if r >= ' ' && r != 0x7f && (r < 0x80 || !escaped(r)) {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		q := Append(nil, s[i:i+size])
+		b = append(b, q[1:len(q)-1]...) // without Quote's quotes
+		start = i + size
+	}
+	return append(b, s[start:]...)
+}
+
+// Visible is AppendVisible as a string.
+func Visible(s string) string {
+	return string(AppendVisible(make([]byte, 0, len(s)), s))
+}

@@ -3,6 +3,9 @@ package report_test
 import (
 	"bytes"
 	"io"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/analyze"
@@ -29,15 +32,15 @@ func generatedFindings(b *testing.B) *finding.Ordered {
 }
 
 // BenchmarkWriteJSON renders the JSON report of a generated dump's
-// findings on every core; bytes/s is the report's size.
+// findings; bytes/s is the report's size.
 func BenchmarkWriteJSON(b *testing.B) {
-	benchmarkReport(b, func(w io.Writer, o *finding.Ordered) error { return report.WriteJSONOf(w, o) })
+	benchmarkReport(b, func(w io.Writer, o *finding.Ordered) error { return report.WriteJSON(w, o) })
 }
 
 // BenchmarkWriteText is BenchmarkWriteJSON for the text report.
 func BenchmarkWriteText(b *testing.B) {
 	benchmarkReport(b, func(w io.Writer, o *finding.Ordered) error {
-		return report.WriteTextOf(w, o, report.TextOptions{})
+		return report.WriteText(w, o, report.TextOptions{})
 	})
 }
 
@@ -62,4 +65,40 @@ type countingWriter int
 func (c *countingWriter) Write(p []byte) (int, error) {
 	*c += countingWriter(len(p))
 	return len(p), nil
+}
+
+// BenchmarkReadJSON reads reports of 100k and 1M distinct findings, the
+// size of a big monorepo's baseline, from a file as ahab merge and
+// --expect-json do; bytes/s is the report's size.
+func BenchmarkReadJSON(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "report.json")
+			set := finding.NewSet()
+			for i := range n {
+				set.Add(finding.Finding{Kind: finding.AbsolutePath,
+					Action: finding.ActionRef{Mnemonic: "CppCompile", Target: "//src/area_" + strconv.Itoa(i%37) + "/pkg_" + strconv.Itoa(i) + ":lib"},
+					Path:   "/opt/vendor/include", Site: finding.Site{Location: finding.Argument, Value: "-isystem/opt/vendor/include"}}, 1+i%3)
+			}
+			f, err := os.Create(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := report.WriteJSON(f, set.Ordered()); err != nil {
+				b.Fatal(err)
+			}
+			info, _ := f.Stat()
+			f.Close()
+			set = nil
+			b.SetBytes(info.Size())
+			b.ReportAllocs()
+			for b.Loop() {
+				got, err := report.ReadJSONFile(path)
+				if err != nil || got.Len() != n {
+					b.Fatalf("%v, %d findings", err, got.Len())
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "findings/s")
+		})
+	}
 }

@@ -5,13 +5,9 @@
 package report
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/finding"
@@ -26,49 +22,40 @@ import (
 // costs no allocation per field.
 
 // WriteJSON writes the report of §8.1 for findings, which must be in
-// finding.Compare order (Set.Sorted gives it), followed by a newline.
-func WriteJSON(w io.Writer, findings []finding.Counted) error {
-	return WriteJSONOf(w, Slice(findings))
-}
-
-// WriteJSONOf is WriteJSON for any Findings, such as Set.Ordered: the
-// entries are rendered on every core and streamed out in order, so a big
-// report is never a big string.
-func WriteJSONOf(w io.Writer, findings Findings) error {
+// finding.Compare order (Set.Ordered gives it), followed by a newline.
+// The report is rendered a few thousand findings at a time, so a report
+// of a million findings is never one string.
+func WriteJSON(w io.Writer, findings Findings) error {
 	n := findings.Len()
 	if n == 0 {
 		_, err := io.WriteString(w, emptyJSON+"\n")
 		return err
 	}
-	return writeChunks(w, n, func(b []byte, lo, hi int) []byte { return appendJSONChunk(b, findings, lo, hi) })
+	b := []byte("{\n  \"violations\": [")
+	for lo := 0; lo < n; lo += chunkLen {
+		b = appendEntries(b, findings, lo, min(lo+chunkLen, n))
+		if lo+chunkLen >= n {
+			b = append(b, "\n  ]\n}\n"...)
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		b = b[:0]
+	}
+	return nil
 }
+
+// chunkLen is how many findings are rendered between writes.
+const chunkLen = 1024
 
 const emptyJSON = "{\n  \"violations\": []\n}"
 
-// appendJSONChunk appends the report's part for findings [lo, hi) of a
-// non-empty report: the opening lines travel with the first chunk and the
-// closing ones with the last, so the report is written in as many calls as
-// it has chunks.
-func appendJSONChunk(b []byte, findings Findings, lo, hi int) []byte {
-	if lo == 0 {
-		b = append(b, "{\n  \"violations\": ["...)
-	}
-	b = appendEntries(b, findings, lo, hi)
-	if hi == findings.Len() {
-		b = append(b, "\n  ]\n}\n"...)
-	}
-	return b
-}
-
 // renderJSON is the pretty-printed document without its final newline,
 // which is also what the --expect-json diff compares (§8.6).
-func renderJSON(findings []finding.Counted) string {
-	if len(findings) == 0 {
-		return emptyJSON
-	}
-	b := []byte("{\n  \"violations\": [")
-	b = appendEntries(b, Slice(findings), 0, len(findings))
-	return string(append(b, "\n  ]\n}"...))
+func renderJSON(findings Findings) string {
+	var b strings.Builder
+	WriteJSON(&b, findings)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // appendEntries appends the report's entries [lo, hi), each preceded by
@@ -335,101 +322,4 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
-}
-
-// WriteJSONFile writes the report to path atomically: a temporary file in
-// the same directory is written, synced and renamed over path, so a failed
-// write never leaves a truncated report. An existing file's permission
-// bits are kept; a new file gets 0644.
-func WriteJSONFile(path string, findings []finding.Counted) error {
-	return WriteJSONFileOf(path, Slice(findings))
-}
-
-// WriteJSONFileOf is WriteJSONFile for any Findings, such as Set.Ordered.
-func WriteJSONFileOf(path string, findings Findings) error {
-	return writeJSONFile(path, func(w io.Writer) error { return WriteJSONOf(w, findings) })
-}
-
-// writeJSONFile writes a JSON report through write to path atomically.
-func writeJSONFile(path string, write func(io.Writer) error) error {
-	if err := writeFileAtomic(path, write); err != nil {
-		return fmt.Errorf("failed to write JSON report to %s: %w", path, err)
-	}
-	return nil
-}
-
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	target := path
-	// Writing through a symlink should update the file it points to, not
-	// replace the link with a regular file.
-	if resolved, rerr := filepath.EvalSymlinks(path); rerr == nil {
-		target = resolved
-	}
-	perm := fs.FileMode(0o644)
-	if info, serr := os.Stat(target); serr == nil {
-		if !info.Mode().IsRegular() {
-			return fmt.Errorf("not a regular file")
-		}
-		perm = info.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
-	if err != nil {
-		return causeOf(err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := write(&writebackWriter{f: tmp}); err != nil {
-		return causeOf(err)
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		return causeOf(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return causeOf(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return causeOf(err)
-	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
-		return causeOf(err)
-	}
-	return nil
-}
-
-// writebackWriter writes to f and starts the writeback of every
-// writebackEvery bytes as soon as they are written.
-type writebackWriter struct {
-	f                *os.File
-	written, started int64
-}
-
-const writebackEvery = 4 << 20
-
-func (w *writebackWriter) Write(p []byte) (int, error) {
-	n, err := w.f.Write(p)
-	w.written += int64(n)
-	if w.written-w.started >= writebackEvery {
-		startWriteback(w.f, w.started, w.written-w.started)
-		w.started = w.written
-	}
-	return n, err
-}
-
-// causeOf drops the operation and path from a *fs.PathError or
-// *os.LinkError: the message around it already names the report's path,
-// and the temporary file's name would only confuse.
-func causeOf(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -46,23 +48,23 @@ func TestRealReportsRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got bytes.Buffer
-			if err := WriteJSON(&got, set.Sorted()); err != nil {
+			if err := WriteJSON(&got, set.Ordered()); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("round trip differs:\n%s", Diff(mustRead(t, want), set.Sorted(), false))
+				t.Errorf("round trip differs:\n%s", Diff(mustRead(t, want), set.Ordered(), false))
 			}
 		})
 	}
 }
 
-func mustRead(t *testing.T, data []byte) []finding.Counted {
+func mustRead(t *testing.T, data []byte) Slice {
 	t.Helper()
-	set, err := ReadJSON(bytes.NewReader(data))
+	set, err := ReadJSON("report.json", bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return set.Sorted()
+	return Slice(set.Sorted())
 }
 
 // Programs used by the fixtures below.
@@ -79,7 +81,7 @@ func ref(m, t string) finding.ActionRef { return finding.ActionRef{Mnemonic: m, 
 
 // oneOfEachKind is the shared fixture of the printer goldens: one finding
 // of every kind, each exercising the kind's optional parts.
-func oneOfEachKind() []finding.Counted {
+func oneOfEachKind() Slice {
 	fs := []finding.Counted{
 		{Count: 1, Finding: finding.Finding{Kind: finding.EnvironmentLeak, Action: ref("Genrule", "//a:gen"), Source: finding.User,
 			Sentinel: "ahab-sentinel-user", Site: finding.Site{Location: finding.Argument, Value: "echo ahab-sentinel-user > $@"}}},
@@ -105,7 +107,7 @@ func oneOfEachKind() []finding.Counted {
 	for _, f := range fs {
 		set.Add(f.Finding, f.Count)
 	}
-	return set.Sorted()
+	return Slice(set.Sorted())
 }
 
 // TestJSONGolden pins the layout of every kind (§8.1) in one golden.
@@ -129,7 +131,7 @@ func TestJSONGolden(t *testing.T) {
 
 func TestJSONEmpty(t *testing.T) {
 	var got bytes.Buffer
-	if err := WriteJSON(&got, nil); err != nil {
+	if err := WriteJSON(&got, Slice(nil)); err != nil {
 		t.Fatal(err)
 	}
 	if want := "{\n  \"violations\": []\n}\n"; got.String() != want {
@@ -158,60 +160,13 @@ func TestJSONUnmetOmitsEmptyLists(t *testing.T) {
 	f := finding.Finding{Kind: finding.ConditionalReproducibility, Action: ref("X", "//x"), Program: gcc,
 		Unmet: []finding.Unmet{{Because: "both empty"}}}
 	var got bytes.Buffer
-	WriteJSON(&got, []finding.Counted{{Finding: f, Count: 1}})
+	WriteJSON(&got, Slice{{Finding: f, Count: 1}})
 	if !strings.Contains(got.String(), "{\n            \"because\": \"both empty\"\n          }") {
 		t.Errorf("unmet with no lists should hold only because:\n%s", got.String())
 	}
 	if !strings.Contains(got.String(), `"synonym": null`) {
 		t.Errorf("synonym should be null:\n%s", got.String())
 	}
-}
-
-func TestWriteJSONFile(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "report.json")
-
-	t.Run("json_report_is_written_even_when_nothing_was_found", func(t *testing.T) {
-		if err := WriteJSONFile(path, nil); err != nil {
-			t.Fatal(err)
-		}
-		got, _ := os.ReadFile(path)
-		if string(got) != "{\n  \"violations\": []\n}\n" {
-			t.Errorf("got %q", got)
-		}
-		info, _ := os.Stat(path)
-		if info.Mode().Perm() != 0o644 {
-			t.Errorf("new file mode = %v, want 0644", info.Mode().Perm())
-		}
-	})
-	t.Run("json_report_overwrites_an_existing_file", func(t *testing.T) {
-		os.WriteFile(path, bytes.Repeat([]byte("x"), 10000), 0o600)
-		os.Chmod(path, 0o600)
-		if err := WriteJSONFile(path, oneOfEachKind()); err != nil {
-			t.Fatal(err)
-		}
-		got, _ := os.ReadFile(path)
-		var want bytes.Buffer
-		WriteJSON(&want, oneOfEachKind())
-		if !bytes.Equal(got, want.Bytes()) {
-			t.Error("file does not hold the report")
-		}
-		info, _ := os.Stat(path)
-		if info.Mode().Perm() != 0o600 {
-			t.Errorf("mode = %v, want the existing 0600", info.Mode().Perm())
-		}
-		entries, _ := os.ReadDir(dir)
-		if len(entries) != 1 {
-			t.Errorf("temporary files left behind: %v", entries)
-		}
-	})
-	t.Run("a_missing_directory_names_the_path", func(t *testing.T) {
-		bad := filepath.Join(dir, "nope", "r.json")
-		err := WriteJSONFile(bad, nil)
-		if err == nil || err.Error() != "failed to write JSON report to "+bad+": no such file or directory" {
-			t.Errorf("err = %v", err)
-		}
-	})
 }
 
 func TestReadJSONErrors(t *testing.T) {
@@ -228,56 +183,81 @@ func TestReadJSONErrors(t *testing.T) {
 			t.Errorf("err = %v", err)
 		}
 	})
+	const entry = `{"count": 1, "violation": {"kind": "bad_path", "action": {"mnemonic": "M", "target": "//t"}, "actual": "/bin"}}`
 	tests := []struct {
-		name, content, cause string
+		name, content, entry, cause string
 	}{
-		{"reading_a_file_that_is_not_a_report_says_so", `{"exceptions": []}`, `missing field "violations"`},
-		{"not_json", `{`, "invalid JSON at byte 1: unexpected end of JSON input"},
-		{"not_an_object", `[]`, "expected an object, found an array"},
-		{"missing_kind", `{"violations": [{"count": 1, "violation": {"action": {"mnemonic": "", "target": ""}}}]}`, `violation 1: violation: missing field "kind"`},
-		{"unknown_kind", `{"violations": [{"count": 1, "violation": {"kind": "nope"}}]}`, `violation 1: violation: kind: unknown kind "nope", expected one of: environment_leak, bad_path, execution_requirement, absolute_path, system_program, host_derived_program, unknown_program, never_reproducible, workspace_status, conditional_reproducibility`},
-		{"zero_count", `{"violations": [{"count": 0, "violation": {}}]}`, "violation 1: count: 0 is not a positive integer"},
-		{"fractional_count", `{"violations": [{"count": 1.5, "violation": {}}]}`, "violation 1: count: 1.5 is not a positive integer"},
-		{"wrappers_required", `{"violations": [{"count": 1, "violation": {"kind": "system_program", "action": {"mnemonic": "", "target": ""}, "program": {"origin": "system", "path": "gcc"}}}]}`, `violation 1: violation: missing field "wrappers"`},
-		{"null_string", `{"violations": [{"count": 1, "violation": {"kind": "bad_path", "action": {"mnemonic": null, "target": ""}, "actual": ""}}]}`, `violation 1: violation: action: mnemonic: expected a string, found null`},
-		{"violations_not_an_array", `{"violations": {"count": 1}}`, "violations: expected an array, found an object"},
-		{"a_bad_entry_after_many_is_numbered_from_the_first", manyEntries(5000, 4099), "violation 4099: count: 0 is not a positive integer"},
-		{"overflowing_counts", `{"violations": [{"count": 9223372036854775807, "violation": {"kind": "bad_path", "action": {"mnemonic": "", "target": ""}, "actual": ""}}, {"count": 1, "violation": {"kind": "bad_path", "action": {"mnemonic": "", "target": ""}, "actual": ""}}]}`, "violation 2: counts add up to more than 9223372036854775807"},
+		{"a_file_that_is_not_a_report_says_so", `{"exceptions": []}`, "",
+			"not a report Ahab wrote: unknown field `exceptions`, expected `violations` at line 1 column 13"},
+		{"an_empty_object", `{}`, "", "not a report Ahab wrote: missing field `violations` at line 1 column 2"},
+		{"not_json", `{`, "", "unexpected end of the document at line 1 column 2"},
+		{"not_an_object", `[]`, "", "invalid type: sequence, expected a report, an object with a `violations` field at line 1 column 1"},
+		{"missing_kind", `{"violations": [{"count": 1, "violation": {"action": {"mnemonic": "", "target": ""}}}]}`,
+			"violation 1", "missing field `kind` at line 1 column 84"},
+		{"unknown_kind", `{"violations": [{"count": 1, "violation": {"kind": "nope"}}]}`,
+			"violation 1", "unknown kind `nope`, expected one of `environment_leak`, `bad_path`, `execution_requirement`, `absolute_path`, `system_program`, `host_derived_program`, `unknown_program`, `never_reproducible`, `workspace_status`, `conditional_reproducibility` at line 1 column 57"},
+		{"zero_count", `{"violations": [{"count": 0, "violation": {}}]}`, "violation 1", "count 0, expected a positive count at line 1 column 27"},
+		{"fractional_count", `{"violations": [{"count": 1.5, "violation": {}}]}`, "violation 1", "invalid value: floating point `1.5`, expected a positive count no greater than 9223372036854775807 at line 1 column 29"},
+		{"wrappers_required", `{"violations": [{"count": 1, "violation": {"kind": "system_program", "action": {"mnemonic": "", "target": ""}, "program": {"origin": "system", "path": "gcc"}}}]}`,
+			"violation 1", "missing field `wrappers` at line 1 column 158"},
+		{"null_string", `{"violations": [{"count": 1, "violation": {"kind": "bad_path", "action": {"mnemonic": null, "target": ""}, "actual": ""}}]}`,
+			"violation 1", "invalid type: null, expected a string at line 1 column 90"},
+		{"violations_not_an_array", `{"violations": {"count": 1}}`, "", "invalid type: map, expected a sequence of violations at line 1 column 16"},
+		{"a_bad_entry_after_many_is_numbered_from_the_first", manyEntries(5000, 4099), "violation 4099", "count 0, expected a positive count at line 1 column 478386"},
+		{"overflowing_counts", `{"violations": [{"count": 9223372036854775807, "violation": {"kind": "bad_path", "action": {"mnemonic": "", "target": ""}, "actual": ""}}, {"count": 1, "violation": {"kind": "bad_path", "action": {"mnemonic": "", "target": ""}, "actual": "x"}}]}`,
+			"violation 2", "counts add up to more than 9223372036854775807 at line 1 column 243"},
+		// Ahab 0.2 ignored unknown fields and summed repeated entries; a
+		// report with either was not written by a program, so it is
+		// refused rather than read as something it does not say.
+		{"an_unknown_top_level_field", `{"violations": [], "version": 2}`, "", "not a report Ahab wrote: unknown field `version`, expected `violations` at line 1 column 28"},
+		{"an_unknown_field_in_an_entry", `{"violations": [{"count": 1, "note": "x", "violation": {}}]}`, "violation 1", "unknown field `note`, expected one of `count`, `violation` at line 1 column 35"},
+		{"a_field_of_another_kind", `{"violations": [{"count": 1, "violation": {"kind": "bad_path", "action": {"mnemonic": "", "target": ""}, "actual": "", "path": "/x"}}]}`,
+			"violation 1", "field `path` does not belong to a `bad_path` violation, expected one of `action`, `actual` at line 1 column 132"},
+		{"a_repeated_entry", `{"violations": [` + entry + `, ` + entry + `]}`, "violation 2", "the same violation as an earlier entry; a report lists each once, with its count at line 1 column 240"},
+		{"a_repeated_key", `{"violations": [], "violations": []}`, "", "duplicate field `violations` at line 1 column 20"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := write(tt.name+".json", tt.content)
 			_, err := ReadJSONFile(p)
-			want := p + " is not a report Ahab wrote: " + tt.cause
+			want := p + ": "
+			if tt.entry != "" {
+				want += tt.entry + ": "
+			}
+			want += tt.cause
 			if err == nil || err.Error() != want {
 				t.Errorf("err = %v\nwant  %s", err, want)
+			}
+			if e, ok := errors.AsType[*jsonfile.Error](err); !ok || e.Path != p || e.Entry != tt.entry {
+				t.Errorf("%#v is not a *jsonfile.Error for %s, entry %q", err, p, tt.entry)
 			}
 		})
 	}
 }
 
+// The fields may come in any order, and the optional ones may be left out
+// or null (§8.4).
 func TestReadJSONLeniency(t *testing.T) {
-	const doc = `{"extra": 1, "violations": [
-	  {"count": 2, "note": [1, {"x": null}], "violation": {"kind": "never_reproducible", "action": {"mnemonic": "M", "target": "//t", "id": 4},
-	   "program": {"origin": {"main": {}}, "path": "p"}, "wrappers": []}},
-	  {"count": 3, "violation": {"kind": "never_reproducible", "action": {"mnemonic": "M", "target": "//t"},
+	const doc = `{"violations": [
+	  {"violation": {"wrappers": [], "program": {"path": "p", "origin": {"main": {}}}, "action": {"target": "//t", "mnemonic": "M"}, "kind": "never_reproducible"}, "count": 2},
+	  {"count": 3, "violation": {"kind": "never_reproducible", "action": {"mnemonic": "M", "target": "//u"},
 	   "program": {"origin": {"main": {"extension": null}}, "path": "p"}, "wrappers": [], "synonym": null}},
 	  {"count": 1, "violation": {"kind": "conditional_reproducibility", "action": {"mnemonic": "M", "target": "//t"},
 	   "program": {"origin": "system", "path": "gcc"}, "wrappers": [],
 	   "unmet": [{"because": "b", "present": ["z", "a", "z"]}, {"because": "a"}]}}
 	]}`
-	set, err := ReadJSON(strings.NewReader(doc))
+	set, err := ReadJSON("doc.json", strings.NewReader(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := set.Sorted()
-	if len(got) != 2 {
-		t.Fatalf("got %d findings, want 2 (duplicates summed)", len(got))
+	if len(got) != 3 {
+		t.Fatalf("got %d findings, want 3", len(got))
 	}
-	if got[0].Count != 5 || got[0].Synonym != nil || got[0].Program != codegenAt("p") {
-		t.Errorf("duplicate entries not summed into one: %+v", got[0])
+	if got[0].Count != 2 || got[0].Synonym != nil || got[0].Program != codegenAt("p") || got[1].Count != 3 {
+		t.Errorf("got %+v", got[:2])
 	}
-	u := got[1].Unmet
+	u := got[2].Unmet
 	if len(u) != 2 || u[0].Because != "a" || strings.Join(u[1].Present, ",") != "a,z" {
 		t.Errorf("unmet not read as sorted sets: %+v", u)
 	}
@@ -302,21 +282,6 @@ func manyEntries(n, bad int) string {
 		}
 		fmt.Fprintf(&b, `{"count": %d, "violation": {"kind": "bad_path", "action": {"mnemonic": "M", "target": "//t:%d"}, "actual": "/bin"}}`, count, i)
 	}
-	b.WriteString(`], "after": true}`)
+	b.WriteString(`]}`)
 	return b.String()
-}
-
-// Keys after the violations are read past, and a repeated violations key
-// counts as a map would count it: the last one.
-func TestReadJSONRepeatedKey(t *testing.T) {
-	const n = 3000
-	doc := strings.Replace(manyEntries(n, 0), `{"violations": [`, `{"violations": [], "violations": [`, 1)
-	set, err := ReadJSON(strings.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := set.Sorted()
-	if len(got) != n || got[0].Action.Target != "//t:1" || set.Occurrences() != n {
-		t.Errorf("read %d findings (%d occurrences), first %q", len(got), set.Occurrences(), got[0].Action.Target)
-	}
 }

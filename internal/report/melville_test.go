@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/binary"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -35,12 +34,12 @@ func TestMelville(t *testing.T) {
 		findings []finding.Counted
 		want     string
 	}{
-		{"a_recognizable_place_is_what_gets_named", []finding.Counted{nix, nixProgram}, "the nix store"},
-		{"a_program_is_named_when_no_place_is", []finding.Counted{ccWrapper}, "cc_wrapper.sh"},
-		{"the_complaint_is_named_when_nothing_else_is", []finding.Counted{badPath}, "that wayward PATH"},
+		{"a_recognizable_place_is_what_gets_named", Slice{nix, nixProgram}, "the nix store"},
+		{"a_program_is_named_when_no_place_is", Slice{ccWrapper}, "cc_wrapper.sh"},
+		{"the_complaint_is_named_when_nothing_else_is", Slice{badPath}, "that wayward PATH"},
 		{"an_empty_report_is_about_this_build", nil, "this build"},
-		{"other_kinds_are_about_this_build", []finding.Counted{{Count: 1, Finding: finding.Finding{Kind: finding.WorkspaceStatus, Path: "bazel-out/stable-status.txt"}}}, "this build"},
-		{"ties_go_to_the_smallest_name", []finding.Counted{
+		{"other_kinds_are_about_this_build", Slice{{Count: 1, Finding: finding.Finding{Kind: finding.WorkspaceStatus, Path: "bazel-out/stable-status.txt"}}}, "this build"},
+		{"ties_go_to_the_smallest_name", Slice{
 			{Count: 2, Finding: finding.Finding{Kind: finding.AbsolutePath, Path: "/usr/include"}},
 			{Count: 2, Finding: finding.Finding{Kind: finding.AbsolutePath, Path: "/tmp/x"}},
 			{Count: 1, Finding: finding.Finding{Kind: finding.AbsolutePath, Path: "/home/u"}},
@@ -48,7 +47,7 @@ func TestMelville(t *testing.T) {
 	}
 	for _, tt := range subjects {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := subject(tt.findings); got != tt.want {
+			if got := subject(Slice(tt.findings)); got != tt.want {
 				t.Errorf("subject = %q, want %q", got, tt.want)
 			}
 		})
@@ -76,7 +75,7 @@ func TestMelville(t *testing.T) {
 		}
 		seen := map[int]bool{}
 		for n := 1; n <= 40; n++ {
-			seen[selectLine([]finding.Counted{leak(n)})] = true
+			seen[selectLine(Slice{leak(n)})] = true
 		}
 		if len(seen) < 8 {
 			t.Errorf("40 different reports chose only %d lines", len(seen))
@@ -84,7 +83,7 @@ func TestMelville(t *testing.T) {
 	})
 	t.Run("the_sign_off_is_wrapped_to_the_report_width", func(t *testing.T) {
 		for n := 1; n <= 40; n++ {
-			s := SignOff([]finding.Counted{leak(n)}, Palette{})
+			s := SignOff(Slice{leak(n)}, Palette{})
 			if !strings.HasPrefix(s, "\n\n  ") {
 				t.Fatalf("sign-off %q does not start with a blank line and an indent", s)
 			}
@@ -115,31 +114,11 @@ func TestMelville(t *testing.T) {
 		}
 	})
 	t.Run("report_ends_with_a_melville_quote", func(t *testing.T) {
-		got := Text([]finding.Counted{badPath}, TextOptions{SignOff: true})
-		q := SignOffLine([]finding.Counted{badPath})
+		got := Text(Slice{badPath}, TextOptions{SignOff: true})
+		q := SignOffLine(Slice{badPath})
 		flat := strings.Join(strings.Fields(got[strings.Index(got, "\n\n"):]), " ")
 		if !strings.HasSuffix(flat, q) {
 			t.Errorf("report %q does not end with %q", got, q)
 		}
 	})
-}
-
-// TestSipHash checks the SipHash core against the published SipHash-2-4
-// vectors (key 00..0f, message 00..len-1), then pins the 1-3 zero-key
-// variant the selection uses.
-func TestSipHash(t *testing.T) {
-	key := []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
-	k0, k1 := binary.LittleEndian.Uint64(key), binary.LittleEndian.Uint64(key[8:])
-	msg := func(n int) []byte {
-		m := make([]byte, n)
-		for i := range m {
-			m[i] = byte(i)
-		}
-		return m
-	}
-	for n, want := range map[int]uint64{0: 0x726fdb47dd0e0e31, 1: 0x74f839c593dc67fd, 15: 0xa129ca6149be45e5} {
-		if got := sipHash(k0, k1, 2, 4, msg(n)); got != want {
-			t.Errorf("SipHash-2-4 of %d bytes = %#x, want %#x", n, got, want)
-		}
-	}
 }

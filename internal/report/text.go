@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"io"
 	"strconv"
 	"strings"
@@ -25,63 +24,45 @@ type TextOptions struct {
 // strict (§3.2).
 const defaultPath = "/bin:/usr/bin:/usr/local/bin"
 
-// Text renders the text report of §8.3 without a trailing newline: the
-// heading, one numbered line per distinct finding (in the given order,
+// WriteText writes the text report of §8.3 without a trailing newline:
+// the heading, one numbered line per distinct finding (in the given order,
 // which should be finding.Compare order), the suppression note and the
 // sign-off. Where the report goes is the caller's business (§1.5).
-func Text(findings []finding.Counted, opts TextOptions) string {
-	var b bytes.Buffer
+//
+// Everything taken from the graph or a report (labels, arguments, paths)
+// is written so that it shows as itself: control characters and other
+// invisible ones are escaped, so a value can neither break its line nor
+// drive the terminal.
+func WriteText(w io.Writer, findings Findings, opts TextOptions) error {
+	p := Palette{Color: opts.Color}
+	n := findings.Len()
+	b := appendHeading(nil, p, n, findings.Occurrences())
+	for i := range n {
+		c := findings.At(i)
+		b = appendLine(b, p, i+1, &c)
+		if len(b) >= 64<<10 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	if opts.Note != "" {
+		b = append(b, "\n  "...)
+		b = append(b, p.Faint(opts.Note)...)
+	}
+	if opts.SignOff {
+		b = append(b, SignOff(findings, p)...)
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+// Text is WriteText into a string.
+func Text(findings Findings, opts TextOptions) string {
+	var b strings.Builder
 	WriteText(&b, findings, opts)
 	return b.String()
-}
-
-// WriteText writes what Text returns to w.
-func WriteText(w io.Writer, findings []finding.Counted, opts TextOptions) error {
-	return WriteTextOf(w, Slice(findings), opts)
-}
-
-// WriteTextOf is WriteText for any Findings, such as Set.Ordered: the lines
-// are rendered on every core and streamed out in order, so a report of a
-// million findings is never one string. Only the sign-off needs every
-// finding at once.
-func WriteTextOf(w io.Writer, findings Findings, opts TextOptions) error {
-	t := newTextRenderer(findings, opts)
-	// The heading travels with the first chunk and the tail with the last.
-	return writeChunks(w, t.chunked(), t.append)
-}
-
-// textRenderer renders the text report a run of findings at a time.
-type textRenderer struct {
-	findings    Findings
-	opts        TextOptions
-	p           Palette
-	n           int
-	occurrences int
-}
-
-func newTextRenderer(findings Findings, opts TextOptions) *textRenderer {
-	return &textRenderer{findings: findings, opts: opts, p: Palette{Color: opts.Color},
-		n: findings.Len(), occurrences: findings.Occurrences()}
-}
-
-// chunked is how many findings to render in chunks: a report without
-// findings is still one chunk, its heading and tail.
-func (t *textRenderer) chunked() int { return max(t.n, 1) }
-
-// append appends the report's part for findings [lo, hi): the heading
-// first when lo is 0, the tail last when hi reaches the end.
-func (t *textRenderer) append(b []byte, lo, hi int) []byte {
-	if lo == 0 {
-		b = appendHeading(b, t.p, t.n, t.occurrences)
-	}
-	for i := lo; i < min(hi, t.n); i++ {
-		c := t.findings.At(i)
-		b = appendLine(b, t.p, i+1, &c)
-	}
-	if hi >= t.n {
-		b = appendTail(b, t.p, t.opts, func() []finding.Counted { return collect(t.findings) })
-	}
-	return b
 }
 
 func appendHeading(b []byte, p Palette, distinct, occurrences int) []byte {
@@ -117,19 +98,6 @@ func appendLine(b []byte, p Palette, number int, c *finding.Counted) []byte {
 	return appendSentence(b, &c.Finding, p)
 }
 
-// appendTail appends the suppression note and the sign-off, which is
-// chosen from every finding: all is only called when there is a sign-off.
-func appendTail(b []byte, p Palette, opts TextOptions, all func() []finding.Counted) []byte {
-	if opts.Note != "" {
-		b = append(b, "\n  "...)
-		b = append(b, p.Faint(opts.Note)...)
-	}
-	if opts.SignOff {
-		b = append(b, SignOff(all(), p)...)
-	}
-	return b
-}
-
 // AllPassed is what stdout receives when nothing is left to report
 // (§1.5), the suppression note under it when there is one.
 func AllPassed(note string, color bool) string {
@@ -154,11 +122,11 @@ func appendSentence(b []byte, f *finding.Finding, p Palette) []byte {
 	action := func(b []byte) []byte {
 		b = p.open(b, actionColor)
 		if f.Action.Mnemonic != "" {
-			b = append(b, f.Action.Mnemonic...)
+			b = quote.AppendVisible(b, f.Action.Mnemonic)
 			b = append(b, ' ')
 		}
 		b = append(b, "action for target "...)
-		b = append(b, f.Action.Target...)
+		b = quote.AppendVisible(b, f.Action.Target)
 		return p.close(b)
 	}
 	// quoted appends a coloured, quoted value.
@@ -181,7 +149,7 @@ func appendSentence(b []byte, f *finding.Finding, p Palette) []byte {
 		b = append(b, " of "...)
 		b = action(b)
 		b = append(b, ": "...)
-		return append(b, f.Site.Value...)
+		return quote.AppendVisible(b, f.Site.Value)
 	case finding.BadPath:
 		b = action(b)
 		b = append(b, " sets PATH to "...)
@@ -209,7 +177,7 @@ func appendSentence(b []byte, f *finding.Finding, p Palette) []byte {
 		b = append(b, " in "...)
 		b = appendWhere(b, f.Site)
 		b = append(b, ": "...)
-		return append(b, f.Site.Value...)
+		return quote.AppendVisible(b, f.Site.Value)
 	}
 	b = action(b)
 	b = append(b, " runs program "...)
@@ -257,7 +225,7 @@ func Reason(u finding.Unmet) string {
 }
 
 func appendReason(b []byte, u finding.Unmet) []byte {
-	b = append(b, u.Because...)
+	b = quote.AppendVisible(b, u.Because)
 	strs, tail := u.Present, ""
 	if len(u.Present) == 0 {
 		b = append(b, ", but none of "...)
@@ -269,7 +237,7 @@ func appendReason(b []byte, u finding.Unmet) []byte {
 		if i > 0 {
 			b = append(b, ' ')
 		}
-		b = append(b, s...)
+		b = quote.AppendVisible(b, s)
 	}
 	return append(b, tail...)
 }

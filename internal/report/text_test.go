@@ -51,20 +51,20 @@ func TestText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Text(tt.findings, tt.opts); got != tt.want {
+			if got := Text(Slice(tt.findings), tt.opts); got != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}
 		})
 	}
 	t.Run("multiple_violations_are_pluralized_and_numbered", func(t *testing.T) {
-		got := strings.Split(Text([]finding.Counted{leak(1), abs}, TextOptions{SignOff: true}), "\n")
+		got := strings.Split(Text(Slice{leak(1), abs}, TextOptions{SignOff: true}), "\n")
 		if !strings.HasPrefix(got[0], "found 2 distinct hermeticity violations") || !strings.HasPrefix(got[1], "  1. ") ||
 			!strings.HasPrefix(got[2], "  2. ") || got[3] != "" || !strings.HasPrefix(got[4], "  ") {
 			t.Errorf("lines = %q", got)
 		}
 	})
 	t.Run("shut_up_suppresses_the_quote", func(t *testing.T) {
-		if got := Text([]finding.Counted{leak(1)}, TextOptions{}); strings.Count(got, "\n") != 1 {
+		if got := Text(Slice{leak(1)}, TextOptions{}); strings.Count(got, "\n") != 1 {
 			t.Errorf("report without sign-off has extra lines: %q", got)
 		}
 	})
@@ -112,9 +112,14 @@ func TestSentence(t *testing.T) {
 				{Because: "both empty"},
 			}},
 			`reproducibility violation: CppCompile action for target //c runs program "gcc" non-reproducibly: it needs an option it was not given, but none of --deterministic was passed; it was given an option that breaks it, --timestamp; both empty, but none of  was passed`},
-		{"raw_newline_and_quote_in_site_value",
+		// The value is shown as it is, but for what could break the line
+		// or drive the terminal: a heredoc's newlines, an ESC.
+		{"newline_and_quote_in_site_value",
 			finding.Finding{Kind: finding.AbsolutePath, Action: ref("Genrule", "//g"), Path: "/etc/x\"y", Site: finding.Site{Location: finding.Argument, Value: "cat <<EOF\n/etc/x\"y\nEOF"}},
-			"hermeticity violation: Genrule action for target //g references absolute path \"/etc/x\\\"y\" in an argument: cat <<EOF\n/etc/x\"y\nEOF"},
+			`hermeticity violation: Genrule action for target //g references absolute path "/etc/x\"y" in an argument: cat <<EOF\n/etc/x"y\nEOF`},
+		{"terminal_escapes_in_target_mnemonic_and_value",
+			finding.Finding{Kind: finding.AbsolutePath, Action: ref("Gen\x1b[2J", "//g:\rforged"), Path: "/x", Site: finding.Site{Location: finding.Argument, Value: "/x\x1b]0;pwned\x07"}},
+			`hermeticity violation: Gen\u{1b}[2J action for target //g:\rforged references absolute path "/x" in an argument: /x\u{1b}]0;pwned\u{7}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

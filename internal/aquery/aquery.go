@@ -10,12 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/action"
+	"github.com/ahab-go/ahab/internal/fileerr"
 )
 
 // Format is the form of a dump, as named by aquery's --output flag.
@@ -194,12 +194,9 @@ func errorOffset(err error) int64 {
 }
 
 // readError turns an error from the underlying reader into one that does not
-// repeat the file name (fs.PathError already carries it).
+// repeat the file name (Error already carries it).
 func readError(err error) error {
-	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		err = pe.Err
-	}
-	return fmt.Errorf("read failed: %w", err)
+	return fmt.Errorf("read failed: %w", fileerr.Cause(err))
 }
 
 // trimProtoPrefix drops the "proto: " that the protobuf module puts before

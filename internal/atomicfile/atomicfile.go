@@ -9,23 +9,22 @@ package atomicfile
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 
-	"github.com/ahab-go/ahab/internal/quote"
+	"github.com/ahab-go/ahab/internal/fileerr"
 )
 
 // Write writes path with what write writes, atomically. An existing
 // regular file's permission bits are kept; a new file gets 0644. Errors
-// read `<what> to <path>: <cause>`, e.g. "failed to write JSON report to
-// out.json: no space left on device".
+// read `failed to write <what> to <path>: <cause>`, e.g. "failed to write
+// JSON report to out.json: no space left on device".
 func Write(path, what string, write func(io.Writer) error) error {
 	if err := writeAtomic(path, write); err != nil {
-		return fmt.Errorf("%s to %s: %w", what, quote.IfNeeded(path), err)
+		return fileerr.Write(what, path, err)
 	}
 	return nil
 }
@@ -47,7 +46,7 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return causeOf(err)
+		return fileerr.Cause(err)
 	}
 	pending.add(tmp.Name())
 	defer func() {
@@ -58,20 +57,20 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 		pending.remove(tmp.Name())
 	}()
 	if err := write(tmp); err != nil {
-		return causeOf(err)
+		return fileerr.Cause(err)
 	}
 	if err := tmp.Chmod(perm); err != nil {
-		return causeOf(err)
+		return fileerr.Cause(err)
 	}
 	// Synced before the rename, so that after a crash the name never
 	// points at a file whose data did not reach the disk.
 	if err := tmp.Sync(); err != nil {
-		return causeOf(err)
+		return fileerr.Cause(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return causeOf(err)
+		return fileerr.Cause(err)
 	}
-	return causeOf(os.Rename(tmp.Name(), path))
+	return fileerr.Cause(os.Rename(tmp.Name(), path))
 }
 
 // RemoveTemporaries removes the temporary files of writes still under
@@ -103,17 +102,4 @@ func (t *temporaries) remove(name string) {
 	t.mu.Lock()
 	delete(t.names, name)
 	t.mu.Unlock()
-}
-
-// causeOf drops the operation and path from a *fs.PathError or
-// *os.LinkError: the message around it names the target already, and the
-// temporary file's name would only confuse.
-func causeOf(err error) error {
-	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		return pe.Err
-	}
-	if le, ok := errors.AsType[*os.LinkError](err); ok {
-		return le.Err
-	}
-	return err
 }

@@ -32,7 +32,7 @@ func TestWrite(t *testing.T) {
 	}
 
 	t.Run("a_new_file_gets_0644", func(t *testing.T) {
-		if err := Write(path, "failed to write JSON report", writeString("one")); err != nil {
+		if err := Write(path, "JSON report", writeString("one")); err != nil {
 			t.Fatal(err)
 		}
 		if got, _ := os.ReadFile(path); string(got) != "one" {
@@ -45,7 +45,7 @@ func TestWrite(t *testing.T) {
 	})
 	t.Run("an_existing_file_is_replaced_and_keeps_its_mode", func(t *testing.T) {
 		os.Chmod(path, 0o600)
-		if err := Write(path, "failed to write JSON report", writeString("two")); err != nil {
+		if err := Write(path, "JSON report", writeString("two")); err != nil {
 			t.Fatal(err)
 		}
 		if got, _ := os.ReadFile(path); string(got) != "two" {
@@ -56,7 +56,7 @@ func TestWrite(t *testing.T) {
 		}
 	})
 	t.Run("a_failed_write_leaves_the_old_file_and_no_temporary", func(t *testing.T) {
-		err := Write(path, "failed to write JSON report", func(w io.Writer) error {
+		err := Write(path, "JSON report", func(w io.Writer) error {
 			io.WriteString(w, "half")
 			return errors.New("no space left on device")
 		})
@@ -75,7 +75,7 @@ func TestWrite(t *testing.T) {
 		if err := os.Symlink(victim, link); err != nil {
 			t.Fatal(err)
 		}
-		if err := Write(link, "failed to write JSON report", writeString("report")); err != nil {
+		if err := Write(link, "JSON report", writeString("report")); err != nil {
 			t.Fatal(err)
 		}
 		if got, _ := os.ReadFile(victim); string(got) != "precious" {
@@ -96,7 +96,7 @@ func TestWrite(t *testing.T) {
 			{"", ": no file name"},
 			{filepath.Join(dir, "new\nline"), `"` + dir + `/new\nline": `},
 		} {
-			err := Write(tc.path, "failed to write JSON report", func(io.Writer) error { return errors.New("stop") })
+			err := Write(tc.path, "JSON report", func(io.Writer) error { return errors.New("stop") })
 			if err == nil || !strings.HasPrefix(err.Error(), "failed to write JSON report to "+tc.want) {
 				t.Errorf("Write(%q) = %v, want …%s…", tc.path, err, tc.want)
 			}
@@ -112,7 +112,7 @@ func TestRemoveTemporaries(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	done := make(chan error)
 	go func() {
-		done <- Write(filepath.Join(dir, "r.json"), "failed to write", func(w io.Writer) error {
+		done <- Write(filepath.Join(dir, "r.json"), "report", func(w io.Writer) error {
 			close(started)
 			<-release
 			return nil

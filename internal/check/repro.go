@@ -81,7 +81,9 @@ func runRepro(lib *spec.Library, a *action.Action, report func(finding.Finding))
 	case spec.Conditional:
 		f.Kind = finding.ConditionalReproducibility
 		f.Synonym = synonymOf(r)
-		f.Unmet = v.Unmet
+		for _, u := range v.Unmet {
+			f.Unmet = append(f.Unmet, finding.Unmet(u))
+		}
 	default:
 		return
 	}

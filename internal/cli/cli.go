@@ -21,6 +21,7 @@ import (
 	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/check"
 	"github.com/ahab-go/ahab/internal/exception"
+	"github.com/ahab-go/ahab/internal/fileerr"
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/spec"
@@ -189,7 +190,7 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 
 // writeJSONReport writes the JSON report to path atomically (§8.1).
 func writeJSONReport(path string, findings report.Findings) error {
-	return atomicfile.Write(path, "failed to write JSON report", func(w io.Writer) error {
+	return atomicfile.Write(path, "JSON report", func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		if err := report.WriteJSON(bw, findings); err != nil {
 			return err
@@ -295,11 +296,11 @@ func analyzeFile(path string, sys System, checks []*check.Check, aopts analyze.O
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, fmt.Errorf("failed to read aquery dump from %s: %w", path, errors.Unwrap(err))
+			return nil, fileerr.Read("aquery dump", path, err)
 		}
 		defer f.Close()
 		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return nil, fmt.Errorf("failed to read aquery dump from %s: is a directory", path)
+			return nil, fileerr.Read("aquery dump", path, errors.New("is a directory"))
 		}
 		r, name = f, path
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/glob"
 	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
@@ -126,7 +127,7 @@ func explainProgram(w io.Writer, lib *spec.Library, argv []string) {
 	case spec.Conditional:
 		fmt.Fprintf(w, "verdict:  %s, because\n", finding.ConditionalReproducibility)
 		for _, u := range v.Unmet {
-			fmt.Fprintf(w, "  - %s\n", report.Reason(u))
+			fmt.Fprintf(w, "  - %s\n", report.Reason(finding.Unmet(u)))
 		}
 	}
 }
@@ -167,7 +168,7 @@ func describeSpec(w io.Writer, s *spec.Spec) {
 	}
 }
 
-func globTexts(gs []spec.Glob) []string {
+func globTexts(gs []glob.Glob) []string {
 	out := make([]string, len(gs))
 	for i, g := range gs {
 		out[i] = g.String()

@@ -7,15 +7,15 @@ package exception
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/fileerr"
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/glob"
 	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/quote"
-	"github.com/ahab-go/ahab/internal/spec"
 )
 
 // Exception excuses the findings for which every present predicate holds.
@@ -38,7 +38,7 @@ type Exception struct {
 	Origin string
 
 	kind                                                     finding.Kind
-	mnemonic, target, program, path, actual, requirement, ev spec.Glob
+	mnemonic, target, program, path, actual, requirement, ev glob.Glob
 }
 
 // fieldNames is the entry's fields in the order of §7.1; the stale
@@ -79,10 +79,7 @@ func (e *Exception) field(name string) **string {
 func LoadFile(path string) ([]Exception, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		if pe, ok := errors.AsType[*fs.PathError](err); ok {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("failed to read exceptions from %s: %w", quote.IfNeeded(path), err)
+		return nil, fileerr.Read("exceptions", path, err)
 	}
 	return Parse(path, data)
 }
@@ -204,11 +201,11 @@ func (e *Exception) validate() error {
 	if !e.hasPredicate() {
 		return errors.New(`no conditions, so it would suppress every violation; give it at least one field besides "reason"`)
 	}
-	compile := func(s *string) spec.Glob {
+	compile := func(s *string) glob.Glob {
 		if s == nil {
-			return spec.Glob{}
+			return glob.Glob{}
 		}
-		return spec.CompileGlob(*s)
+		return glob.Compile(*s)
 	}
 	e.mnemonic, e.target, e.program = compile(e.Mnemonic), compile(e.Target), compile(e.Program)
 	e.path, e.actual, e.requirement, e.ev = compile(e.Path), compile(e.Actual), compile(e.Requirement), compile(e.EnvVar)

@@ -5,13 +5,13 @@ import (
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/finding"
-	"github.com/ahab-go/ahab/internal/spec"
+	"github.com/ahab-go/ahab/internal/glob"
 )
 
 // Matches reports whether e excuses f: every predicate e has must hold,
 // and a predicate on a facet f lacks fails (§7.2).
 func (e *Exception) Matches(f *finding.Finding) bool {
-	glob := func(pattern *string, g spec.Glob, carried bool, value string) bool {
+	glob := func(pattern *string, g glob.Glob, carried bool, value string) bool {
 		return pattern == nil || carried && g.Match(value)
 	}
 	k := f.Kind

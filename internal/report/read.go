@@ -1,18 +1,16 @@
 package report
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"slices"
 
+	"github.com/ahab-go/ahab/internal/fileerr"
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/program"
-	"github.com/ahab-go/ahab/internal/quote"
 )
 
 // ReadJSONFile reads a report written by WriteJSON or by the original
@@ -22,10 +20,7 @@ import (
 func ReadJSONFile(path string) (*finding.Set, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		if pe, ok := errors.AsType[*fs.PathError](err); ok {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("failed to read JSON report from %s: %w", quote.IfNeeded(path), err)
+		return nil, fileerr.Read("JSON report", path, err)
 	}
 	defer f.Close()
 	return ReadJSON(path, f)

@@ -3,8 +3,6 @@ package spec
 import (
 	"slices"
 	"testing"
-
-	"github.com/ahab-go/ahab/internal/finding"
 )
 
 // toolchains_llvm's wrapper and archiver under their WORKSPACE names, as a
@@ -29,8 +27,8 @@ func clangCompile(without []string, extra ...string) []string {
 	return append(argv, extra...)
 }
 
-func macroUnmet(macro string) finding.Unmet {
-	return finding.Unmet{
+func macroUnmet(macro string) Unmet {
+	return Unmet{
 		Because: "a source mentioning " + macro + " records when it was compiled unless the macro is defined away",
 		AnyOf:   []string{"-D" + macro + "=*"},
 	}
@@ -38,7 +36,7 @@ func macroUnmet(macro string) finding.Unmet {
 
 // debugUnmet is the requirement on debugging information, its remedies
 // sorted as a set.
-var debugUnmet = finding.Unmet{
+var debugUnmet = Unmet{
 	Because: "debugging information records the directory it was compiled in, which is the execution root",
 	AnyOf:   []string{"-fdebug-compilation-dir=*", "-fdebug-prefix-map=*", "-ffile-prefix-map=*"},
 }
@@ -55,31 +53,31 @@ func TestBuiltinCc(t *testing.T) {
 			name:    "each_clang_requirement_is_load_bearing",
 			argv:    clangCompile([]string{"-no-canonical-prefixes"}),
 			program: llvmCcWrapper, outcome: Conditional,
-			unmet: []finding.Unmet{missing("-no-canonical-prefixes")},
+			unmet: []Unmet{missing("-no-canonical-prefixes")},
 		},
 		{
 			name:    "a_compilation_must_define_the_date_macros_away/__DATE__",
 			argv:    clangCompile([]string{`-D__DATE__="redacted"`}),
 			program: llvmCcWrapper, outcome: Conditional,
-			unmet: []finding.Unmet{macroUnmet("__DATE__")},
+			unmet: []Unmet{macroUnmet("__DATE__")},
 		},
 		{
 			name:    "a_compilation_must_define_the_date_macros_away/__TIME__",
 			argv:    clangCompile([]string{`-D__TIME__="redacted"`}),
 			program: llvmCcWrapper, outcome: Conditional,
-			unmet: []finding.Unmet{macroUnmet("__TIME__")},
+			unmet: []Unmet{macroUnmet("__TIME__")},
 		},
 		{
 			name:    "a_compilation_must_define_the_date_macros_away/__TIMESTAMP__",
 			argv:    clangCompile([]string{`-D__TIMESTAMP__="redacted"`}),
 			program: llvmCcWrapper, outcome: Conditional,
-			unmet: []finding.Unmet{macroUnmet("__TIMESTAMP__")},
+			unmet: []Unmet{macroUnmet("__TIMESTAMP__")},
 		},
 		{
 			name:    "a_compilation_must_define_the_date_macros_away/all",
 			argv:    clangCompile([]string{`-D__DATE__="redacted"`, `-D__TIME__="redacted"`, `-D__TIMESTAMP__="redacted"`}),
 			program: llvmCcWrapper, outcome: Conditional,
-			unmet: []finding.Unmet{macroUnmet("__DATE__"), macroUnmet("__TIME__"), macroUnmet("__TIMESTAMP__")},
+			unmet: []Unmet{macroUnmet("__DATE__"), macroUnmet("__TIME__"), macroUnmet("__TIMESTAMP__")},
 		},
 		{
 			name:    "the_date_macros_are_only_asked_of_a_compilation",
@@ -90,7 +88,7 @@ func TestBuiltinCc(t *testing.T) {
 			name:    "debugging_information_must_have_its_paths_remapped",
 			argv:    clangCompile(nil, "-g", "-gsplit-dwarf"),
 			program: llvmCcWrapper, outcome: Conditional,
-			unmet: []finding.Unmet{debugUnmet},
+			unmet: []Unmet{debugUnmet},
 		},
 		{
 			name:    "debugging_information_must_have_its_paths_remapped/ffile-prefix-map",
@@ -116,7 +114,7 @@ func TestBuiltinCc(t *testing.T) {
 			name:    "a_guard_is_decided_by_the_last_flag_that_speaks_to_it/on_last",
 			argv:    clangCompile(nil, "-g0", "-g"),
 			program: llvmCcWrapper, outcome: Conditional,
-			unmet: []finding.Unmet{debugUnmet},
+			unmet: []Unmet{debugUnmet},
 		},
 		{
 			// -ggdb3 is not in the family the guard names.
@@ -176,7 +174,7 @@ func TestBuiltinCc(t *testing.T) {
 			name:    "ar_is_reproducible_only_in_deterministic_mode/not_deterministic",
 			argv:    []string{llvmArPath, "rcs", "bazel-out/k8-fastbuild/bin/libx.a", "bazel-out/k8-fastbuild/bin/_objs/x/y.o"},
 			program: llvmAr, outcome: Conditional,
-			unmet: []finding.Unmet{missing("modifiers:*D*")},
+			unmet: []Unmet{missing("modifiers:*D*")},
 		},
 		{
 			name:    "the_order_of_ars_modifiers_does_not_matter/rDcs",
@@ -197,7 +195,7 @@ func TestBuiltinCc(t *testing.T) {
 			name:    "a_file_name_is_not_mistaken_for_ars_modifiers",
 			argv:    []string{llvmArPath, "rcs", "bazel-out/x/D.o"},
 			program: llvmAr, outcome: Conditional,
-			unmet: []finding.Unmet{missing("modifiers:*D*")},
+			unmet: []Unmet{missing("modifiers:*D*")},
 		},
 	})
 }

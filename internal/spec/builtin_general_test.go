@@ -2,13 +2,11 @@ package spec
 
 import (
 	"testing"
-
-	"github.com/ahab-go/ahab/internal/finding"
 )
 
 // machineQuery is the coreutils prohibition (§6.10) with what broke it.
-func machineQuery(present ...string) finding.Unmet {
-	return finding.Unmet{
+func machineQuery(present ...string) Unmet {
+	return Unmet{
 		Because: "it was asked for something the machine knows rather than something the build gave it",
 		Present: present,
 	}
@@ -36,19 +34,19 @@ func TestBuiltinGeneral(t *testing.T) {
 			name:    "coreutils asked for the date is not",
 			argv:    []string{coreutilsPath, "date", "+%s"},
 			program: coreutils, outcome: Conditional,
-			unmet: []finding.Unmet{machineQuery("date")},
+			unmet: []Unmet{machineQuery("date")},
 		},
 		{
 			name:    "coreutils asked for several machine facts names each",
 			argv:    []string{coreutilsPath, "env", "uname", "-a", "whoami"},
 			program: coreutils, outcome: Conditional,
-			unmet: []finding.Unmet{machineQuery("env", "uname", "whoami")},
+			unmet: []Unmet{machineQuery("env", "uname", "whoami")},
 		},
 		{
 			name:    "aspect's coreutils is bazel_lib's",
 			argv:    []string{"external/aspect_bazel_lib++toolchains+coreutils_linux_amd64/coreutils", "hostname"},
 			program: "@aspect_bazel_lib+toolchains//coreutils", synonym: coreutils, outcome: Conditional,
-			unmet: []finding.Unmet{machineQuery("hostname")},
+			unmet: []Unmet{machineQuery("hostname")},
 		},
 		{
 			name:    "copy_to_directory is vouched for",

@@ -2,8 +2,6 @@ package spec
 
 import (
 	"testing"
-
-	"github.com/ahab-go/ahab/internal/finding"
 )
 
 func TestBuiltinJava(t *testing.T) {
@@ -38,7 +36,7 @@ func TestBuiltinJava(t *testing.T) {
 			name:    "singlejar_without_its_normalizing_flags_is_not",
 			argv:    []string{singlejarPath, "--output", "bazel-out/k8-fastbuild/bin/x_deploy.jar", "--compression"},
 			program: singlejar, outcome: Conditional,
-			unmet: []finding.Unmet{missing("--normalize"), missing("--exclude_build_data")},
+			unmet: []Unmet{missing("--normalize"), missing("--exclude_build_data")},
 		},
 		{
 			name: "both_turbines_are_judged_by_one_entry/graal",

@@ -5,8 +5,6 @@ package spec
 
 import (
 	"testing"
-
-	"github.com/ahab-go/ahab/internal/finding"
 )
 
 func TestBuiltinJs(t *testing.T) {
@@ -43,7 +41,7 @@ func TestBuiltinJs(t *testing.T) {
 			name:    "asking_the_compiler_for_a_trace_records_the_clock",
 			argv:    []string{tscPath, "--project", "tsconfig.json", "--generateTrace", "bazel-out/k8-fastbuild/bin/trace"},
 			program: tsc, outcome: Conditional,
-			unmet: []finding.Unmet{broken("--generateTrace")},
+			unmet: []Unmet{broken("--generateTrace")},
 		},
 		{
 			name:    "the_options_validator_is_vouched_for",

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -23,13 +22,13 @@ const (
 )
 
 // missing is the unmet requirement of a required_flags pattern.
-func missing(pattern string) finding.Unmet {
-	return finding.Unmet{Because: needsOption, AnyOf: []string{pattern}}
+func missing(pattern string) Unmet {
+	return Unmet{Because: needsOption, AnyOf: []string{pattern}}
 }
 
 // broken is the unmet prohibition of breaking_flags that were present.
-func broken(present ...string) finding.Unmet {
-	return finding.Unmet{Because: breaksOption, Present: present}
+func broken(present ...string) Unmet {
+	return Unmet{Because: breaksOption, Present: present}
 }
 
 // invocation is one action's command line as aquery shows it and what the
@@ -48,7 +47,7 @@ type invocation struct {
 	// differs from the program, as the report shows it.
 	synonym string
 	outcome Outcome
-	unmet   []finding.Unmet
+	unmet   []Unmet
 	// args, when not nil, are the arguments the program was judged on.
 	args []string
 }
@@ -101,7 +100,7 @@ func testInvocations(t *testing.T, cases []invocation) {
 				t.Errorf("outcome = %v, want %v (unmet %+v)", v.Outcome, c.outcome, v.Unmet)
 			}
 			want := slices.Clone(c.unmet)
-			slices.SortFunc(want, finding.CompareUnmet)
+			slices.SortFunc(want, compareUnmet)
 			if !equalUnmet(v.Unmet, want) {
 				t.Errorf("unmet = %+v\nwant    %+v", v.Unmet, want)
 			}
@@ -110,8 +109,8 @@ func testInvocations(t *testing.T, cases []invocation) {
 }
 
 // equalUnmet compares unmet lists, reading a nil list as an empty one.
-func equalUnmet(a, b []finding.Unmet) bool {
-	return slices.EqualFunc(a, b, func(x, y finding.Unmet) bool {
+func equalUnmet(a, b []Unmet) bool {
+	return slices.EqualFunc(a, b, func(x, y Unmet) bool {
 		return x.Because == y.Because && slices.Equal(x.AnyOf, y.AnyOf) && slices.Equal(x.Present, y.Present)
 	})
 }

@@ -2,17 +2,15 @@ package spec
 
 import (
 	"testing"
-
-	"github.com/ahab-go/ahab/internal/finding"
 )
 
 // The two requirements of the bsdtar spec (§6.8).
 var (
-	tarTimesUnmet = finding.Unmet{
+	tarTimesUnmet = Unmet{
 		Because: "the times an archive records are the filesystem's unless it is told otherwise",
 		AnyOf:   []string{"* time=*", "--mtime=*", "@*"},
 	}
-	tarGzipUnmet = finding.Unmet{
+	tarGzipUnmet = Unmet{
 		Because: "gzip records the moment it compressed",
 		AnyOf:   []string{"--options=*gzip:!timestamp*"},
 	}
@@ -41,19 +39,19 @@ func TestBuiltinPkg(t *testing.T) {
 			name:    "a_tar_with_no_mtime_is_reported",
 			argv:    tarArgs(),
 			program: buildTar, outcome: Conditional,
-			unmet: []finding.Unmet{missing("--mtime=*")},
+			unmet: []Unmet{missing("--mtime=*")},
 		},
 		{
 			name:    "preserving_the_sources_mtime_breaks_it",
 			argv:    tarArgs("--mtime=portable", "--preserve_mtime"),
 			program: buildTar, outcome: Conditional,
-			unmet: []finding.Unmet{broken("--preserve_mtime")},
+			unmet: []Unmet{broken("--preserve_mtime")},
 		},
 		{
 			name:    "the_tools_answer_to_both_of_their_names/build_tar",
 			argv:    []string{"bazel-out/k8-opt-exec/bin/pkg/private/tar/build_tar", "--output=x.tar"},
 			program: "//pkg/private/tar/build_tar", synonym: buildTar, outcome: Conditional,
-			unmet: []finding.Unmet{missing("--mtime=*")},
+			unmet: []Unmet{missing("--mtime=*")},
 		},
 		{
 			name: "the_zip_tool_needs_no_timestamp_because_it_has_a_default",
@@ -115,13 +113,13 @@ func TestBuiltinPkg(t *testing.T) {
 			name:    "gzip_without_the_option_records_when_it_ran",
 			argv:    bsd("--create", "--gzip", "--file", "o.tgz", "@spec"),
 			program: bsdtar, outcome: Conditional,
-			unmet: []finding.Unmet{tarGzipUnmet},
+			unmet: []Unmet{tarGzipUnmet},
 		},
 		{
 			name:    "gzip_without_the_option_records_when_it_ran/other_options",
 			argv:    bsd("--create", "--gzip", "--options", "gzip:compression-level=9", "--file", "o.tgz", "@spec"),
 			program: bsdtar, outcome: Conditional,
-			unmet: []finding.Unmet{tarGzipUnmet},
+			unmet: []Unmet{tarGzipUnmet},
 		},
 		{
 			// The mtree file's lines as the expanded command line splices
@@ -134,13 +132,13 @@ func TestBuiltinPkg(t *testing.T) {
 			name:    "a_spliced_specification_still_shows_that_it_states_the_times/without_times",
 			argv:    bsd("--create", "--file", "o.tar", "#mtree", "./etc uid=0 gid=0 mode=0755 type=dir"),
 			program: bsdtar, outcome: Conditional,
-			unmet: []finding.Unmet{tarTimesUnmet},
+			unmet: []Unmet{tarTimesUnmet},
 		},
 		{
 			name:    "tar_creating_from_loose_files_records_their_timestamps",
 			argv:    bsd("--create", "--file", "o.tar", "usr/share/doc"),
 			program: bsdtar, outcome: Conditional,
-			unmet: []finding.Unmet{tarTimesUnmet},
+			unmet: []Unmet{tarTimesUnmet},
 		},
 		{
 			name:    "tar_creating_from_loose_files_records_their_timestamps/mtime_separate",
@@ -166,7 +164,7 @@ func TestBuiltinPkg(t *testing.T) {
 			name:    "both_toolchains_answer_with_the_same_tar/aspect_bazel_lib",
 			argv:    []string{"external/aspect_bazel_lib++toolchains+bsd_tar_linux_amd64/tar", "--create", "--gzip", "--file", "o.tgz", "@spec"},
 			program: "@aspect_bazel_lib+toolchains//tar", synonym: bsdtar, outcome: Conditional,
-			unmet: []finding.Unmet{tarGzipUnmet},
+			unmet: []Unmet{tarGzipUnmet},
 		},
 	})
 }

@@ -2,8 +2,6 @@ package spec
 
 import (
 	"testing"
-
-	"github.com/ahab-go/ahab/internal/finding"
 )
 
 func TestBuiltinPython(t *testing.T) {
@@ -34,13 +32,13 @@ func TestBuiltinPython(t *testing.T) {
 			name:    "precompiling_against_the_clock_is_reported",
 			argv:    precompile("--invalidation_mode", "timestamp"),
 			program: precompiler, wrappers: []string{python3}, outcome: Conditional,
-			unmet: []finding.Unmet{modeUnmet},
+			unmet: []Unmet{modeUnmet},
 		},
 		{
 			name:    "precompiling_without_choosing_a_mode_is_reported",
 			argv:    precompile(),
 			program: precompiler, wrappers: []string{python3}, outcome: Conditional,
-			unmet: []finding.Unmet{modeUnmet},
+			unmet: []Unmet{modeUnmet},
 		},
 		{
 			name: "the_precompiler_answers_under_either_of_its_file_names",

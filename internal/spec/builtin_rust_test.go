@@ -2,8 +2,6 @@ package spec
 
 import (
 	"testing"
-
-	"github.com/ahab-go/ahab/internal/finding"
 )
 
 // Program paths as Bazel 8 aquery shows them for rules_rust and rules_rs.
@@ -53,43 +51,43 @@ func TestBuiltinRust(t *testing.T) {
 			name:    "rustc_without_path_remapping_is_not",
 			argv:    rustcUnder(),
 			program: rustc, wrappers: wrapped, outcome: Conditional,
-			unmet: []finding.Unmet{missingPwd, missingOutput, missingExecRoot},
+			unmet: []Unmet{missingPwd, missingOutput, missingExecRoot},
 		},
 		{
 			name:    "each_required_remapping_is_load_bearing/pwd",
 			argv:    rustcUnder(remapOutputBase, remapExecRoot),
 			program: rustc, wrappers: wrapped, outcome: Conditional,
-			unmet: []finding.Unmet{missingPwd},
+			unmet: []Unmet{missingPwd},
 		},
 		{
 			name:    "each_required_remapping_is_load_bearing/output_base",
 			argv:    rustcUnder(remapPwd, remapExecRoot),
 			program: rustc, wrappers: wrapped, outcome: Conditional,
-			unmet: []finding.Unmet{missingOutput},
+			unmet: []Unmet{missingOutput},
 		},
 		{
 			name:    "each_required_remapping_is_load_bearing/exec_root",
 			argv:    rustcUnder(remapOutputBase, remapPwd),
 			program: rustc, wrappers: wrapped, outcome: Conditional,
-			unmet: []finding.Unmet{missingExecRoot},
+			unmet: []Unmet{missingExecRoot},
 		},
 		{
 			name:    "remapping_some_other_prefix_does_not_satisfy_the_requirement",
 			argv:    rustcUnder("--remap-path-prefix=/nowhere=."),
 			program: rustc, wrappers: wrapped, outcome: Conditional,
-			unmet: []finding.Unmet{missingPwd, missingOutput, missingExecRoot},
+			unmet: []Unmet{missingPwd, missingOutput, missingExecRoot},
 		},
 		{
 			name:    "incremental_compilation_breaks_rustc_however_it_is_written/short",
 			argv:    withRemaps("-Cincremental=/tmp/inc"),
 			program: rustc, wrappers: wrapped, outcome: Conditional,
-			unmet: []finding.Unmet{broken("-Cincremental=/tmp/inc")},
+			unmet: []Unmet{broken("-Cincremental=/tmp/inc")},
 		},
 		{
 			name:    "incremental_compilation_breaks_rustc_however_it_is_written/long",
 			argv:    withRemaps("--codegen=incremental=x"),
 			program: rustc, wrappers: wrapped, outcome: Conditional,
-			unmet: []finding.Unmet{broken("-Cincremental=x")},
+			unmet: []Unmet{broken("-Cincremental=x")},
 		},
 		{
 			// §6.1: the recogniser turns `--codegen=X` into `-CX`, so
@@ -97,7 +95,7 @@ func TestBuiltinRust(t *testing.T) {
 			name:    "the_rustc_recognizer_folds_both_codegen_spellings",
 			argv:    withRemaps("--codegen=incremental=x", "-Cincremental=x"),
 			program: rustc, wrappers: wrapped, outcome: Conditional,
-			unmet: []finding.Unmet{broken("-Cincremental=x")},
+			unmet: []Unmet{broken("-Cincremental=x")},
 		},
 		{
 			name:    "a_merely_similar_option_does_not_break_rustc",
@@ -110,7 +108,7 @@ func TestBuiltinRust(t *testing.T) {
 				rustToolsRepo + "rust_toolchain/bin/clippy-driver", "src/lib.rs", "--crate-name=ahab",
 				remapPwd},
 			program: clippyDriver, wrappers: wrapped, synonym: rustc, outcome: Conditional,
-			unmet: []finding.Unmet{missingOutput, missingExecRoot},
+			unmet: []Unmet{missingOutput, missingExecRoot},
 		},
 		{
 			name: "rustdoc_is_not_held_to_rustcs_remapping",
@@ -187,7 +185,7 @@ func TestBuiltinRulesRs(t *testing.T) {
 			argv:     []string{rsWrapperPath, "--", rsRustc, "src/lib.rs", remapPwd},
 			program:  "@rules_rs+toolchains//rustc/default_linux_x86_64_1_86_0_rust_toolchain/bin/rustc",
 			wrappers: []string{rsWrapper}, synonym: rustc, outcome: Conditional,
-			unmet: []finding.Unmet{missingOutput, missingExecRoot},
+			unmet: []Unmet{missingOutput, missingExecRoot},
 		},
 		{
 			name:     "a toolchain's clippy-driver is judged by rustc's spec",
@@ -195,7 +193,7 @@ func TestBuiltinRulesRs(t *testing.T) {
 			program:  "@rules_rs+toolchains//clippy/default_linux_x86_64_1_86_0_clippy/bin/clippy-driver",
 			wrappers: []string{"@rules_rs+rules_rust//util/process_wrapper/bootstrap_process_wrapper.sh"},
 			synonym:  rustc, outcome: Conditional,
-			unmet: []finding.Unmet{missingPwd, missingOutput, missingExecRoot},
+			unmet: []Unmet{missingPwd, missingOutput, missingExecRoot},
 		},
 		{
 			name:    "the toolchain's rustfmt is rules_rust's",

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/glob"
 	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/program"
 )
@@ -298,14 +299,14 @@ func peekString(d *jsonfile.Decoder) (s *string, err error) {
 	return &v, err
 }
 
-func readGlobList(d *jsonfile.Decoder) ([]Glob, error) {
+func readGlobList(d *jsonfile.Decoder) ([]glob.Glob, error) {
 	patterns, err := d.Strings("a sequence")
 	if err != nil {
 		return nil, err
 	}
-	globs := make([]Glob, len(patterns))
+	globs := make([]glob.Glob, len(patterns))
 	for i, s := range patterns {
-		globs[i] = CompileGlob(s)
+		globs[i] = glob.Compile(s)
 	}
 	return globs, nil
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/program"
 )
@@ -45,8 +44,8 @@ func TestParseFileAccepts(t *testing.T) {
 		if len(entries) != 1 || entries[0].Kind != SpecEntry || entries[0].Program.String() != "@llvm_toolchain//bin/cc_wrapper.sh" {
 			t.Fatalf("entries = %+v", entries)
 		}
-		date := finding.Unmet{Because: "a source mentioning __DATE__ records when it was compiled", AnyOf: []string{"-D__DATE__=*"}}
-		debug := finding.Unmet{Because: "debugging information records the directory it was compiled in",
+		date := Unmet{Because: "a source mentioning __DATE__ records when it was compiled", AnyOf: []string{"-D__DATE__=*"}}
+		debug := Unmet{Because: "debugging information records the directory it was compiled in",
 			AnyOf: []string{"-fdebug-compilation-dir=*", "-ffile-prefix-map=*"}}
 		checkAssess(t, entries[0].Spec, []assessCase{
 			{[]string{"-c", "x.c"}, verdictConditional(date)},

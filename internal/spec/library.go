@@ -1,9 +1,7 @@
 package spec
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"slices"
@@ -11,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ahab-go/ahab/internal/fileerr"
+	"github.com/ahab-go/ahab/internal/glob"
 	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/quote"
@@ -80,7 +80,7 @@ type Entry struct {
 
 type patternEntry struct {
 	entry Entry
-	glob  Glob
+	glob  glob.Glob
 }
 
 // Library holds entries by program with the precedence of §5.5: an exact
@@ -117,7 +117,7 @@ func (l *Library) Add(origin string, entries ...Entry) {
 					break
 				}
 			}
-			l.patterns = append(l.patterns, patternEntry{entry: e, glob: CompileGlob(e.Program.Path)})
+			l.patterns = append(l.patterns, patternEntry{entry: e, glob: glob.Compile(e.Program.Path)})
 			continue
 		}
 		if l.exact == nil {
@@ -264,7 +264,7 @@ func (l *Library) trace(p program.ID, args []string, step func(Step)) (r Resolut
 func (l *Library) LoadFile(path string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("failed to read specs from %s: %w", quote.IfNeeded(path), causeOf(err))
+		return fileerr.Read("specs", path, err)
 	}
 	entries, err := ParseFile(path, data)
 	if err != nil {
@@ -317,13 +317,4 @@ func chain(ids []program.ID) string {
 		names[i] = quote.Quote(id.String())
 	}
 	return strings.Join(names, " → ")
-}
-
-// causeOf drops the operation and path from a *fs.PathError: the message
-// around it names the path already.
-func causeOf(err error) error {
-	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		return pe.Err
-	}
-	return err
 }

@@ -5,11 +5,12 @@
 package spec
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
 
-	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/glob"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -50,7 +51,25 @@ const (
 // conditions, sorted and de-duplicated.
 type Verdict struct {
 	Outcome Outcome
-	Unmet   []finding.Unmet
+	Unmet   []Unmet
+}
+
+// Unmet is one condition an invocation did not meet: a requirement
+// (AnyOf lists what would have satisfied it) or a prohibition (Present
+// lists the options that broke it). Both lists are sorted.
+type Unmet struct {
+	Because string
+	AnyOf   []string
+	Present []string
+}
+
+// compareUnmet orders unmet conditions by reason, then by the sorted
+// alternatives, then by the sorted offending options (§5.3).
+func compareUnmet(a, b Unmet) int {
+	return cmp.Or(
+		strings.Compare(a.Because, b.Because),
+		slices.Compare(a.AnyOf, b.AnyOf),
+		slices.Compare(a.Present, b.Present))
 }
 
 // The reasons of the short forms (§5.2).
@@ -63,8 +82,8 @@ const (
 // option that matches Off or Family matches Family. Off is tried first, so
 // an option in both turns the family off.
 type Guard struct {
-	Family []Glob
-	Off    []Glob
+	Family []glob.Glob
+	Off    []glob.Glob
 }
 
 // Clause is a requirement (one of AnyOf must be present) or a prohibition
@@ -73,7 +92,7 @@ type Guard struct {
 // reproducible because…".
 type Clause struct {
 	When    *Guard
-	AnyOf   []Glob
+	AnyOf   []glob.Glob
 	Because string
 }
 
@@ -88,10 +107,10 @@ type Spec struct {
 	Prohibitions []Clause
 	// TakesValue names the flags whose value is the next argument; the two
 	// are folded into flag=value before anything else looks at them.
-	TakesValue []Glob
+	TakesValue []glob.Glob
 	// DeclaredPaths names the folded options whose absolute paths describe
 	// the output rather than the machine (§3.4.3).
-	DeclaredPaths []Glob
+	DeclaredPaths []glob.Glob
 	// Recognize maps a folded argument to the option it stands for, by
 	// whole-string lookup; unlisted arguments stand for themselves.
 	Recognize map[string]string
@@ -133,10 +152,10 @@ func New(d Definition) (*Spec, error) {
 	// §5.2: every short-form pattern is its own clause; as sets, the
 	// patterns are de-duplicated first.
 	for _, g := range Globs(d.RequiredFlags...) {
-		s.Requirements = append(s.Requirements, Clause{AnyOf: []Glob{g}, Because: RequiredFlagBecause})
+		s.Requirements = append(s.Requirements, Clause{AnyOf: []glob.Glob{g}, Because: RequiredFlagBecause})
 	}
 	for _, g := range Globs(d.BreakingFlags...) {
-		s.Prohibitions = append(s.Prohibitions, Clause{AnyOf: []Glob{g}, Because: BreakingFlagBecause})
+		s.Prohibitions = append(s.Prohibitions, Clause{AnyOf: []glob.Glob{g}, Because: BreakingFlagBecause})
 	}
 	for _, c := range d.Requirements {
 		s.Requirements = append(s.Requirements, normalizeClause(c))
@@ -160,23 +179,23 @@ func normalizeClause(c Clause) Clause {
 
 // Globs compiles patterns into a glob set: sorted by pattern text, without
 // duplicates; nil when there are none.
-func Globs(patterns ...string) []Glob {
+func Globs(patterns ...string) []glob.Glob {
 	if len(patterns) == 0 {
 		return nil
 	}
-	globs := make([]Glob, len(patterns))
+	globs := make([]glob.Glob, len(patterns))
 	for i, p := range patterns {
-		globs[i] = CompileGlob(p)
+		globs[i] = glob.Compile(p)
 	}
 	return normalizeGlobs(globs)
 }
 
-func normalizeGlobs(globs []Glob) []Glob {
+func normalizeGlobs(globs []glob.Glob) []glob.Glob {
 	if len(globs) == 0 {
 		return nil
 	}
 	globs = slices.Clone(globs)
-	slices.SortFunc(globs, compareGlobs)
+	slices.SortFunc(globs, glob.Compare)
 	return slices.Compact(globs)
 }
 
@@ -214,12 +233,12 @@ func (s *Spec) Assess(args []string) Verdict {
 	}
 
 	present := s.Options(args)
-	var unmet []finding.Unmet
+	var unmet []Unmet
 	for _, c := range s.Requirements {
 		if !c.applies(present) || slices.ContainsFunc(present, func(o string) bool { return matchesAny(c.AnyOf, o) }) {
 			continue
 		}
-		unmet = append(unmet, finding.Unmet{Because: c.Because, AnyOf: patternTexts(c.AnyOf)})
+		unmet = append(unmet, Unmet{Because: c.Because, AnyOf: patternTexts(c.AnyOf)})
 	}
 	for _, c := range s.Prohibitions {
 		if !c.applies(present) {
@@ -233,14 +252,14 @@ func (s *Spec) Assess(args []string) Verdict {
 		}
 		if len(offending) > 0 {
 			slices.Sort(offending)
-			unmet = append(unmet, finding.Unmet{Because: c.Because, Present: slices.Compact(offending)})
+			unmet = append(unmet, Unmet{Because: c.Because, Present: slices.Compact(offending)})
 		}
 	}
 	if len(unmet) == 0 {
 		return Verdict{Outcome: Reproducible}
 	}
-	slices.SortFunc(unmet, finding.CompareUnmet)
-	unmet = slices.CompactFunc(unmet, func(a, b finding.Unmet) bool { return finding.CompareUnmet(a, b) == 0 })
+	slices.SortFunc(unmet, compareUnmet)
+	unmet = slices.CompactFunc(unmet, func(a, b Unmet) bool { return compareUnmet(a, b) == 0 })
 	return Verdict{Outcome: Conditional, Unmet: unmet}
 }
 
@@ -324,7 +343,7 @@ func (g *Guard) Holds(present []string) bool {
 	return false
 }
 
-func matchesAny(globs []Glob, s string) bool {
+func matchesAny(globs []glob.Glob, s string) bool {
 	for _, g := range globs {
 		if g.Match(s) {
 			return true
@@ -335,7 +354,7 @@ func matchesAny(globs []Glob, s string) bool {
 
 // patternTexts is a glob set as the sorted, de-duplicated texts a finding
 // carries.
-func patternTexts(globs []Glob) []string {
+func patternTexts(globs []glob.Glob) []string {
 	if len(globs) == 0 {
 		return nil
 	}

@@ -3,8 +3,6 @@ package spec
 import (
 	"slices"
 	"testing"
-
-	"github.com/ahab-go/ahab/internal/finding"
 )
 
 // specFrom reads one spec object written as in a spec file.
@@ -20,12 +18,12 @@ func specFromJSON(t *testing.T, specJSON string) *Spec {
 	return entries[0].Spec
 }
 
-func unmetMissing(pattern ...string) finding.Unmet {
-	return finding.Unmet{Because: RequiredFlagBecause, AnyOf: pattern}
+func unmetMissing(pattern ...string) Unmet {
+	return Unmet{Because: RequiredFlagBecause, AnyOf: pattern}
 }
 
-func unmetBreaking(present ...string) finding.Unmet {
-	return finding.Unmet{Because: BreakingFlagBecause, Present: present}
+func unmetBreaking(present ...string) Unmet {
+	return Unmet{Because: BreakingFlagBecause, Present: present}
 }
 
 type assessCase struct {
@@ -35,7 +33,7 @@ type assessCase struct {
 
 var verdictReproducible = Verdict{Outcome: Reproducible}
 
-func verdictConditional(unmet ...finding.Unmet) Verdict {
+func verdictConditional(unmet ...Unmet) Verdict {
 	return Verdict{Outcome: Conditional, Unmet: unmet}
 }
 
@@ -49,7 +47,7 @@ func checkAssess(t *testing.T, s *Spec, cases []assessCase) {
 	}
 }
 
-func unmetEqual(a, b finding.Unmet) bool { return finding.CompareUnmet(a, b) == 0 }
+func unmetEqual(a, b Unmet) bool { return compareUnmet(a, b) == 0 }
 
 func foldedOptions(s *Spec, args []string) []string {
 	var out []string
@@ -255,16 +253,16 @@ func TestAssessClauses(t *testing.T) {
 			{"because": "b", "any_of": ["--m"]}],
 			"prohibitions": [{"because": "a", "any_of": ["-q*"]}]}`)
 		checkAssess(t, s, []assessCase{{[]string{"-q2", "-q1", "-q2"}, verdictConditional(
-			finding.Unmet{Because: "a", Present: []string{"-q1", "-q2"}},
-			finding.Unmet{Because: "a", AnyOf: []string{"--x", "--y"}},
-			finding.Unmet{Because: "b", AnyOf: []string{"--m"}},
-			finding.Unmet{Because: "b", AnyOf: []string{"--z"}},
+			Unmet{Because: "a", Present: []string{"-q1", "-q2"}},
+			Unmet{Because: "a", AnyOf: []string{"--x", "--y"}},
+			Unmet{Because: "b", AnyOf: []string{"--m"}},
+			Unmet{Because: "b", AnyOf: []string{"--z"}},
 		)}})
 	})
 
 	t.Run("a_requirement_with_no_alternatives_is_always_unmet", func(t *testing.T) {
 		s := specFromJSON(t, `{"reproducibility": "sometimes", "requirements": [{"because": "never satisfied", "any_of": []}]}`)
-		checkAssess(t, s, []assessCase{{[]string{"x"}, verdictConditional(finding.Unmet{Because: "never satisfied"})}})
+		checkAssess(t, s, []assessCase{{[]string{"x"}, verdictConditional(Unmet{Because: "never satisfied"})}})
 	})
 
 	t.Run("a_guard_is_decided_by_the_last_argument_that_speaks", func(t *testing.T) {
@@ -291,7 +289,7 @@ func TestAssessClauses(t *testing.T) {
 		s := specFromJSON(t, `{"reproducibility": "sometimes", "recognize": {"--compile": "-c"},
 			"prohibitions": [{"because": "b", "any_of": ["--stamp"], "when": {"family": ["-c"]}}]}`)
 		checkAssess(t, s, []assessCase{
-			{[]string{"--compile", "--stamp"}, verdictConditional(finding.Unmet{Because: "b", Present: []string{"--stamp"}})},
+			{[]string{"--compile", "--stamp"}, verdictConditional(Unmet{Because: "b", Present: []string{"--stamp"}})},
 			{[]string{"--stamp"}, verdictReproducible},
 		})
 	})

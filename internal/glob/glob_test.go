@@ -1,4 +1,4 @@
-package spec
+package glob
 
 import "testing"
 
@@ -50,9 +50,9 @@ func TestGlob(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := CompileGlob(tc.pattern)
+			g := Compile(tc.pattern)
 			if g.String() != tc.pattern {
-				t.Errorf("CompileGlob(%q).String() = %q", tc.pattern, g.String())
+				t.Errorf("Compile(%q).String() = %q", tc.pattern, g.String())
 			}
 			for _, c := range tc.cases {
 				if got := g.Match(c.s); got != c.want {
@@ -64,7 +64,7 @@ func TestGlob(t *testing.T) {
 }
 
 func TestGlobMatchDoesNotAllocate(t *testing.T) {
-	globs := []Glob{CompileGlob("-D__DATE__=*"), CompileGlob("--remap-path-prefix=${pwd}=*"), CompileGlob("gcc-?"), CompileGlob("-c")}
+	globs := []Glob{Compile("-D__DATE__=*"), Compile("--remap-path-prefix=${pwd}=*"), Compile("gcc-?"), Compile("-c")}
 	allocs := testing.AllocsPerRun(100, func() {
 		for _, g := range globs {
 			g.Match("--remap-path-prefix=${pwd}=.")
@@ -77,7 +77,7 @@ func TestGlobMatchDoesNotAllocate(t *testing.T) {
 }
 
 func BenchmarkGlobMatch(b *testing.B) {
-	g := CompileGlob("*-ffile-prefix-map=*")
+	g := Compile("*-ffile-prefix-map=*")
 	for b.Loop() {
 		g.Match("bazel-out/k8-fastbuild/bin/external/some/very/long/path/to/a/source/file.cc")
 	}
@@ -104,7 +104,7 @@ func TestGlobFastPathAgreesWithTheGeneralMatcher(t *testing.T) {
 	}
 	subjects := words("ab", 4)
 	for _, p := range words("ab*", 4) {
-		g := CompileGlob(p)
+		g := Compile(p)
 		for _, s := range subjects {
 			if got, want := g.Match(s), matchWildcards(p, s); got != want {
 				t.Errorf("%q.Match(%q) = %v, the general matcher says %v", p, s, got, want)

@@ -1,4 +1,7 @@
-package spec
+// Package glob is Ahab's pattern language (§5.1), which spec files and
+// exception files share: `*` matches any run of characters, `?` exactly
+// one, everything else itself, and the whole text must match.
+package glob
 
 import (
 	"strings"
@@ -15,21 +18,21 @@ import (
 // the empty string.
 type Glob struct {
 	pattern string
-	shape   globShape
+	shape   shape
 }
 
-// globShape picks the matcher. Glob stays comparable (sets of globs are
+// shape picks the matcher. Glob stays comparable (sets of globs are
 // compared with ==), so nothing pattern-sized is precomputed.
-type globShape uint8
+type shape uint8
 
 const (
-	literalGlob globShape = iota // no wildcard: string equality
-	starGlob                     // `*` but no `?`: literal pieces found with strings.Index
-	generalGlob                  // `?`: the backtracking matcher
+	literalGlob shape = iota // no wildcard: string equality
+	starGlob                 // `*` but no `?`: literal pieces found with strings.Index
+	generalGlob              // `?`: the backtracking matcher
 )
 
-// CompileGlob reads a pattern. Every string is a valid pattern.
-func CompileGlob(pattern string) Glob {
+// Compile reads a pattern. Every string is a valid pattern.
+func Compile(pattern string) Glob {
 	shape := literalGlob
 	switch {
 	case strings.Contains(pattern, "?"):
@@ -124,5 +127,5 @@ func matchWildcards(p, s string) bool {
 	return pi == len(p)
 }
 
-// compareGlobs orders globs by their pattern text (§5.1).
-func compareGlobs(a, b Glob) int { return strings.Compare(a.pattern, b.pattern) }
+// Compare orders globs by their pattern text (§5.1).
+func Compare(a, b Glob) int { return strings.Compare(a.pattern, b.pattern) }

@@ -217,12 +217,13 @@ def read_truth(path):
         lines = f.read().split("\n")
     if lines[0].split("\t") != HEADER:
         sys.exit(f"{path}: line 1: header {lines[0]!r}, expected {chr(9).join(HEADER)!r}")
+    if lines[-1] == "":
+        lines.pop()  # after the final newline
     for n, line in enumerate(lines[1:], 2):
-        if line:
-            row = line.split("\t")
-            if len(row) != len(HEADER):
-                sys.exit(f"{path}: line {n}: {len(row)} fields, expected {len(HEADER)}")
-            rows.append(row)
+        row = line.split("\t")
+        if len(row) != len(HEADER):
+            sys.exit(f"{path}: line {n}: {len(row)} fields, expected {len(HEADER)}")
+        rows.append(row)
     return rows
 
 

@@ -36,8 +36,12 @@ func TestLoad(t *testing.T) {
 				t.Errorf("%d spawns, expected a small workspace (10 to 40)", len(c.Truth))
 			}
 			for _, p := range []string{c.OldLog, c.NewLog, c.OldBinlog, c.NewBinlog, c.Aquery} {
-				if fi, err := os.Stat(p); err != nil || fi.Size() == 0 || fi.Size() > 300<<10 {
-					t.Errorf("%s: %v, expected a file of at most 300 KiB (they are committed)", p, fi.Size())
+				fi, err := os.Stat(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fi.Size() == 0 || fi.Size() > 300<<10 {
+					t.Errorf("%s: %d bytes, expected a file of at most 300 KiB (they are committed)", p, fi.Size())
 				}
 			}
 			command, err := os.ReadFile(c.Command)

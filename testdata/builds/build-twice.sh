@@ -17,8 +17,10 @@
 # Environment: BUILD_TWICE_GAP (default 61) is the least number of seconds
 # between making the two copies; 61 makes even `ls -l`'s minute-resolution
 # times differ. BUILD_TWICE_KEEP=DIR also copies each build's bazel-bin to
-# DIR/old and DIR/new, to see what differs. Leaves nothing behind: both Bazel servers are shut down and
-# the scratch directories removed, also on failure or interrupt.
+# DIR/old and DIR/new, to see what differs.
+#
+# Leaves nothing behind: both Bazel servers are shut down and the scratch
+# directories removed, also on failure or interrupt.
 set -euo pipefail
 
 usage() { echo "usage: $0 WORKSPACE_DIR OUT_DIR" >&2; exit 2; }
@@ -48,6 +50,7 @@ else
   elsewhere=$(mktemp -d "${TMPDIR:-/tmp}/build-twice-elsewhere.XXXXXX")
   second_fs="the same file system as the first copy"
 fi
+outputs=(old.json new.json old.binlog new.binlog aquery.pb command.txt)
 old_copy=$scratch/checkout/$name
 new_copy=$elsewhere/later/checkout-two/$name
 # Each build's environment; USER and the variables below are all Bazel sees.
@@ -68,6 +71,7 @@ cleanup() {
   [ -d "$new_copy" ] && (cd "$new_copy" && "${new_env[@]}" bazel "${startup[@]}" shutdown >/dev/null 2>&1)
   chmod -R u+w "$scratch" "$elsewhere" 2>/dev/null
   rm -rf "$scratch" "$elsewhere"
+  for f in "${outputs[@]}"; do rm -f "$out/.$f.tmp"; done
   exit "$status"
 }
 trap cleanup EXIT
@@ -86,8 +90,9 @@ no_cache=(--disk_cache= --remote_cache=)
 
 log=$scratch/command.txt
 note() { printf '%s\n' "$*" >>"$log"; }
-# run DIR ENV... -- ARGS...: runs a command in DIR, records it, and on failure
-# prints the tail of its output.
+# run DIR COMMAND...: runs COMMAND in DIR with its output in last.out and
+# last.err, records it in command.txt, and on failure prints the tail of its
+# errors and exits.
 run() {
   local dir=$1; shift
   note "(cd $(printf %q "$dir") && $(printf '%q ' "$@"))"
@@ -98,15 +103,16 @@ run() {
   fi
 }
 
-# copy SRC DST ORDER: copies the workspace without keeping times, creating the
-# files in ORDER (sort's flags), so that file systems that list directories in
-# creation order list the two copies differently.
+# copy SRC DST [SORT_FLAG...]: copies the workspace without keeping times,
+# creating directories and files in sort's order, so that a file system that
+# lists a directory in creation order lists the two copies differently.
 copy() {
-  local src=$1 dst=$2 order=$3 f
+  local src=$1 dst=$2 f
+  shift 2
   mkdir -p "$dst"
-  (cd "$src" && find . -mindepth 1 -type d ! -path './bazel-*' -print0) | sort -z $order |
+  (cd "$src" && find . -mindepth 1 -type d ! -path './bazel-*' -print0) | sort -z "$@" |
     while IFS= read -r -d '' f; do mkdir -p "$dst/$f"; done
-  (cd "$src" && find . ! -type d ! -path './bazel-*' -print0) | sort -z $order |
+  (cd "$src" && find . ! -type d ! -path './bazel-*' -print0) | sort -z "$@" |
     while IFS= read -r -d '' f; do cp -P "$src/$f" "$dst/$f"; done
 }
 
@@ -120,7 +126,7 @@ copy() {
 
 # The first build.
 umask 0022
-copy "$workspace" "$old_copy" ""
+copy "$workspace" "$old_copy"
 copied_at=$(date +%s)
 note "# first copy at $old_copy, umask 0022, made at $(date -u -d "@$copied_at" +%FT%TZ)"
 run "$old_copy" "${old_env[@]}" bazel "${startup[@]}" build "${flags[@]}" "${no_cache[@]}" --jobs=1 \
@@ -146,7 +152,7 @@ copy "$workspace" "$new_copy" -r
 note "# second copy at $new_copy on $second_fs, umask 0002, made at $(date -u +%FT%TZ), files created in reverse order"
 new_build=(bazel "${startup[@]}" build "${flags[@]}" "${no_cache[@]}" --jobs=8
   "--execution_log_json_file=$scratch/new.json" "--execution_log_binary_file=$scratch/new.binlog" //...)
-if unshare --uts true 2>/dev/null; then
+if unshare --uts sh -c 'hostname "$0"' "$new_hostname" 2>/dev/null; then
   note "# the second build runs in a new UTS namespace with host name $new_hostname (first: $(hostname))"
   run "$new_copy" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$new_hostname" "${new_env[@]}" "${new_build[@]}"
 else
@@ -158,10 +164,6 @@ run "$new_copy" "${new_env[@]}" bazel "${startup[@]}" shutdown
 umask 0022
 
 # Scratch paths in the logs are what they were; command.txt says which.
-for f in old.json new.json old.binlog new.binlog aquery.pb command.txt; do
-  cp "$scratch/$f" "$out/.$f.tmp"
-done
-for f in old.json new.json old.binlog new.binlog aquery.pb command.txt; do
-  mv "$out/.$f.tmp" "$out/$f"
-done
+for f in "${outputs[@]}"; do cp "$scratch/$f" "$out/.$f.tmp"; done
+for f in "${outputs[@]}"; do mv "$out/.$f.tmp" "$out/$f"; done
 echo "$name: $(wc -c <"$out/old.json") + $(wc -c <"$out/new.json") bytes of JSON log, $(wc -c <"$out/aquery.pb") bytes of aquery"

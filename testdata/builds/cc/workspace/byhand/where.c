@@ -1,0 +1,2 @@
+/* Where this file was compiled from, as assertion messages and logs print it. */
+const char source_file[] = __FILE__;

@@ -1,0 +1,3 @@
+#include "debug/debug.h"
+
+int Twice(int x) { return 2 * x; }

@@ -1,0 +1,3 @@
+#include "lib/greet.h"
+
+std::string Greeting(const std::string& name) { return "hello, " + name; }

@@ -1,0 +1,8 @@
+#include <iostream>
+
+#include "lib/greet.h"
+
+int main() {
+  std::cout << Greeting("world") << std::endl;
+  return 0;
+}

@@ -1,0 +1,254 @@
+package shell
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ahab-go/ahab/internal/aquery"
+	"github.com/ahab-go/ahab/internal/program"
+	"github.com/ahab-go/ahab/internal/spec"
+)
+
+// The proof by real builds: testdata/hosttools/ws holds one genrule (or
+// run_shell action) per case, each using a tool or a shell construct the
+// non-reproducible way or the reproducible way. build-twice.sh built the
+// workspace twice as two different machines would and recorded in
+// results.tsv which outputs differed; aquery.pb is the workspace's aquery
+// dump. This test predicts, from the dump alone, which outputs differ, and
+// checks the prediction against the builds.
+
+const hosttoolsDir = "../../testdata/hosttools"
+
+// hostLibrary loads the host tool specs the way the integrator will: each
+// file of internal/spec/library/host through spec.ParseFile, in name order.
+func hostLibrary(t testing.TB) *spec.Library {
+	t.Helper()
+	files, err := filepath.Glob("../spec/library/host/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no host spec files: %v", err)
+	}
+	lib := spec.NewLibrary()
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries, err := spec.ParseFile(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lib.Add(f, entries...)
+	}
+	return lib
+}
+
+// verdict is what a case's output does in two builds.
+type verdict string
+
+const (
+	same    verdict = "same"
+	differs verdict = "differs"
+	unknown verdict = "unknown" // predicted only: a program no spec describes reaches a file
+)
+
+// prediction is what Ahab says of one action, and why.
+type prediction struct {
+	verdict verdict
+	reasons []string
+}
+
+// hostSpec finds the spec for a program named by a bare name or an
+// absolute path, by its bare name, following same_as.
+func hostSpec(lib *spec.Library, argv0 string) (*spec.Spec, bool) {
+	key := program.ID{Origin: program.Origin{Kind: program.System}, Path: path.Base(argv0)}
+	for range 16 {
+		e, ok := lib.Lookup(key)
+		if !ok {
+			return nil, false
+		}
+		switch e.Kind {
+		case spec.SpecEntry:
+			return e.Spec, true
+		case spec.SameAsEntry:
+			key = e.SameAs
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// predict judges a script: it differs when a source of variation reaches a
+// file or a command whose output reaches a file is judged not reproducible
+// by its spec.
+func predict(s *Script, lib *spec.Library) prediction {
+	var p prediction
+	for _, src := range s.Sources {
+		p.reasons = append(p.reasons, fmt.Sprintf("%s %q at %s", src.Kind, src.Text, src.Pos))
+	}
+	var unknowns []string
+	for _, c := range s.Commands {
+		if c.Output != Sink {
+			continue
+		}
+		name, ok := c.Program().Value()
+		if !ok || IsBuiltin(name) {
+			continue
+		}
+		sp, ok := hostSpec(lib, name)
+		if !ok {
+			unknowns = append(unknowns, fmt.Sprintf("unknown program %q", name))
+			continue
+		}
+		v := sp.Assess(c.SpecArgs())
+		switch v.Outcome {
+		case spec.NotReproducible:
+			p.reasons = append(p.reasons, fmt.Sprintf("%s is never reproducible", name))
+		case spec.Conditional:
+			for _, u := range v.Unmet {
+				p.reasons = append(p.reasons, fmt.Sprintf("%s: %s (%v %v)", name, u.Because, u.AnyOf, u.Present))
+			}
+		}
+	}
+	switch {
+	case len(p.reasons) > 0:
+		p.verdict = differs
+	case len(unknowns) > 0:
+		p.verdict = unknown
+	default:
+		p.verdict = same
+	}
+	p.reasons = append(p.reasons, unknowns...)
+	return p
+}
+
+type hostCase struct {
+	name   string
+	argv   []string
+	result verdict
+}
+
+func hostCases(t *testing.T) []hostCase {
+	t.Helper()
+	results := map[string]verdict{}
+	f, err := os.Open(filepath.Join(hosttoolsDir, "results.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, r, ok := strings.Cut(sc.Text(), "\t")
+		if !ok || name == "case" {
+			continue
+		}
+		results[name] = verdict(r)
+	}
+	dump, err := os.Open(filepath.Join(hosttoolsDir, "aquery.pb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dump.Close()
+	var actions []*aquery.Action
+	g, err := aquery.Decode(dump, "aquery.pb", aquery.Options{}, func(a *aquery.Action) error {
+		actions = append(actions, a)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []hostCase
+	for _, a := range actions {
+		a.Resolve(g)
+		name, ok := strings.CutPrefix(a.Target, "//gen:")
+		if !ok {
+			continue
+		}
+		r, ok := results[name]
+		if !ok {
+			t.Errorf("%s: not in results.tsv", a.Target)
+			continue
+		}
+		delete(results, name)
+		cases = append(cases, hostCase{name: name, argv: a.Arguments, result: r})
+	}
+	for name := range results {
+		t.Errorf("%s: in results.tsv but not in aquery.pb", name)
+	}
+	slices.SortFunc(cases, func(a, b hostCase) int { return strings.Compare(a.name, b.name) })
+	return cases
+}
+
+// knownMismatches are the cases where the prediction is knowingly wrong,
+// each with the reason. A case listed here that starts to agree fails the
+// test, so the list stays true.
+var knownMismatches = map[string]string{
+	// gzip records the name and time of a regular file it reads (an
+	// operand or `< file`) but not of a pipe; a spec sees the arguments
+	// only, so it asks for -n whatever gzip reads.
+	"gzip_pipe":     "gzip reading a pipe records no time, but a spec cannot see that its input is a pipe",
+	"tar_pipe_gzip": "gzip reading a pipe records no time, but a spec cannot see that its input is a pipe",
+	// --sort=name matters only for directories; files named one by one
+	// are added in the order given.
+	"tar_sources": "tar adds files named one by one in the order given; a spec cannot tell files from directories",
+	// Asking every compile for -D__DATE__ would blame every compile of a
+	// source that does not use it (gcc_plain, gcc_g0, gcc_g_prefix_map
+	// are deterministic).
+	"gcc_date": "only the source says whether it uses __DATE__, and Ahab does not read sources",
+}
+
+func TestHostToolsAgainstRealBuilds(t *testing.T) {
+	lib := hostLibrary(t)
+	var tp, fp, fn, tn, unknowns int
+	for _, c := range hostCases(t) {
+		inv, ok := Recognize(c.argv)
+		if !ok {
+			t.Errorf("%s: not recognised as a shell: %q", c.name, c.argv)
+			continue
+		}
+		s, err := Analyze(inv)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		p := predict(s, lib)
+		switch {
+		case p.verdict == unknown:
+			unknowns++
+		case p.verdict == differs && c.result == differs:
+			tp++
+		case p.verdict == differs && c.result == same:
+			fp++
+		case p.verdict == same && c.result == differs:
+			fn++
+		default:
+			tn++
+		}
+		agrees := p.verdict == c.result || p.verdict == unknown
+		reason, known := knownMismatches[c.name]
+		switch {
+		case !agrees && !known:
+			t.Errorf("%s: predicted %s, the builds say %s\n\tscript: %s\n\treasons: %s", c.name, p.verdict, c.result, inv.Script, strings.Join(p.reasons, "; "))
+		case agrees && known:
+			t.Errorf("%s: listed as a known mismatch (%s) but the prediction agrees with the builds now", c.name, reason)
+		case !agrees:
+			t.Logf("%s: known mismatch: predicted %s, the builds say %s: %s", c.name, p.verdict, c.result, reason)
+		}
+		if testing.Verbose() {
+			t.Logf("%-26s builds %-7s predicted %-7s %s", c.name, c.result, p.verdict, strings.Join(p.reasons, "; "))
+		}
+	}
+	recall := float64(tp) / float64(tp+fn)
+	precision := float64(tp) / float64(tp+fp)
+	t.Logf("host tools: %d cases judged, %d left unknown; true positives %d, false positives %d, false negatives %d, true negatives %d; recall %.2f, precision %.2f",
+		tp+fp+fn+tn, unknowns, tp, fp, fn, tn, recall, precision)
+	if recall < 0.9 || precision < 0.9 {
+		t.Errorf("recall %.2f and precision %.2f must both be at least 0.9", recall, precision)
+	}
+}

@@ -113,7 +113,7 @@ var programs = map[string]tool{
 
 	"tar": archiver, "zip": archiver, "jar": archiver, "cpio": archiver,
 	// ar stores its members under their base names.
-	"ar": {noStdin: true, writes: always},
+	"ar":    {noStdin: true, writes: always},
 	"unzip": {noStdin: true, writes: unless("-p", "-l", "-t", "-v", "-Z")},
 	"gzip":  squeezer, "gunzip": squeezer, "xz": squeezer, "unxz": squeezer, "bzip2": squeezer,
 	"bunzip2": squeezer, "zstd": squeezer, "unzstd": squeezer, "lz4": squeezer, "brotli": squeezer,

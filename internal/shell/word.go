@@ -286,7 +286,11 @@ func (a *analyzer) paramExp(fr frame, st *state, pe *syntax.ParamExp) value {
 		if pe.Exp.Word != nil {
 			word = a.value(fr, st, pe.Exp.Word, true)
 		}
-		set := a.isSet(st, pe.Param.Value)
+		set, setKnown := a.isSet(st, pe.Param.Value)
+		if !setKnown {
+			unknown.taint = append(unknown.taint, word.taint...)
+			return unknown
+		}
 		s, known := v.known()
 		switch pe.Exp.Op {
 		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
@@ -348,14 +352,17 @@ func (a *analyzer) relabel(v value, text string) value {
 	return v
 }
 
-func (a *analyzer) isSet(st *state, name string) bool {
+// isSet says whether a parameter is set, and whether the script says so:
+// a variable the script neither set nor unset may come from the
+// environment.
+func (a *analyzer) isSet(st *state, name string) (set, known bool) {
 	if v, ok := st.vars[name]; ok {
-		return !v.unset
+		return !v.unset, true
 	}
 	if n, err := strconv.Atoi(name); err == nil {
-		return n < len(st.positional)
+		return n < len(st.positional), true
 	}
-	return false
+	return false, false
 }
 
 // bashOnly are the variables bash sets that a POSIX shell does not.

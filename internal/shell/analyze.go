@@ -2,7 +2,7 @@ package shell
 
 import (
 	"errors"
-	"maps"
+
 	"path"
 	"slices"
 	"strconv"
@@ -44,7 +44,7 @@ func Analyze(inv Invocation) (*Script, error) {
 		funcs:   map[string]*syntax.Stmt{},
 		lines:   lineStarts(inv.Script),
 	}
-	st := &state{vars: map[string]variable{}}
+	st := newState()
 	for _, arg := range inv.Args {
 		st.positional = append(st.positional, value{parts: []Part{{Text: arg, Known: true}}})
 	}
@@ -117,9 +117,13 @@ type dest struct {
 
 var null = dest{node: -1}
 
-// state is what the script has said so far.
+// state is what the script has said so far. A subshell, a branch or a
+// substitution works on a clone, which sees its parent's variables and
+// keeps its own writes, so cloning costs nothing however many variables
+// the script has.
 type state struct {
-	vars       map[string]variable
+	vars       map[string]variable // written in this scope
+	parent     *state
 	positional []value // $0, $1...
 	cwd        *value  // nil: the execution root
 	oldcwd     *value
@@ -132,12 +136,25 @@ type variable struct {
 	unset    bool // unset by the script: expands to nothing
 }
 
+func newState() *state { return &state{vars: map[string]variable{}} }
+
 func (s *state) clone() *state {
 	c := *s
-	c.vars = maps.Clone(s.vars)
-	c.positional = slices.Clone(s.positional)
-	c.exported = slices.Clone(s.exported)
+	c.vars = map[string]variable{}
+	c.parent = s
+	c.positional = slices.Clip(s.positional)
+	c.exported = slices.Clip(s.exported)
 	return &c
+}
+
+// get finds a variable in this scope or the ones it was cloned from.
+func (s *state) get(name string) (variable, bool) {
+	for x := s; x != nil; x = x.parent {
+		if v, ok := x.vars[name]; ok {
+			return v, true
+		}
+	}
+	return variable{}, false
 }
 
 // value is a resolved word and where its unknown parts came from.
@@ -403,19 +420,23 @@ func (a *analyzer) ifClause(fr frame, st *state, c *syntax.IfClause) {
 // merge sets st to what the states have in common: a variable that
 // differs between them keeps no value, only every state's taints.
 func merge(st *state, states ...*state) {
+	// Only what the states wrote themselves can differ; each is a clone
+	// of st, or a clone of a clone merged back.
 	names := map[string]bool{}
 	for _, s := range states {
-		for n := range s.vars {
-			names[n] = true
+		for x := s; x != nil && x != st; x = x.parent {
+			for n := range x.vars {
+				names[n] = true
+			}
 		}
 	}
 	for n := range names {
-		first, ok := states[0].vars[n]
+		first, ok := states[0].get(n)
 		same := ok
 		var taints []taint
 		exported := false
 		for _, s := range states {
-			v, ok := s.vars[n]
+			v, ok := s.get(n)
 			if !ok || v.unset != first.unset || v.val.String() != first.val.String() || !sameKnown(v.val, first.val) {
 				same = false
 			}
@@ -604,7 +625,7 @@ func (a *analyzer) decl(fr frame, st *state, c *syntax.DeclClause) {
 			if export {
 				st.export(name)
 			}
-			if _, ok := st.vars[name]; !ok && c.Variant.Value != "export" {
+			if _, ok := st.get(name); !ok && c.Variant.Value != "export" {
 				// `local x` declares x empty.
 				st.set(name, value{parts: []Part{{Known: true}}}, false)
 			}
@@ -630,7 +651,7 @@ func (a *analyzer) assignValue(fr frame, st *state, as *syntax.Assign) value {
 		v = value{parts: []Part{{Known: true}}}
 	}
 	if as.Append {
-		if old, ok := st.vars[as.Name.Value]; ok {
+		if old, ok := st.get(as.Name.Value); ok {
 			v = value{parts: append(slices.Clone(old.val.parts), v.parts...), taint: append(slices.Clone(old.val.taint), v.taint...)}
 		} else {
 			v.parts = append([]Part{{Text: "$" + as.Name.Value}}, v.parts...)
@@ -644,7 +665,7 @@ func (a *analyzer) assignValue(fr frame, st *state, as *syntax.Assign) value {
 }
 
 func (s *state) set(name string, v value, export bool) {
-	old, ok := s.vars[name]
+	old, ok := s.get(name)
 	exported := export || (ok && old.exported)
 	s.vars[name] = variable{val: v, exported: exported}
 	if exported && !slices.Contains(s.exported, name) {
@@ -653,7 +674,7 @@ func (s *state) set(name string, v value, export bool) {
 }
 
 func (s *state) export(name string) {
-	v, ok := s.vars[name]
+	v, ok := s.get(name)
 	if !ok {
 		// Exporting an inherited variable changes nothing we can see.
 		return
@@ -669,7 +690,7 @@ func (s *state) export(name string) {
 func (s *state) envWords() []value {
 	var words []value
 	for _, n := range s.exported {
-		v, ok := s.vars[n]
+		v, ok := s.get(n)
 		if !ok || !v.exported || v.unset {
 			continue
 		}
@@ -1022,10 +1043,10 @@ func (a *analyzer) nestedScript(fr frame, st *state, s *syntax.Stmt, inv Invocat
 	}
 	_ = exact
 	if fresh {
-		nst := &state{vars: map[string]variable{}}
+		nst := newState()
 		// Exported variables are the new shell's environment.
 		for _, n := range st.exported {
-			if v, ok := st.vars[n]; ok {
+			if v, ok := st.get(n); ok {
 				nst.vars[n] = v
 				nst.exported = append(nst.exported, n)
 			}

@@ -356,7 +356,7 @@ func (a *analyzer) relabel(v value, text string) value {
 // a variable the script neither set nor unset may come from the
 // environment.
 func (a *analyzer) isSet(st *state, name string) (set, known bool) {
-	if v, ok := st.vars[name]; ok {
+	if v, ok := st.get(name); ok {
 		return !v.unset, true
 	}
 	if n, err := strconv.Atoi(name); err == nil {
@@ -410,7 +410,7 @@ func (a *analyzer) param(fr frame, st *state, name string, pos syntax.Pos) value
 	case "?", "-", "_", "LINENO":
 		return unknown
 	}
-	if v, ok := st.vars[name]; ok {
+	if v, ok := st.get(name); ok {
 		if v.unset {
 			return value{parts: []Part{{Known: true}}}
 		}

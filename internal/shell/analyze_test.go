@@ -97,7 +97,8 @@ func TestSources(t *testing.T) {
 		{"printenv of one variable", "printenv PATH > out", nil},
 		{"shuf", "seq 3 | shuf > out", []string{"random shuf"}},
 		{"realpath", "realpath in > out", []string{"pwd realpath"}},
-		{"realpath relative", "realpath --relative-to=. in > out", nil},
+		{"realpath relative follows links", "realpath --relative-to=. in > out", []string{"pwd realpath"}},
+		{"realpath relative without links", "realpath -s --relative-to=. in > out", nil},
 
 		// Where output goes.
 		{"script stdout is not kept", "date; echo hi > out", nil},

@@ -227,7 +227,9 @@ func sourceOf(name string, args []string) (Kind, bool) {
 	case "pwd":
 		return PWD, true
 	case "realpath":
-		if !hasLongPrefix(args, "--relative-to", "--relative-base") {
+		// Inputs are symbolic links into the machine's own directories:
+		// only a relative path with links left alone is fixed.
+		if !hasLongPrefix(args, "--relative-to", "--relative-base") || !(hasShort(args, "s") || hasLong(args, "--strip", "--no-symlinks")) {
 			return PWD, true
 		}
 	case "readlink":

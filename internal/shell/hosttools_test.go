@@ -2,6 +2,9 @@ package shell
 
 import (
 	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"io"
 	"fmt"
 	"os"
 	"path"
@@ -274,6 +277,56 @@ func TestHostSpecsAreExercised(t *testing.T) {
 	for _, e := range lib.Entries() {
 		if !ran[e.Key] {
 			t.Errorf("%s: %s is in the host library but no case of the workspace runs it", e.Origin, e.Key)
+		}
+	}
+}
+
+// TestResultsMatchExecutionLogs: results.tsv says what the two builds'
+// execution logs say, output digest by output digest.
+func TestResultsMatchExecutionLogs(t *testing.T) {
+	digests := func(name string) map[string]string {
+		f, err := os.Open(filepath.Join(hosttoolsDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		dec := json.NewDecoder(zr)
+		for {
+			var spawn struct {
+				ActualOutputs []struct {
+					Path   string
+					Digest struct{ Hash string }
+				}
+			}
+			if err := dec.Decode(&spawn); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			for _, o := range spawn.ActualOutputs {
+				out[o.Path] = o.Digest.Hash
+			}
+		}
+		return out
+	}
+	a, b := digests("execlog-a.json.gz"), digests("execlog-b.json.gz")
+	for _, c := range hostCases(t) {
+		p := "bazel-out/k8-fastbuild/bin/gen/" + c.name + ".out"
+		if a[p] == "" || b[p] == "" {
+			t.Errorf("%s: not in both execution logs", p)
+			continue
+		}
+		got := same
+		if a[p] != b[p] {
+			got = differs
+		}
+		if got != c.result {
+			t.Errorf("%s: results.tsv says %s, the execution logs %s", c.name, c.result, got)
 		}
 	}
 }

@@ -12,6 +12,9 @@
 # old-style kernel release (setarch --uname-2.6), TZ=Pacific/Kiritimati
 # (UTC+14), LANG=C, and the clock 400 days ahead (libfaketime), seconds later.
 #
+# What reached the actions: the path, the clock, the time zone, the user, the
+# host name, the CPU count, the kernel release and the file system. The umask
+# did not: Bazel runs actions with 022 (tar_no_mode is the same in both).
 # Bazel does not pass TZ to actions by itself; a machine's time zone is
 # /etc/localtime, so --action_env=TZ stands for it. The clock is shifted
 # through --action_env as well, for the actions only, and only the clock: file

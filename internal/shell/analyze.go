@@ -1164,8 +1164,12 @@ func (a *analyzer) command(fr frame, st *state, s *syntax.Stmt, env []value, fie
 		isText := prog.printsArgs || (text != nil && text[i])
 		a.flowInto(n, f, isText, prog.recordsPaths && !unrecordedOperand(base, args, i))
 	}
-	for _, e := range env {
-		a.flowInto(n, e, true, false)
+	// A tool we know nothing about may read any variable it is given;
+	// the programs we know read none that matter here.
+	if !known {
+		for _, e := range env {
+			a.flowInto(n, e, true, false)
+		}
 	}
 	// What it asks the machine.
 	if known || base != "" {

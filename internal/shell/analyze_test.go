@@ -545,3 +545,12 @@ func TestKindNames(t *testing.T) {
 		seen[name] = true
 	}
 }
+
+func TestExportedSourceReachesOnlyUnknownTools(t *testing.T) {
+	if got := sources(analyze(t, "export STAMP=$(date); echo hi > out")); got != nil {
+		t.Errorf("an exported value reached echo's output: %q", got)
+	}
+	if got := sources(analyze(t, "export STAMP=$(date); tool --out out")); !slices.Equal(got, []string{"clock date"}) {
+		t.Errorf("an exported value did not reach an unknown tool: %q", got)
+	}
+}

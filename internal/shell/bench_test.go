@@ -11,7 +11,7 @@ import (
 // the size of script real builds have.
 func BenchmarkAnalyzeWorkspace(b *testing.B) {
 	var invs []Invocation
-	for _, c := range hostCases(&testing.T{}) {
+	for _, c := range hostCases(&testing.T{}, hosttoolsDir) {
 		inv, ok := Recognize(c.argv)
 		if !ok {
 			b.Fatalf("%s: not a shell", c.name)

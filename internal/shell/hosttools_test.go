@@ -28,6 +28,30 @@ import (
 
 const hosttoolsDir = "../../testdata/hosttools"
 
+// caseSet is a workspace built by build-twice.sh and the cases of it the
+// model knowingly gets wrong, each with the reason. A case listed that
+// starts to agree fails the test, so the lists stay true.
+type caseSet struct {
+	name       string
+	dir        string
+	mismatches map[string]string
+	// tuned says the model and the host library were written against
+	// this set; the held-out set was scored after.
+	tuned bool
+}
+
+// caseSets are the sets the test scores. AHAB_HOSTTOOLS_DIR replaces them
+// with another workspace built by the same script.
+func caseSets() []caseSet {
+	if dir := os.Getenv("AHAB_HOSTTOOLS_DIR"); dir != "" {
+		return []caseSet{{name: dir, dir: dir}}
+	}
+	return []caseSet{
+		{name: "tuned", dir: hosttoolsDir, mismatches: knownMismatches, tuned: true},
+		{name: "held-out", dir: filepath.Join(hosttoolsDir, "heldout"), mismatches: heldOutMismatches},
+	}
+}
+
 // hostLibrary loads the host tool specs the way the integrator will: each
 // file of internal/spec/library/host through spec.ParseFile, in name order.
 func hostLibrary(t testing.TB) *spec.Library {
@@ -137,10 +161,10 @@ type hostCase struct {
 	result verdict
 }
 
-func hostCases(t *testing.T) []hostCase {
+func hostCases(t *testing.T, dir string) []hostCase {
 	t.Helper()
 	results := map[string]verdict{}
-	f, err := os.Open(filepath.Join(hosttoolsDir, "results.tsv"))
+	f, err := os.Open(filepath.Join(dir, "results.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +177,7 @@ func hostCases(t *testing.T) []hostCase {
 		}
 		results[name] = verdict(r)
 	}
-	dump, err := os.Open(filepath.Join(hosttoolsDir, "aquery.pb"))
+	dump, err := os.Open(filepath.Join(dir, "aquery.pb"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,6 +216,11 @@ func hostCases(t *testing.T) []hostCase {
 // each with the reason. A case listed here that starts to agree fails the
 // test, so the list stays true.
 var knownMismatches = map[string]string{
+	// Files an action makes itself get Bazel's umask, 022, on every
+	// machine; checked-out files keep the checkout's (tar_sources_no_mode
+	// differs), and a spec cannot tell which tar is given.
+	"tar_no_mode":    "the action made the files itself, with Bazel's umask; a spec cannot tell them from checked-out files",
+	"tar_good_umask": "the action made the files itself, with Bazel's umask; a spec cannot tell them from checked-out files",
 	// gzip records the name and time of a regular file it reads (an
 	// operand or `< file`) but not of a pipe; a spec sees the arguments
 	// only, so it asks for -n whatever gzip reads.
@@ -206,10 +235,31 @@ var knownMismatches = map[string]string{
 	"gcc_date": "only the source says whether it uses __DATE__, and Ahab does not read sources",
 }
 
+// heldOutMismatches are the held-out cases the model gets wrong. The first
+// score of the held-out set (before any change made for it) was recall
+// 0.92, precision 0.75: 12 true and 4 false positives, 1 false negative.
+// Two changes followed, each a rule rather than a case: an exported
+// variable reaches only tools we know nothing about (h_version_env), and
+// tar asks for --mode, since checked-out files keep the checkout's umask
+// (h_tmp_tar, confirmed on the tuned set by tar_sources_no_mode).
+var heldOutMismatches = map[string]string{
+	"h_find_cat": "find lists a directory in the file system's order; these three files happened to list alike on both",
+	"h_sed_year": "the sed script puts the year in place of @YEAR@, which the input does not contain",
+	"h_side_log": "the clock goes to a file the action does not declare; Ahab does not know which files are outputs",
+}
+
 func TestHostToolsAgainstRealBuilds(t *testing.T) {
 	lib := hostLibrary(t)
+	for _, set := range caseSets() {
+		t.Run(set.name, func(t *testing.T) {
+			scoreSet(t, set, lib)
+		})
+	}
+}
+
+func scoreSet(t *testing.T, set caseSet, lib *spec.Library) {
 	var tp, fp, fn, tn, unknowns int
-	for _, c := range hostCases(t) {
+	for _, c := range hostCases(t, set.dir) {
 		inv, ok := Recognize(c.argv)
 		if !ok {
 			t.Errorf("%s: not recognised as a shell: %q", c.name, c.argv)
@@ -234,7 +284,7 @@ func TestHostToolsAgainstRealBuilds(t *testing.T) {
 			tn++
 		}
 		agrees := p.verdict == c.result || p.verdict == unknown
-		reason, known := knownMismatches[c.name]
+		reason, known := set.mismatches[c.name]
 		switch {
 		case !agrees && !known:
 			t.Errorf("%s: predicted %s, the builds say %s\n\tscript: %s\n\treasons: %s", c.name, p.verdict, c.result, inv.Script, strings.Join(p.reasons, "; "))
@@ -244,14 +294,14 @@ func TestHostToolsAgainstRealBuilds(t *testing.T) {
 			t.Logf("%s: known mismatch: predicted %s, the builds say %s: %s", c.name, p.verdict, c.result, reason)
 		}
 		if testing.Verbose() {
-			t.Logf("%-26s builds %-7s predicted %-7s %s", c.name, c.result, p.verdict, strings.Join(p.reasons, "; "))
+			t.Logf("%-28s builds %-7s predicted %-7s %s", c.name, c.result, p.verdict, strings.Join(p.reasons, "; "))
 		}
 	}
 	recall := float64(tp) / float64(tp+fn)
 	precision := float64(tp) / float64(tp+fp)
-	t.Logf("host tools: %d cases judged, %d left unknown; true positives %d, false positives %d, false negatives %d, true negatives %d; recall %.2f, precision %.2f",
-		tp+fp+fn+tn, unknowns, tp, fp, fn, tn, recall, precision)
-	if recall < 0.9 || precision < 0.9 {
+	t.Logf("%s: %d cases judged, %d left unknown; true positives %d, false positives %d, false negatives %d, true negatives %d; recall %.2f, precision %.2f",
+		set.name, tp+fp+fn+tn, unknowns, tp, fp, fn, tn, recall, precision)
+	if set.tuned && (recall < 0.9 || precision < 0.9) {
 		t.Errorf("recall %.2f and precision %.2f must both be at least 0.9", recall, precision)
 	}
 }
@@ -262,7 +312,7 @@ func TestHostToolsAgainstRealBuilds(t *testing.T) {
 func TestHostSpecsAreExercised(t *testing.T) {
 	lib := hostLibrary(t)
 	ran := map[string]bool{}
-	for _, c := range hostCases(t) {
+	for _, c := range hostCases(t, hosttoolsDir) {
 		inv, _ := Recognize(c.argv)
 		s, err := Analyze(inv)
 		if err != nil {
@@ -284,49 +334,56 @@ func TestHostSpecsAreExercised(t *testing.T) {
 // TestResultsMatchExecutionLogs: results.tsv says what the two builds'
 // execution logs say, output digest by output digest.
 func TestResultsMatchExecutionLogs(t *testing.T) {
-	digests := func(name string) map[string]string {
-		f, err := os.Open(filepath.Join(hosttoolsDir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]string{}
-		dec := json.NewDecoder(zr)
-		for {
-			var spawn struct {
-				ActualOutputs []struct {
-					Path   string
-					Digest struct{ Hash string }
-				}
+	for _, set := range caseSets() {
+		a := executionLogDigests(t, filepath.Join(set.dir, "execlog-a.json.gz"))
+		b := executionLogDigests(t, filepath.Join(set.dir, "execlog-b.json.gz"))
+		for _, c := range hostCases(t, set.dir) {
+			p := "bazel-out/k8-fastbuild/bin/gen/" + c.name + ".out"
+			if a[p] == "" || b[p] == "" {
+				t.Errorf("%s: not in both execution logs", p)
+				continue
 			}
-			if err := dec.Decode(&spawn); err == io.EOF {
-				break
-			} else if err != nil {
-				t.Fatalf("%s: %v", name, err)
+			got := same
+			if a[p] != b[p] {
+				got = differs
 			}
-			for _, o := range spawn.ActualOutputs {
-				out[o.Path] = o.Digest.Hash
+			if got != c.result {
+				t.Errorf("%s: results.tsv says %s, the execution logs %s", c.name, c.result, got)
 			}
-		}
-		return out
-	}
-	a, b := digests("execlog-a.json.gz"), digests("execlog-b.json.gz")
-	for _, c := range hostCases(t) {
-		p := "bazel-out/k8-fastbuild/bin/gen/" + c.name + ".out"
-		if a[p] == "" || b[p] == "" {
-			t.Errorf("%s: not in both execution logs", p)
-			continue
-		}
-		got := same
-		if a[p] != b[p] {
-			got = differs
-		}
-		if got != c.result {
-			t.Errorf("%s: results.tsv says %s, the execution logs %s", c.name, c.result, got)
 		}
 	}
+}
+
+// executionLogDigests reads a gzipped JSON execution log (a stream of
+// SpawnExec objects) into output path → digest.
+func executionLogDigests(t *testing.T, name string) map[string]string {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	dec := json.NewDecoder(zr)
+	for {
+		var spawn struct {
+			ActualOutputs []struct {
+				Path   string
+				Digest struct{ Hash string }
+			}
+		}
+		if err := dec.Decode(&spawn); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, o := range spawn.ActualOutputs {
+			out[o.Path] = o.Digest.Hash
+		}
+	}
+	return out
 }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Builds ws/ twice with Debian's Bazel 4.2.3, as two different machines would,
-# and writes which case outputs differed to results.tsv. Also writes the aquery
-# dump the Go test reads (aquery.pb) and the JSON execution logs of both builds
-# (execlog-a.json.gz, execlog-b.json.gz). HOSTTOOLS_KEEP=1 keeps both builds'
+# Usage: build-twice.sh [DIR]
+#
+# Builds DIR/ws (DIR defaults to this script's directory) twice with Debian's
+# Bazel 4.2.3, as two different machines would, and writes which case outputs
+# differed to DIR/results.tsv. Also writes the aquery dump the Go test reads
+# (DIR/aquery.pb) and the JSON execution logs of both builds
+# (DIR/execlog-a.json.gz, DIR/execlog-b.json.gz). HOSTTOOLS_KEEP=1 keeps both builds'
 # directories for a closer look.
 #
 # Build A: a copy under /tmp (ext4), as root, umask 022, TZ=UTC, the real clock.
@@ -24,7 +27,7 @@
 # bazel-rules-java faketime cpio uuid-runtime zip zstd xz-utils bzip2
 # default-jdk-headless gcc nodejs python3 perl util-linux
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "${1:-$(dirname "$0")}" && pwd)
 scratch=$(mktemp -d /tmp/hosttools-a.XXXXXX)
 shm=$(mktemp -d /dev/shm/hosttools-b.XXXXXX)
 chmod 755 "$shm"

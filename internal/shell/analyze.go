@@ -914,7 +914,7 @@ func (a *analyzer) declWords(st *state, verb string, args []value) {
 			}
 			continue
 		}
-		name, val, hasValue := strings.Cut(s, "=")
+		name, _, hasValue := strings.Cut(s, "=")
 		if !isName(name) {
 			continue
 		}
@@ -935,7 +935,6 @@ func (a *analyzer) declWords(st *state, verb string, args []value) {
 			v.parts = append(v.parts, Part{Text: p.Text[rest:], Known: p.Known})
 			rest = 0
 		}
-		_ = val
 		st.set(name, v, export)
 	}
 }
@@ -971,7 +970,7 @@ func (a *analyzer) eval(fr frame, st *state, s *syntax.Stmt, args []value) bool 
 	}
 	inner := Invocation{Shell: "eval", Dialect: a.dialect, Script: strings.Join(texts, " ")}
 	fr.ctx = appendCtx(fr.ctx, Context{Kind: InEval})
-	return a.nestedScript(fr, st, s, inner, len(args) == 1, false)
+	return a.nestedScript(fr, st, s, inner, false)
 }
 
 // nestedShell recognises `bash -c SCRIPT ...` with a known command line.
@@ -1005,18 +1004,19 @@ func (a *analyzer) nestedShell(fields []value) (Invocation, bool) {
 
 func (a *analyzer) nested(fr frame, st *state, s *syntax.Stmt, inv Invocation, ctx Context) {
 	fr.ctx = appendCtx(fr.ctx, ctx)
-	if !a.nestedScript(fr, st.clone(), s, inv, false, true) {
+	if !a.nestedScript(fr, st.clone(), s, inv, true) {
 		// It does not parse: the shell is a command we cannot see into.
 		fields := []value{{parts: []Part{{Text: inv.Shell, Known: true}}}, {parts: []Part{{Text: "-c", Known: true}}}, {parts: []Part{{Text: inv.Script, Known: true}}}}
 		a.command(fr, st, s, nil, fields)
 	}
 }
 
-// nestedScript parses and walks a script found inside the script. exact
-// says the script is the text of one word, so positions can be mapped
-// back when that word is a plain literal. fresh starts a new shell with
-// its own variables (bash -c) rather than the current one (eval).
-func (a *analyzer) nestedScript(fr frame, st *state, s *syntax.Stmt, inv Invocation, exact, fresh bool) bool {
+// nestedScript parses and walks a script found inside the script; it
+// returns false when that does not parse. Positions map back to the outer
+// script when the inner one appears in it verbatim (a plain literal).
+// fresh starts a new shell with its own variables (bash -c) rather than
+// the current one (eval).
+func (a *analyzer) nestedScript(fr frame, st *state, s *syntax.Stmt, inv Invocation, fresh bool) bool {
 	if fr.nesting >= maxNesting {
 		a.script.Truncated = true
 		return true
@@ -1041,7 +1041,6 @@ func (a *analyzer) nestedScript(fr frame, st *state, s *syntax.Stmt, inv Invocat
 			inner.base = fr.base + int(s.Pos().Offset()) + i
 		}
 	}
-	_ = exact
 	if fresh {
 		nst := newState()
 		// Exported variables are the new shell's environment.

@@ -13,8 +13,8 @@ package shell
 //
 //   - a command's standard output goes where its redirections, its pipe
 //     or its substitution send it;
-//   - a command that writes files named by its arguments (tar -f, gcc -o,
-//     cp, tee, an unknown tool) has an edge to the sink;
+//   - a command that writes content to files named by its arguments
+//     (tar -f, gcc -o, tee, an unknown tool) has an edge to the sink;
 //   - a pipe, or a here-document, feeds every command reading standard
 //     input;
 //   - a value in a command's argument or environment feeds the command,

@@ -1,6 +1,10 @@
 package shell
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -119,6 +123,33 @@ func TestSourcesAgreeWithHostSpecs(t *testing.T) {
 		}
 		if !tt.source && v.Outcome != spec.Reproducible && !strings.HasPrefix(tt.command, "date") {
 			t.Errorf("%s: not a source of variation, but its spec says %v %v", tt.command, v.Outcome, v.Unmet)
+		}
+	}
+}
+
+// TestHostLibraryFilesAreCanonical: like the built-in files, the host files
+// are read by reviewers, so they keep one layout: two-space indentation,
+// sorted keys, a final newline.
+func TestHostLibraryFilesAreCanonical(t *testing.T) {
+	files, _ := filepath.Glob("../spec/library/host/*.json")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), data) {
+			t.Errorf("%s is not canonical: indent with two spaces and sort the keys", name)
 		}
 	}
 }

@@ -202,7 +202,7 @@ func contains(list []string, s string) bool {
 func sourceOf(name string, args []string) (Kind, bool) {
 	switch name {
 	case "date":
-		for i, a := range args {
+		for _, a := range args {
 			switch {
 			case a == "-r" || a == "--reference" || strings.HasPrefix(a, "--reference="):
 				return FileMeta, true
@@ -219,8 +219,6 @@ func sourceOf(name string, args []string) (Kind, bool) {
 						return 0, false
 					}
 				}
-			case a == "--":
-				_ = i
 			}
 		}
 		return Clock, true

@@ -83,8 +83,10 @@ type Command struct {
 	Pos Pos
 	// Output says whether what the command produces reaches a file.
 	Output Output
-	// Writes says the command writes files named by its arguments (tar -f,
-	// gcc -o, cp...) rather than, or as well as, printing.
+	// Writes says the command writes content of its own making to files
+	// named by its arguments (tar -f, gcc -o, gzip FILE, sed -i, a tool
+	// we know nothing about) rather than, or as well as, printing. cp,
+	// mv, mkdir and touch make files but not content, and do not count.
 	Writes bool
 	// Context lists the constructs the command sits in, outermost first.
 	Context []Context

@@ -25,7 +25,7 @@
 #
 # Needs root and: apt-get install bazel-bootstrap bazel-skylib bazel-platforms
 # bazel-rules-java faketime cpio uuid-runtime zip zstd xz-utils bzip2
-# default-jdk-headless gcc nodejs python3 perl util-linux
+# default-jdk-headless gcc clang nodejs python3 perl util-linux
 set -euo pipefail
 here=$(cd "${1:-$(dirname "$0")}" && pwd)
 scratch=$(mktemp -d /tmp/hosttools-a.XXXXXX)

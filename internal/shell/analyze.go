@@ -1170,12 +1170,11 @@ func (a *analyzer) command(fr frame, st *state, s *syntax.Stmt, env []value, fie
 			a.flowInto(n, e, true, false)
 		}
 	}
-	// What it asks the machine.
-	if known || base != "" {
-		if kind, ok := sourceOf(base, args); ok && (kind != PWD || st.cwd == nil || !isKnownPath(st.cwd)) {
-			src := a.newSource(fr, kind, base, s.Pos())
-			a.g.edge(src, n)
-		}
+	// What it asks the machine; the working directory is no secret once
+	// the script changed to an absolute one.
+	if kind, ok := sourceOf(base, args); ok && !(kind == PWD && st.cwd != nil && isKnownPath(st.cwd)) {
+		src := a.newSource(fr, kind, base, s.Pos())
+		a.g.edge(src, n)
 	}
 	for i, arg := range args {
 		if kind, ok := fileSource(arg); ok {

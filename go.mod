@@ -9,11 +9,12 @@ require (
 	github.com/spf13/pflag v1.1.0
 	golang.org/x/term v0.48.0
 	google.golang.org/protobuf v1.36.12
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
 	github.com/golang/protobuf v1.5.0 // indirect
 	github.com/google/safeopen v0.0.0-20260327150837-43626d6f4685 // indirect
 	golang.org/x/sys v0.50.0 // indirect
-	golang.org/x/tools v0.26.0 // indirect
+	golang.org/x/tools v0.38.0 // indirect
 )

@@ -33,8 +33,7 @@ func TestAqueryDumps(t *testing.T) {
 			}
 			have := map[[2]string]bool{}
 			for _, a := range actions {
-				a.Resolve(g)
-				have[[2]string{a.Target, a.Mnemonic}] = true
+				have[[2]string{g.Target(a.TargetID), a.Mnemonic}] = true
 			}
 			for _, r := range c.Truth {
 				if strings.HasPrefix(r.Target, "//") && !have[[2]string{r.Target, r.Mnemonic}] {

@@ -144,6 +144,9 @@ func TestLibraryFilesAreCanonical(t *testing.T) {
 	}
 	var names []string
 	for _, e := range entries {
+		if e.IsDir() {
+			continue // library/host: the host tool specs, loaded on their own
+		}
 		names = append(names, strings.TrimSuffix(e.Name(), ".json"))
 		data, err := os.ReadFile(filepath.Join("library", e.Name()))
 		if err != nil {

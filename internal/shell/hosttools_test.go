@@ -1,0 +1,389 @@
+package shell
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ahab-go/ahab/internal/aquery"
+	"github.com/ahab-go/ahab/internal/program"
+	"github.com/ahab-go/ahab/internal/spec"
+)
+
+// The proof by real builds: testdata/hosttools/ws holds one genrule (or
+// run_shell action) per case, each using a tool or a shell construct the
+// non-reproducible way or the reproducible way. build-twice.sh built the
+// workspace twice as two different machines would and recorded in
+// results.tsv which outputs differed; aquery.pb is the workspace's aquery
+// dump. This test predicts, from the dump alone, which outputs differ, and
+// checks the prediction against the builds.
+
+const hosttoolsDir = "../../testdata/hosttools"
+
+// caseSet is a workspace built by build-twice.sh and the cases of it the
+// model knowingly gets wrong, each with the reason. A case listed that
+// starts to agree fails the test, so the lists stay true.
+type caseSet struct {
+	name       string
+	dir        string
+	mismatches map[string]string
+	// tuned says the model and the host library were written against
+	// this set; the held-out set was scored after.
+	tuned bool
+}
+
+// caseSets are the sets the test scores. AHAB_HOSTTOOLS_DIR replaces them
+// with another workspace built by the same script.
+func caseSets() []caseSet {
+	if dir := os.Getenv("AHAB_HOSTTOOLS_DIR"); dir != "" {
+		return []caseSet{{name: dir, dir: dir}}
+	}
+	return []caseSet{
+		{name: "tuned", dir: hosttoolsDir, mismatches: knownMismatches, tuned: true},
+		{name: "held-out", dir: filepath.Join(hosttoolsDir, "heldout"), mismatches: heldOutMismatches},
+	}
+}
+
+// hostLibrary loads the host tool specs the way the integrator will: each
+// file of internal/spec/library/host through spec.ParseFile, in name order.
+func hostLibrary(t testing.TB) *spec.Library {
+	t.Helper()
+	files, err := filepath.Glob("../spec/library/host/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no host spec files: %v", err)
+	}
+	lib := spec.NewLibrary()
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries, err := spec.ParseFile(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lib.Add(f, entries...)
+	}
+	return lib
+}
+
+// verdict is what a case's output does in two builds.
+type verdict string
+
+const (
+	same    verdict = "same"
+	differs verdict = "differs"
+	unknown verdict = "unknown" // predicted only: a program no spec describes reaches a file
+)
+
+// prediction is what Ahab says of one action, and why.
+type prediction struct {
+	verdict verdict
+	reasons []string
+}
+
+// hostSpec finds the spec for a program named by a bare name or an
+// absolute path, by its bare name, following same_as.
+func hostSpec(lib *spec.Library, argv0 string) (*spec.Spec, bool) {
+	key := program.ID{Origin: program.Origin{Kind: program.System}, Path: path.Base(argv0)}
+	for range 16 {
+		e, ok := lib.Lookup(key)
+		if !ok {
+			return nil, false
+		}
+		switch e.Kind {
+		case spec.SpecEntry:
+			return e.Spec, true
+		case spec.SameAsEntry:
+			key = e.SameAs
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// predict judges a script: it differs when a source of variation reaches a
+// file or a command whose output reaches a file is judged not reproducible
+// by its spec.
+func predict(s *Script, lib *spec.Library) prediction {
+	var p prediction
+	for _, src := range s.Sources {
+		p.reasons = append(p.reasons, fmt.Sprintf("%s %q at %s", src.Kind, src.Text, src.Pos))
+	}
+	var unknowns []string
+	for _, c := range s.Commands {
+		if c.Output != Sink {
+			continue
+		}
+		name, ok := c.Program().Value()
+		if !ok || IsBuiltin(name) {
+			continue
+		}
+		sp, ok := hostSpec(lib, name)
+		if !ok {
+			unknowns = append(unknowns, fmt.Sprintf("unknown program %q", name))
+			continue
+		}
+		v := sp.Assess(c.SpecArgs())
+		switch v.Outcome {
+		case spec.NotReproducible:
+			p.reasons = append(p.reasons, fmt.Sprintf("%s is never reproducible", name))
+		case spec.Conditional:
+			for _, u := range v.Unmet {
+				p.reasons = append(p.reasons, fmt.Sprintf("%s: %s (%v %v)", name, u.Because, u.AnyOf, u.Present))
+			}
+		}
+	}
+	switch {
+	case len(p.reasons) > 0:
+		p.verdict = differs
+	case len(unknowns) > 0:
+		p.verdict = unknown
+	default:
+		p.verdict = same
+	}
+	p.reasons = append(p.reasons, unknowns...)
+	return p
+}
+
+type hostCase struct {
+	name   string
+	argv   []string
+	result verdict
+}
+
+func hostCases(t *testing.T, dir string) []hostCase {
+	t.Helper()
+	results := map[string]verdict{}
+	f, err := os.Open(filepath.Join(dir, "results.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, r, ok := strings.Cut(sc.Text(), "\t")
+		if !ok || name == "case" {
+			continue
+		}
+		results[name] = verdict(r)
+	}
+	dump, err := os.Open(filepath.Join(dir, "aquery.pb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dump.Close()
+	var actions []*aquery.Action
+	g, err := aquery.Decode(dump, "aquery.pb", aquery.Options{}, func(a *aquery.Action) error {
+		actions = append(actions, a)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []hostCase
+	for _, a := range actions {
+		a.Resolve(g)
+		name, ok := strings.CutPrefix(a.Target, "//gen:")
+		if !ok {
+			continue
+		}
+		r, ok := results[name]
+		if !ok {
+			t.Errorf("%s: not in results.tsv", a.Target)
+			continue
+		}
+		delete(results, name)
+		cases = append(cases, hostCase{name: name, argv: a.Arguments, result: r})
+	}
+	for name := range results {
+		t.Errorf("%s: in results.tsv but not in aquery.pb", name)
+	}
+	slices.SortFunc(cases, func(a, b hostCase) int { return strings.Compare(a.name, b.name) })
+	return cases
+}
+
+// knownMismatches are the cases where the prediction is knowingly wrong,
+// each with the reason. A case listed here that starts to agree fails the
+// test, so the list stays true.
+var knownMismatches = map[string]string{
+	// Files an action makes itself get Bazel's umask, 022, on every
+	// machine; checked-out files keep the checkout's (tar_sources_no_mode
+	// differs), and a spec cannot tell which tar is given.
+	"tar_no_mode":    "the action made the files itself, with Bazel's umask; a spec cannot tell them from checked-out files",
+	"tar_good_umask": "the action made the files itself, with Bazel's umask; a spec cannot tell them from checked-out files",
+	// gzip records the name and time of a regular file it reads (an
+	// operand or `< file`) but not of a pipe; a spec sees the arguments
+	// only, so it asks for -n whatever gzip reads.
+	"gzip_pipe":     "gzip reading a pipe records no time, but a spec cannot see that its input is a pipe",
+	"tar_pipe_gzip": "gzip reading a pipe records no time, but a spec cannot see that its input is a pipe",
+	// --sort=name matters only for directories; files named one by one
+	// are added in the order given.
+	"tar_sources": "tar adds files named one by one in the order given; a spec cannot tell files from directories",
+	// Asking every compile for -D__DATE__ would blame every compile of a
+	// source that does not use it (gcc_plain, gcc_g0, gcc_g_prefix_map
+	// are deterministic).
+	"gcc_date": "only the source says whether it uses __DATE__, and Ahab does not read sources",
+}
+
+// heldOutMismatches are the held-out cases the model gets wrong. The first
+// score of the held-out set (before any change made for it) was recall
+// 0.92, precision 0.75: 12 true and 4 false positives, 1 false negative.
+// Two changes followed, each a rule rather than a case: an exported
+// variable reaches only tools we know nothing about (h_version_env), and
+// tar asks for --mode, since checked-out files keep the checkout's umask
+// (h_tmp_tar, confirmed on the tuned set by tar_sources_no_mode).
+var heldOutMismatches = map[string]string{
+	"h_find_cat": "find lists a directory in the file system's order; these three files happened to list alike on both",
+	"h_sed_year": "the sed script puts the year in place of @YEAR@, which the input does not contain",
+	"h_side_log": "the clock goes to a file the action does not declare; Ahab does not know which files are outputs",
+}
+
+func TestHostToolsAgainstRealBuilds(t *testing.T) {
+	lib := hostLibrary(t)
+	for _, set := range caseSets() {
+		t.Run(set.name, func(t *testing.T) {
+			scoreSet(t, set, lib)
+		})
+	}
+}
+
+func scoreSet(t *testing.T, set caseSet, lib *spec.Library) {
+	var tp, fp, fn, tn, unknowns int
+	for _, c := range hostCases(t, set.dir) {
+		inv, ok := Recognize(c.argv)
+		if !ok {
+			t.Errorf("%s: not recognised as a shell: %q", c.name, c.argv)
+			continue
+		}
+		s, err := Analyze(inv)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		p := predict(s, lib)
+		switch {
+		case p.verdict == unknown:
+			unknowns++
+		case p.verdict == differs && c.result == differs:
+			tp++
+		case p.verdict == differs && c.result == same:
+			fp++
+		case p.verdict == same && c.result == differs:
+			fn++
+		default:
+			tn++
+		}
+		agrees := p.verdict == c.result || p.verdict == unknown
+		reason, known := set.mismatches[c.name]
+		switch {
+		case !agrees && !known:
+			t.Errorf("%s: predicted %s, the builds say %s\n\tscript: %s\n\treasons: %s", c.name, p.verdict, c.result, inv.Script, strings.Join(p.reasons, "; "))
+		case agrees && known:
+			t.Errorf("%s: listed as a known mismatch (%s) but the prediction agrees with the builds now", c.name, reason)
+		case !agrees:
+			t.Logf("%s: known mismatch: predicted %s, the builds say %s: %s", c.name, p.verdict, c.result, reason)
+		}
+		if testing.Verbose() {
+			t.Logf("%-28s builds %-7s predicted %-7s %s", c.name, c.result, p.verdict, strings.Join(p.reasons, "; "))
+		}
+	}
+	recall := float64(tp) / float64(tp+fn)
+	precision := float64(tp) / float64(tp+fp)
+	t.Logf("%s: %d cases judged, %d left unknown; true positives %d, false positives %d, false negatives %d, true negatives %d; recall %.2f, precision %.2f",
+		set.name, tp+fp+fn+tn, unknowns, tp, fp, fn, tn, recall, precision)
+	if set.tuned && (recall < 0.9 || precision < 0.9) {
+		t.Errorf("recall %.2f and precision %.2f must both be at least 0.9", recall, precision)
+	}
+}
+
+// TestHostSpecsAreExercised: every program the host library describes runs
+// in at least one case of the workspace, so every verdict was confirmed by
+// the real builds rather than assumed.
+func TestHostSpecsAreExercised(t *testing.T) {
+	lib := hostLibrary(t)
+	ran := map[string]bool{}
+	for _, c := range hostCases(t, hosttoolsDir) {
+		inv, _ := Recognize(c.argv)
+		s, err := Analyze(inv)
+		if err != nil {
+			continue
+		}
+		for _, cmd := range s.Commands {
+			if name, ok := cmd.Program().Value(); ok {
+				ran[path.Base(name)] = true
+			}
+		}
+	}
+	for _, e := range lib.Entries() {
+		if !ran[e.Key] {
+			t.Errorf("%s: %s is in the host library but no case of the workspace runs it", e.Origin, e.Key)
+		}
+	}
+}
+
+// TestResultsMatchExecutionLogs: results.tsv says what the two builds'
+// execution logs say, output digest by output digest.
+func TestResultsMatchExecutionLogs(t *testing.T) {
+	for _, set := range caseSets() {
+		a := executionLogDigests(t, filepath.Join(set.dir, "execlog-a.json.gz"))
+		b := executionLogDigests(t, filepath.Join(set.dir, "execlog-b.json.gz"))
+		for _, c := range hostCases(t, set.dir) {
+			p := "bazel-out/k8-fastbuild/bin/gen/" + c.name + ".out"
+			if a[p] == "" || b[p] == "" {
+				t.Errorf("%s: not in both execution logs", p)
+				continue
+			}
+			got := same
+			if a[p] != b[p] {
+				got = differs
+			}
+			if got != c.result {
+				t.Errorf("%s: results.tsv says %s, the execution logs %s", c.name, c.result, got)
+			}
+		}
+	}
+}
+
+// executionLogDigests reads a gzipped JSON execution log (a stream of
+// SpawnExec objects) into output path → digest.
+func executionLogDigests(t *testing.T, name string) map[string]string {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	dec := json.NewDecoder(zr)
+	for {
+		var spawn struct {
+			ActualOutputs []struct {
+				Path   string
+				Digest struct{ Hash string }
+			}
+		}
+		if err := dec.Decode(&spawn); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, o := range spawn.ActualOutputs {
+			out[o.Path] = o.Digest.Hash
+		}
+	}
+	return out
+}

@@ -1,0 +1,1 @@
+const char *built_on = __DATE__ " " __TIME__;

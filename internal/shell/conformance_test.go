@@ -53,7 +53,7 @@ func TestConformanceDumps(t *testing.T) {
 			if !s.Genrule {
 				t.Errorf("%s %s: the genrule prefix was not recognised in %q", filepath.Base(dump), target, inv.Script)
 			}
-			key := filepath.Base(dump) + " " + a.Target
+			key := filepath.Base(dump) + " " + target
 			if got := sources(s); !slices.Equal(got, want[key]) {
 				t.Errorf("%s: sources %q, want %q\n\t%s", key, got, want[key], inv.Script)
 			}

@@ -192,14 +192,14 @@ func hostCases(t *testing.T, dir string) []hostCase {
 	}
 	var cases []hostCase
 	for _, a := range actions {
-		a.Resolve(g)
-		name, ok := strings.CutPrefix(a.Target, "//gen:")
+		target := g.Target(a.TargetID)
+		name, ok := strings.CutPrefix(target, "//gen:")
 		if !ok {
 			continue
 		}
 		r, ok := results[name]
 		if !ok {
-			t.Errorf("%s: not in results.tsv", a.Target)
+			t.Errorf("%s: not in results.tsv", target)
 			continue
 		}
 		delete(results, name)

@@ -3,7 +3,7 @@
 // fishery/<target>/expectation.json, so that a change to a check shows up
 // as a diff of somebody else's findings (reference §11; docs/fishery.md).
 //
-//	go run ./fishery <command> [target] [--shard I/N] [--network]
+//	go run ./cmd/fishery <command> [target] [--shard I/N] [--network]
 package main
 
 import (

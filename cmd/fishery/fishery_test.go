@@ -73,7 +73,7 @@ func TestParseSpec(t *testing.T) {
 // must parse, and the split between local and network targets is the one
 // docs/fishery.md describes.
 func TestCheckedInTargets(t *testing.T) {
-	targets, err := LoadTargets("..")
+	targets, err := LoadTargets(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestSummary(t *testing.T) {
 func TestReferenceSummaries(t *testing.T) {
 	want := map[string][2]int{"abseil-cpp": {261, 393}, "buildtools": {62, 76}, "envoy": {5, 5}, "rules_js": {136, 144}, "rules_pkg": {36, 38}}
 	for name, counts := range want {
-		data, err := os.ReadFile(filepath.Join(name, "expectation.json"))
+		data, err := os.ReadFile(filepath.Join("..", "..", "fishery", name, "expectation.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -472,7 +472,7 @@ func TestFetchArgs(t *testing.T) {
 // TestCheckedInShards pins the split docs/fishery.md shows for
 // `ci --network --shard I/4` over the checked-in targets.
 func TestCheckedInShards(t *testing.T) {
-	targets, err := LoadTargets("..")
+	targets, err := LoadTargets(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

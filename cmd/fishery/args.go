@@ -3,13 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
 // commands are the driver's subcommands, sorted (§11).
 var commands = []string{"check", "ci", "clean", "explain", "setup", "update"}
 
-const usage = `usage: go run ./cmd/fishery <command> [target] [--shard I/N] [--network]
+const usageHead = `usage: go run ./cmd/fishery <command> [target] [--shard I/N] [--network]
 
 Runs the working copy of Ahab against pinned projects and compares what it
 finds with the report recorded in fishery/<target>/expectation.json.
@@ -22,11 +25,12 @@ commands:
   clean TARGET    expunge its Bazel output base and remove its work/
   ci              clean, setup, check, clean every target; summarise
 
-ci options:
-  --shard I/N     run only the I-th of N shards (greedy by spec.json weight)
-  --network       also run targets whose repo is a network URL (they need
-                  the network and Bazel 8+); by default ci runs only the
-                  local targets, whose source is kept in this repository
+flags:
+`
+
+const usageTail = `
+Exit status: 0 on success, Ahab's own status when Ahab fails (1 for a diff
+or a report), 1 for any other error, 2 when the command line is wrong.
 
 See docs/fishery.md.
 `
@@ -40,74 +44,113 @@ type Invocation struct {
 	Help    bool
 }
 
+// usageError is a mistake on the command line: exit status 2, as for
+// Ahab's own command line (internal/cli).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// shardFlag is --shard's value. It parses I/N as it is set and refuses a
+// second --shard, which pflag would otherwise let replace the first.
+type shardFlag struct{ shard **Shard }
+
+func (f shardFlag) String() string {
+	if *f.shard == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", (*f.shard).Index, (*f.shard).Count)
+}
+
+func (f shardFlag) Set(value string) error {
+	if *f.shard != nil {
+		return errors.New("--shard given twice, expected it once")
+	}
+	s, err := ParseShard(value)
+	if err != nil {
+		return err
+	}
+	*f.shard = &s
+	return nil
+}
+
+func (f shardFlag) Type() string { return "I/N" }
+
+// flagSet is the driver's flags, parsed into inv.
+func flagSet(inv *Invocation) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("fishery", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.Usage = func() {}
+	fs.Var(shardFlag{&inv.Shard}, "shard", "with ci: run only shard `I/N`, the I-th of N (split greedily by spec.json weight)")
+	fs.BoolVar(&inv.Network, "network", false, "with ci: also run the targets whose repo is a network URL (they need the network and Bazel 8+); by default ci runs only the local targets, whose source is kept in this repository")
+	fs.BoolVarP(&inv.Help, "help", "h", false, "print this help and exit")
+	return fs
+}
+
+// usage is the text --help prints.
+func usage() string {
+	return usageHead + flagSet(&Invocation{}).FlagUsagesWrapped(76) + usageTail
+}
+
 // ParseArgs reads the command line; known lists the targets, sorted, for
-// error messages. Flags may come anywhere.
+// error messages. Flags may come anywhere. A mistake is a usageError.
 func ParseArgs(args []string, known []string) (Invocation, error) {
 	var inv Invocation
-	var positional []string
-	shardSet := false
-	for i := 0; i < len(args); i++ {
-		arg := args[i]
-		switch {
-		case arg == "-h" || arg == "--help" || arg == "help":
-			return Invocation{Help: true}, nil
-		case arg == "--network":
-			inv.Network = true
-		case arg == "--shard" || strings.HasPrefix(arg, "--shard="):
-			if shardSet {
-				return Invocation{}, errors.New("--shard given twice, expected it once")
-			}
-			shardSet = true
-			value, ok := strings.CutPrefix(arg, "--shard=")
-			if !ok {
-				if i+1 >= len(args) {
-					return Invocation{}, errors.New("--shard needs a value, expected I/N such as 1/4")
-				}
-				i++
-				value = args[i]
-			}
-			s, err := ParseShard(value)
-			if err != nil {
-				return Invocation{}, err
-			}
-			inv.Shard = &s
-		case strings.HasPrefix(arg, "-") && arg != "-":
-			return Invocation{}, fmt.Errorf("unknown flag %q, expected --shard I/N or --network (with ci)", arg)
-		default:
-			positional = append(positional, arg)
-		}
+	fs := flagSet(&inv)
+	if err := fs.Parse(args); err != nil {
+		return Invocation{}, usageError{flagError(err)}
+	}
+	positional := fs.Args()
+	if inv.Help || slices.Contains(positional, "help") {
+		return Invocation{Help: true}, nil
 	}
 	if len(positional) == 0 {
-		return Invocation{}, fmt.Errorf("no command, expected one of: %s", strings.Join(commands, ", "))
+		return Invocation{}, usageError{fmt.Sprintf("no command, expected one of: %s", strings.Join(commands, ", "))}
 	}
 	inv.Command = positional[0]
-	if !contains(commands, inv.Command) {
-		return Invocation{}, fmt.Errorf("unknown command %q, expected one of: %s", inv.Command, strings.Join(commands, ", "))
+	if !slices.Contains(commands, inv.Command) {
+		return Invocation{}, usageError{fmt.Sprintf("unknown command %q, expected one of: %s", inv.Command, strings.Join(commands, ", "))}
 	}
 	rest := positional[1:]
 	if inv.Command == "ci" {
 		if len(rest) > 0 {
-			return Invocation{}, fmt.Errorf("ci takes no target, got %q; to run one target use check", rest[0])
+			return Invocation{}, usageError{fmt.Sprintf("ci takes no target, got %q; to run one target use check", rest[0])}
 		}
 		return inv, nil
 	}
-	if inv.Shard != nil || inv.Network {
-		flag := "--shard"
-		if inv.Shard == nil {
-			flag = "--network"
+	for _, flag := range []string{"shard", "network"} {
+		if fs.Changed(flag) {
+			return Invocation{}, usageError{fmt.Sprintf("--%s applies only to ci, not to %s", flag, inv.Command)}
 		}
-		return Invocation{}, fmt.Errorf("%s applies only to ci, not to %s", flag, inv.Command)
 	}
 	switch len(rest) {
 	case 0:
-		return Invocation{}, fmt.Errorf("%s needs a target, expected one of: %s", inv.Command, strings.Join(known, ", "))
+		return Invocation{}, usageError{fmt.Sprintf("%s needs a target, expected one of: %s", inv.Command, strings.Join(known, ", "))}
 	case 1:
 	default:
-		return Invocation{}, fmt.Errorf("%s takes one target, got %d: %s", inv.Command, len(rest), strings.Join(rest, " "))
+		return Invocation{}, usageError{fmt.Sprintf("%s takes one target, got %d: %s", inv.Command, len(rest), strings.Join(rest, " "))}
 	}
 	inv.Target = rest[0]
-	if !contains(known, inv.Target) {
-		return Invocation{}, fmt.Errorf("unknown target %q, expected one of: %s", inv.Target, strings.Join(known, ", "))
+	if !slices.Contains(known, inv.Target) {
+		return Invocation{}, usageError{fmt.Sprintf("unknown target %q, expected one of: %s", inv.Target, strings.Join(known, ", "))}
 	}
 	return inv, nil
+}
+
+// flagError words pflag's errors the way the driver's other messages are
+// worded: what is wrong, then what was expected.
+func flagError(err error) string {
+	if e, ok := errors.AsType[*pflag.NotExistError](err); ok {
+		flag := "--" + e.GetSpecifiedName()
+		if group := e.GetSpecifiedShortnames(); group != "" {
+			flag = "-" + group
+		}
+		return fmt.Sprintf("unknown flag %q, expected --shard I/N or --network (with ci)", flag)
+	}
+	if e, ok := errors.AsType[*pflag.ValueRequiredError](err); ok && e.GetFlag().Name == "shard" {
+		return "--shard needs a value, expected I/N such as 1/4"
+	}
+	if e, ok := errors.AsType[*pflag.InvalidValueError](err); ok && e.GetFlag().Name == "shard" {
+		return e.Unwrap().Error() // shardFlag's own message names the flag
+	}
+	return err.Error()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -287,26 +288,34 @@ func TestParseArgs(t *testing.T) {
 		{args: "ci", want: Invocation{Command: "ci"}},
 		{args: "ci --shard 2/4", want: Invocation{Command: "ci", Shard: &Shard{2, 4}}},
 		{args: "--shard=1/3 ci --network", want: Invocation{Command: "ci", Shard: &Shard{1, 3}, Network: true}},
+		{args: "ci --network=false", want: Invocation{Command: "ci"}},
 		{args: "--help", want: Invocation{Help: true}},
+		{args: "ci -h", want: Invocation{Help: true}},
+		{args: "help", want: Invocation{Help: true}},
+		{args: "-- check envoy", want: Invocation{Command: "check", Target: "envoy"}},
 		{args: "", wantErr: "no command, expected one of: check, ci, clean, explain, setup, update"},
 		{args: "fish", wantErr: `unknown command "fish", expected one of: check, ci, clean, explain, setup, update`},
 		{args: "check", wantErr: "check needs a target, expected one of: envoy, local-geometry"},
 		{args: "check nope", wantErr: `unknown target "nope", expected one of: envoy, local-geometry`},
 		{args: "check envoy envoy", wantErr: "check takes one target, got 2: envoy envoy"},
-		{args: "ci envoy", wantErr: `ci takes no target, got "envoy"`},
+		{args: "ci envoy", wantErr: `ci takes no target, got "envoy"; to run one target use check`},
 		{args: "check envoy --shard 1/4", wantErr: "--shard applies only to ci, not to check"},
 		{args: "setup envoy --network", wantErr: "--network applies only to ci, not to setup"},
-		{args: "ci --shard", wantErr: "--shard needs a value"},
-		{args: "ci --shard 0/4", wantErr: `--shard: "0/4", expected I/N with 1 <= I <= N`},
-		{args: "ci --shard 1/4 --shard 2/4", wantErr: "--shard given twice"},
-		{args: "ci --verbose", wantErr: `unknown flag "--verbose"`},
+		{args: "setup envoy --network=false", wantErr: "--network applies only to ci, not to setup"},
+		{args: "ci --shard", wantErr: "--shard needs a value, expected I/N such as 1/4"},
+		{args: "ci --shard 0/4", wantErr: `--shard: "0/4", expected I/N with 1 <= I <= N, such as 1/4`},
+		{args: "ci --shard=4/3", wantErr: `--shard: "4/3", expected I/N with 1 <= I <= N, such as 1/4`},
+		{args: "ci --shard 1/4 --shard 2/4", wantErr: "--shard given twice, expected it once"},
+		{args: "ci --network=maybe", wantErr: `invalid argument "maybe" for "--network" flag`},
+		{args: "ci --verbose", wantErr: `unknown flag "--verbose", expected --shard I/N or --network (with ci)`},
+		{args: "ci -x", wantErr: `unknown flag "-x", expected --shard I/N or --network (with ci)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			got, err := ParseArgs(strings.Fields(tt.args), known)
 			if tt.wantErr != "" {
-				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want prefix %q", err, tt.wantErr)
+				if _, isUsage := errors.AsType[usageError](err); !isUsage || !strings.HasPrefix(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %#v, want a usageError starting %q", err, tt.wantErr)
 				}
 				return
 			}
@@ -317,6 +326,20 @@ func TestParseArgs(t *testing.T) {
 				t.Errorf("ParseArgs = %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestUsage: --help lists every command and every flag pflag knows.
+func TestUsage(t *testing.T) {
+	text := usage()
+	var want []string
+	for _, c := range commands {
+		want = append(want, "\n  "+c+" ")
+	}
+	for _, want := range append(want, "--shard I/N", "--network", "-h, --help", "docs/fishery.md") {
+		if !strings.Contains(text, want) {
+			t.Errorf("usage lacks %q:\n%s", want, text)
+		}
 	}
 }
 
@@ -547,5 +570,32 @@ func TestCleanNothing(t *testing.T) {
 	}
 	if want := "fishery: demo has nothing to clean\n"; out.String() != want {
 		t.Errorf("Clean printed %q, want %q", out.String(), want)
+	}
+}
+
+// TestMainExitStatus runs the driver as main does, from this directory
+// inside the repository: a mistake on the command line exits 2, as Ahab's
+// own do, with the message and a pointer to --help.
+func TestMainExitStatus(t *testing.T) {
+	tests := []struct {
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{[]string{"--help"}, 0, usage(), ""},
+		{[]string{"fish"}, 2, "", "fishery: unknown command \"fish\", expected one of: check, ci, clean, explain, setup, update\n" +
+			"Run 'go run ./cmd/fishery --help' for usage.\n"},
+		{[]string{"explain", "--shard=1/2", "local-release"}, 2, "", "fishery: --shard applies only to ci, not to explain\n" +
+			"Run 'go run ./cmd/fishery --help' for usage.\n"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Main(tt.args, &stdout, &stderr)
+			if code != tt.code || stdout.String() != tt.stdout || stderr.String() != tt.stderr {
+				t.Errorf("Main(%q) = %d\nstdout:\n%s\nstderr:\n%s\nwant %d\nstdout:\n%s\nstderr:\n%s",
+					tt.args, code, &stdout, &stderr, tt.code, tt.stdout, tt.stderr)
+			}
+		})
 	}
 }

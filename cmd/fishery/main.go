@@ -18,9 +18,16 @@ func main() {
 	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// Exit statuses besides Ahab's own, the same as Ahab's (internal/cli).
+const (
+	exitError = 1 // anything that went wrong other than Ahab failing
+	exitUsage = 2 // the command line is wrong
+)
+
 // Main runs one fishery command and returns the process exit code: 0 on
-// success, Ahab's own code when it failed (a diff, a report), 1 for any
-// other error, which is printed as `fishery: <message>` (§11).
+// success, Ahab's own code when it failed (a diff, a report), 2 for a
+// mistake on the command line, 1 for any other error. Errors are printed
+// as `fishery: <message>` (§11).
 func Main(args []string, stdout, stderr io.Writer) int {
 	fail := func(err error) int {
 		var code exitCode
@@ -28,7 +35,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return int(code)
 		}
 		fmt.Fprintf(stderr, "fishery: %v\n", err)
-		return 1
+		var u usageError
+		if errors.As(err, &u) {
+			fmt.Fprintf(stderr, "Run 'go run ./cmd/fishery --help' for usage.\n")
+			return exitUsage
+		}
+		return exitError
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -51,7 +63,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	if inv.Help {
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return 0
 	}
 	cache, err := os.UserCacheDir() // $XDG_CACHE_HOME, else ~/.cache

@@ -45,7 +45,7 @@ func LoadTargets(root string) ([]Target, error) {
 		if contains(reservedNames, e.Name()) {
 			return nil, fmt.Errorf("fishery/%s: the name is taken by Bazel's own directory in %s, expected another target name", e.Name(), "the shared output user root")
 		}
-		spec, err := ParseSpec(data, "fishery/"+e.Name()+"/spec.json")
+		spec, err := ParseSpec("fishery/"+e.Name()+"/spec.json", data)
 		if err != nil {
 			return nil, err
 		}

@@ -9,16 +9,17 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ahab-go/ahab/internal/jsonfile"
 )
 
 const sha = "0123456789abcdef0123456789abcdef01234567"
 
 func TestParseSpec(t *testing.T) {
 	tests := []struct {
-		name    string
-		json    string
-		want    Spec
-		wantErr string
+		name string
+		json string
+		want Spec
 	}{
 		{
 			name: "defaults",
@@ -33,38 +34,72 @@ func TestParseSpec(t *testing.T) {
 				CompilationMode: "dbg", Workspace: "e2e", Weight: 4},
 		},
 		{
-			name:    "unknown field refused",
-			json:    `{"repo": "r", "commit": "` + sha + `", "compilation-mode": "opt"}`,
-			wantErr: `spec.json: unknown field "compilation-mode", expected one of: repo, commit, label, configs, compilation_mode, workspace, weight`,
+			name: "no configs",
+			json: `{"repo": "r", "commit": "` + sha + `", "configs": [], "workspace": "a/../b"}` + "\n",
+			want: Spec{Repo: "r", Commit: sha, Label: "//...", Workspace: "a/../b", Weight: 1},
 		},
-		{name: "missing repo", json: `{"commit": "` + sha + `"}`, wantErr: `spec.json: repo: missing, expected`},
-		{name: "missing commit", json: `{"repo": "r"}`, wantErr: `spec.json: commit: missing, expected a full 40-character commit SHA`},
-		{name: "short commit", json: `{"repo": "r", "commit": "0123abc"}`, wantErr: `spec.json: commit: "0123abc" is not a full commit SHA`},
-		{name: "upper-case commit", json: `{"repo": "r", "commit": "` + strings.ToUpper(sha) + `"}`, wantErr: `is not a full commit SHA`},
-		{name: "configs not a list", json: `{"repo": "r", "commit": "` + sha + `", "configs": "ci"}`, wantErr: `spec.json: configs: got "ci", expected a list of strings`},
-		{name: "null label", json: `{"repo": "r", "commit": "` + sha + `", "label": null}`, wantErr: `spec.json: label: got null, expected a string`},
-		{name: "fractional weight", json: `{"repo": "r", "commit": "` + sha + `", "weight": 1.5}`, wantErr: `spec.json: weight: got 1.5, expected an integer`},
-		{name: "zero weight", json: `{"repo": "r", "commit": "` + sha + `", "weight": 0}`, wantErr: `spec.json: weight: 0, expected a positive integer`},
-		{name: "workspace escapes", json: `{"repo": "r", "commit": "` + sha + `", "workspace": "../x"}`, wantErr: `spec.json: workspace: "../x" leaves work/`},
-		{name: "absolute workspace", json: `{"repo": "r", "commit": "` + sha + `", "workspace": "/x"}`, wantErr: `leaves work/`},
-		{name: "empty compilation mode", json: `{"repo": "r", "commit": "` + sha + `", "compilation_mode": ""}`, wantErr: `compilation_mode: empty`},
-		{name: "not an object", json: `[]`, wantErr: `spec.json: `},
-		{name: "null document", json: `null`, wantErr: `spec.json: null, expected a JSON object`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseSpec([]byte(tt.json), "spec.json")
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("ParseSpec error = %v, want it to contain %q", err, tt.wantErr)
-				}
-				return
-			}
+			got, err := ParseSpec("spec.json", []byte(tt.json))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("ParseSpec = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestParseSpecErrors: every mistake is a *jsonfile.Error naming the file,
+// the field at fault (none for the document as a whole) and the position.
+func TestParseSpecErrors(t *testing.T) {
+	const ok = `"repo": "r", "commit": "` + sha + `"`
+	tests := []struct {
+		name      string
+		json      string
+		entry     string
+		message   string
+		line, col int
+	}{
+		{"unknown field", `{` + ok + `, "compilation-mode": "opt"}`, "",
+			"unknown field `compilation-mode`, expected one of `repo`, `commit`, `label`, `configs`, `compilation_mode`, `workspace`, `weight`", 1, 86},
+		{"field given twice", `{` + ok + `,` + "\n" + `"label": "//a", "label": "//b"}`, "", "duplicate field `label`", 2, 17},
+		{"missing repo", `{"commit": "` + sha + `"}`, "repo", "missing, expected the project's git URL or a path to a bundle", 1, 54},
+		{"empty repo", `{"repo": "", "commit": "` + sha + `"}`, "repo", "empty, expected", 1, 11},
+		{"missing commit", `{"repo": "r"}`, "commit", "missing, expected a full 40-character commit SHA", 1, 13},
+		{"short commit", `{"repo": "r", "commit": "0123abc"}`, "commit", `"0123abc" is not a full commit SHA, expected 40 lowercase hex digits`, 1, 33},
+		{"upper-case commit", `{"repo": "r", "commit": "` + strings.ToUpper(sha) + `"}`, "commit", "is not a full commit SHA", 1, 66},
+		{"configs not a list", `{` + ok + `, "configs": "ci"}`, "configs", `invalid type: string "ci", expected a sequence of config names`, 1, 83},
+		{"empty config", `{` + ok + `, "configs": ["ci", ""]}`, "configs", "entry 2 is empty, expected a config name", 1, 88},
+		{"null label", `{` + ok + `, "label": null}`, "label", "invalid type: null, expected a string", 1, 81},
+		{"empty label", `{` + ok + `, "label": ""}`, "label", `empty, expected a query expression such as "//..."`, 1, 79},
+		{"fractional weight", `{` + ok + `, "weight": 1.5}`, "weight", "invalid value: floating point `1.5`, expected a positive integer", 1, 81},
+		{"zero weight", `{` + ok + `, "weight": 0}`, "weight", "invalid value: integer `0`, expected a positive integer", 1, 79},
+		{"negative weight", `{` + ok + `, "weight": -2}`, "weight", "invalid value: integer `-2`, expected a positive integer", 1, 80},
+		{"huge weight", `{` + ok + `, "weight": 1048577}`, "weight", "expected a positive integer no greater than 1048576", 1, 85},
+		{"workspace escapes", `{` + ok + `, "workspace": "a/../../x"}`, "workspace", `"a/../../x" leaves work/, expected a relative directory inside the checkout`, 1, 92},
+		{"absolute workspace", `{` + ok + `, "workspace": "/x"}`, "workspace", "leaves work/", 1, 85},
+		{"empty workspace", `{` + ok + `, "workspace": ""}`, "workspace", `"" leaves work/`, 1, 83},
+		{"empty compilation mode", `{` + ok + `, "compilation_mode": ""}`, "compilation_mode", "empty, expected fastbuild, dbg or opt", 1, 90},
+		{"not an object", `[]`, "", "invalid type: sequence, expected a spec object", 1, 1},
+		{"null document", `null`, "", "invalid type: null, expected a spec object", 1, 4},
+		{"empty file", ``, "", "unexpected end of the document", 1, 0},
+		{"trailing data", `{` + ok + `} {}`, "", "trailing characters after the document", 1, 69},
+		{"invalid UTF-8", `{` + ok + ", \"label\": \"\xff\"}", "label", "invalid UTF-8", 1, 79},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseSpec("fishery/demo/spec.json", []byte(tt.json))
+			e, isJSONError := errors.AsType[*jsonfile.Error](err)
+			if !isJSONError {
+				t.Fatalf("ParseSpec error = %v, want a *jsonfile.Error", err)
+			}
+			if e.Path != "fishery/demo/spec.json" || e.Entry != tt.entry || !strings.Contains(e.Err.Error(), tt.message) ||
+				e.Line != tt.line || e.Col != tt.col {
+				t.Errorf("ParseSpec error = {Path: %q, Entry: %q, Line: %d, Col: %d, Err: %q}\nwant {Path: \"fishery/demo/spec.json\", Entry: %q, Line: %d, Col: %d, Err: …%s…}",
+					e.Path, e.Entry, e.Line, e.Col, e.Err, tt.entry, tt.line, tt.col, tt.message)
 			}
 		})
 	}
@@ -597,5 +632,24 @@ func TestMainExitStatus(t *testing.T) {
 					tt.args, code, &stdout, &stderr, tt.code, tt.stdout, tt.stderr)
 			}
 		})
+	}
+}
+
+// TestMainBadSpec: one bad spec.json stops every command with one line
+// naming the file, the field and the position, and exit status 1.
+func TestMainBadSpec(t *testing.T) {
+	root := t.TempDir()
+	spec := filepath.Join(root, "fishery", "demo", "spec.json")
+	if err := os.MkdirAll(filepath.Dir(spec), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n"), 0o644)
+	os.WriteFile(spec, []byte("{\n  \"repo\": \"source.bundle\",\n  \"commit\": \"0123abc\"\n}\n"), 0o644)
+	t.Chdir(filepath.Join(root, "fishery"))
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"ci"}, &stdout, &stderr)
+	want := "fishery: fishery/demo/spec.json: commit: \"0123abc\" is not a full commit SHA, expected 40 lowercase hex digits at line 3 column 21\n"
+	if code != 1 || stdout.Len() != 0 || stderr.String() != want {
+		t.Errorf("Main(ci) = %d\nstdout:\n%s\nstderr:\n%s\nwant 1 and\n%s", code, &stdout, &stderr, want)
 	}
 }

@@ -1,15 +1,15 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
+
+	"github.com/ahab-go/ahab/internal/jsonfile"
 )
 
 // specFields lists the keys spec.json may hold, in the order the docs give
@@ -37,86 +37,94 @@ type Spec struct {
 	Weight int
 }
 
-// ParseSpec reads a spec.json document; file names it in errors.
-func ParseSpec(data []byte, file string) (Spec, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return Spec{}, fmt.Errorf("%s: %v, expected a JSON object", file, err)
-	}
-	if raw == nil {
-		return Spec{}, fmt.Errorf("%s: null, expected a JSON object", file)
-	}
-	var unknown []string
-	for key := range raw {
-		if !contains(specFields, key) {
-			unknown = append(unknown, key)
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return Spec{}, fmt.Errorf("%s: unknown field %q, expected one of: %s", file, unknown[0], strings.Join(specFields, ", "))
-	}
+// maxWeight bounds a weight so that adding up every target's cannot
+// overflow; real weights are single digits.
+const maxWeight = 1 << 20
+
+// ParseSpec reads a spec.json document; path names it in errors. The file
+// is read strictly (package jsonfile): an unknown or repeated field, a value
+// of the wrong type and anything after the object are errors. Errors are
+// *jsonfile.Error; one about a field, its value or its absence has the
+// field's name as Entry.
+func ParseSpec(path string, data []byte) (Spec, error) {
+	d := jsonfile.NewBytesDecoder(path, data)
 	s := Spec{Label: "//...", Workspace: ".", Weight: 1}
-	field := func(key string, into any, want string) error {
-		value, ok := raw[key]
-		if !ok {
-			return nil
-		}
-		dec := json.NewDecoder(bytes.NewReader(value))
-		if err := dec.Decode(into); err != nil || bytes.Equal(bytes.TrimSpace(value), []byte("null")) {
-			return fmt.Errorf("%s: %s: got %s, expected %s", file, key, value, want)
-		}
-		return nil
-	}
-	if err := field("repo", &s.Repo, "a string"); err != nil {
-		return Spec{}, err
-	}
-	if err := field("commit", &s.Commit, "a string"); err != nil {
-		return Spec{}, err
-	}
-	if err := field("label", &s.Label, "a string"); err != nil {
-		return Spec{}, err
-	}
-	if err := field("configs", &s.Configs, "a list of strings"); err != nil {
-		return Spec{}, err
-	}
-	if err := field("compilation_mode", &s.CompilationMode, "a string"); err != nil {
-		return Spec{}, err
-	}
-	if err := field("workspace", &s.Workspace, "a string"); err != nil {
-		return Spec{}, err
-	}
-	if err := field("weight", &s.Weight, "an integer"); err != nil {
-		return Spec{}, err
-	}
-	if _, ok := raw["repo"]; !ok || s.Repo == "" {
-		return Spec{}, fmt.Errorf("%s: repo: missing, expected the project's git URL or a path to a bundle", file)
-	}
-	if _, ok := raw["commit"]; !ok {
-		return Spec{}, fmt.Errorf("%s: commit: missing, expected a full 40-character commit SHA", file)
-	}
-	if !isFullSHA(s.Commit) {
-		return Spec{}, fmt.Errorf("%s: commit: %q is not a full commit SHA, expected 40 lowercase hex digits", file, s.Commit)
-	}
-	if s.Label == "" {
-		return Spec{}, fmt.Errorf("%s: label: empty, expected a query expression such as \"//...\"", file)
-	}
-	for i, c := range s.Configs {
-		if c == "" {
-			return Spec{}, fmt.Errorf("%s: configs: entry %d is empty, expected a config name", file, i+1)
+	var seen []string
+	err := d.Fields("a spec object", specFields, func(field string) error {
+		seen = append(seen, field)
+		d.SetEntry(field)
+		err := readSpecField(d, field, &s)
+		d.SetEntry("")
+		return err
+	})
+	for _, required := range []struct{ field, expected string }{
+		{"repo", "the project's git URL or a path to a bundle"},
+		{"commit", "a full 40-character commit SHA"},
+	} {
+		if err == nil && !slices.Contains(seen, required.field) {
+			d.SetEntry(required.field)
+			err = d.Errorf("missing, expected %s", required.expected)
 		}
 	}
-	if _, ok := raw["compilation_mode"]; ok && s.CompilationMode == "" {
-		return Spec{}, fmt.Errorf("%s: compilation_mode: empty, expected fastbuild, dbg or opt (or leave it out)", file)
+	if err == nil {
+		err = d.End()
 	}
-	clean := path.Clean(s.Workspace)
-	if s.Workspace == "" || path.IsAbs(s.Workspace) || clean == ".." || strings.HasPrefix(clean, "../") {
-		return Spec{}, fmt.Errorf("%s: workspace: %q leaves work/, expected a relative directory inside the checkout", file, s.Workspace)
-	}
-	if s.Weight < 1 {
-		return Spec{}, fmt.Errorf("%s: weight: %d, expected a positive integer", file, s.Weight)
+	if err != nil {
+		return Spec{}, err
 	}
 	return s, nil
+}
+
+// readSpecField reads the value of one field into s and checks it; the
+// errors are placed at the value.
+func readSpecField(d *jsonfile.Decoder, field string, s *Spec) error {
+	var err error
+	switch field {
+	case "repo":
+		if s.Repo, err = d.String("a string"); err == nil && s.Repo == "" {
+			err = d.Errorf("empty, expected the project's git URL or a path to a bundle")
+		}
+	case "commit":
+		if s.Commit, err = d.String("a string"); err == nil && !isFullSHA(s.Commit) {
+			err = d.Errorf("%q is not a full commit SHA, expected 40 lowercase hex digits", s.Commit)
+		}
+	case "label":
+		if s.Label, err = d.String("a string"); err == nil && s.Label == "" {
+			err = d.Errorf("empty, expected a query expression such as \"//...\"")
+		}
+	case "configs":
+		s.Configs = nil
+		err = d.Array("a sequence of config names", func() error {
+			c, err := d.String("a string")
+			if err == nil && c == "" {
+				err = d.Errorf("entry %d is empty, expected a config name", len(s.Configs)+1)
+			}
+			s.Configs = append(s.Configs, c)
+			return err
+		})
+	case "compilation_mode":
+		if s.CompilationMode, err = d.String("a string"); err == nil && s.CompilationMode == "" {
+			err = d.Errorf("empty, expected fastbuild, dbg or opt (or leave it out)")
+		}
+	case "workspace":
+		if s.Workspace, err = d.String("a string"); err == nil && !insideCheckout(s.Workspace) {
+			err = d.Errorf("%q leaves work/, expected a relative directory inside the checkout", s.Workspace)
+		}
+	case "weight":
+		var w uint64
+		if w, err = d.Uint("a positive integer", maxWeight); err == nil && w == 0 {
+			err = d.Errorf("invalid value: integer `0`, expected a positive integer")
+		}
+		s.Weight = int(w)
+	}
+	return err
+}
+
+// insideCheckout says whether the slash-separated relative path p stays
+// inside the directory it is relative to.
+func insideCheckout(p string) bool {
+	clean := path.Clean(p)
+	return p != "" && !path.IsAbs(p) && clean != ".." && !strings.HasPrefix(clean, "../")
 }
 
 // NeedsNetwork says whether fetching the target's source needs the network.

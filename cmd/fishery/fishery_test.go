@@ -626,7 +626,7 @@ func TestMainExitStatus(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := Main(tt.args, &stdout, &stderr)
+			code := Main(tt.args, &stdout, &stderr, t.TempDir())
 			if code != tt.code || stdout.String() != tt.stdout || stderr.String() != tt.stderr {
 				t.Errorf("Main(%q) = %d\nstdout:\n%s\nstderr:\n%s\nwant %d\nstdout:\n%s\nstderr:\n%s",
 					tt.args, code, &stdout, &stderr, tt.code, tt.stdout, tt.stderr)
@@ -647,7 +647,7 @@ func TestMainBadSpec(t *testing.T) {
 	os.WriteFile(spec, []byte("{\n  \"repo\": \"source.bundle\",\n  \"commit\": \"0123abc\"\n}\n"), 0o644)
 	t.Chdir(filepath.Join(root, "fishery"))
 	var stdout, stderr bytes.Buffer
-	code := Main([]string{"ci"}, &stdout, &stderr)
+	code := Main([]string{"ci"}, &stdout, &stderr, t.TempDir())
 	want := "fishery: fishery/demo/spec.json: commit: \"0123abc\" is not a full commit SHA, expected 40 lowercase hex digits at line 3 column 21\n"
 	if code != 1 || stdout.Len() != 0 || stderr.String() != want {
 		t.Errorf("Main(ci) = %d\nstdout:\n%s\nstderr:\n%s\nwant 1 and\n%s", code, &stdout, &stderr, want)

@@ -15,7 +15,7 @@ import (
 )
 
 func main() {
-	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr, ""))
 }
 
 // Exit statuses besides Ahab's own, the same as Ahab's (internal/cli).
@@ -27,8 +27,10 @@ const (
 // Main runs one fishery command and returns the process exit code: 0 on
 // success, Ahab's own code when it failed (a diff, a report), 2 for a
 // mistake on the command line, 1 for any other error. Errors are printed
-// as `fishery: <message>` (§11).
-func Main(args []string, stdout, stderr io.Writer) int {
+// as `fishery: <message>` (§11). cacheDir is Bazel's output user root,
+// which holds the targets' output bases; "" means ahab-fishery in the
+// user's cache directory.
+func Main(args []string, stdout, stderr io.Writer, cacheDir string) int {
 	fail := func(err error) int {
 		var code exitCode
 		if errors.As(err, &code) {
@@ -66,13 +68,16 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage())
 		return 0
 	}
-	cache, err := os.UserCacheDir() // $XDG_CACHE_HOME, else ~/.cache
-	if err != nil {
-		return fail(err)
+	if cacheDir == "" {
+		userCache, err := os.UserCacheDir() // $XDG_CACHE_HOME, else ~/.cache
+		if err != nil {
+			return fail(err)
+		}
+		cacheDir = filepath.Join(userCache, "ahab-fishery")
 	}
 	d := &Driver{
 		Root:     root,
-		CacheDir: filepath.Join(cache, "ahab-fishery"),
+		CacheDir: cacheDir,
 		Stdout:   stdout,
 		Stderr:   stderr,
 		Targets:  targets,

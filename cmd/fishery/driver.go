@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -42,7 +43,7 @@ func LoadTargets(root string) ([]Target, error) {
 		if err != nil {
 			return nil, err
 		}
-		if contains(reservedNames, e.Name()) {
+		if slices.Contains(reservedNames, e.Name()) {
 			return nil, fmt.Errorf("fishery/%s: the name is taken by Bazel's own directory in %s, expected another target name", e.Name(), "the shared output user root")
 		}
 		spec, err := ParseSpec("fishery/"+e.Name()+"/spec.json", data)
@@ -51,8 +52,7 @@ func LoadTargets(root string) ([]Target, error) {
 		}
 		targets = append(targets, Target{Name: e.Name(), Dir: dir, Spec: spec})
 	}
-	sort.Slice(targets, func(a, b int) bool { return targets[a].Name < targets[b].Name })
-	return targets, nil
+	return targets, nil // in name order, as os.ReadDir returns entries
 }
 
 // reservedNames cannot be targets: every output base lives in one Bazel
@@ -378,7 +378,7 @@ func SelectCI(targets []Target, opts CIOptions) (run, skipped []Target, shardNam
 	shardNames = AssignShards(weighted, opts.Shard.Count)[opts.Shard.Index-1]
 	var mine []Target
 	for _, t := range run {
-		if contains(shardNames, t.Name) {
+		if slices.Contains(shardNames, t.Name) {
 			mine = append(mine, t)
 		}
 	}
@@ -399,10 +399,7 @@ func (d *Driver) CI(opts CIOptions) error {
 		fmt.Fprintf(d.Stdout, "=== fishery: skipping %d targets that need the network (pass --network to run them): %s\n", len(skipped), strings.Join(names, ", "))
 	}
 	if opts.Shard != nil {
-		list := "nothing"
-		if len(shardNames) > 0 {
-			list = strings.Join(shardNames, ", ")
-		}
+		list := cmp.Or(strings.Join(shardNames, ", "), "nothing")
 		fmt.Fprintf(d.Stdout, "=== fishery: shard %d/%d: %s\n", opts.Shard.Index, opts.Shard.Count, list)
 	}
 	var failed []string

@@ -180,12 +180,3 @@ func isFullSHA(s string) bool {
 	}
 	return true
 }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

@@ -113,11 +113,32 @@ func (d *Driver) say(format string, args ...any) {
 	fmt.Fprintf(d.Stderr, "fishery: "+format+"\n", args...)
 }
 
+// subprocess is a command run in dir. Its environment is the driver's without
+// the variables that tie git to one repository (`git rev-parse
+// --local-env-vars`, git 2.39): inherited from a git hook or `git rebase
+// --exec`, GIT_DIR would make `git init work` re-initialise the repository
+// the driver runs in and `git remote add` change its configuration.
+func subprocess(dir string, argv ...string) *exec.Cmd {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(gitLocalEnv, name)
+	})
+	return cmd
+}
+
+var gitLocalEnv = []string{
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+	"GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE",
+	"GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
+	"GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
+}
+
 // run echoes and runs a subprocess in dir, forwarding its output.
 func (d *Driver) run(dir string, argv ...string) error {
 	d.say("$ %s", strings.Join(argv, " "))
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
+	cmd := subprocess(dir, argv...)
 	cmd.Stdout = d.Stdout
 	cmd.Stderr = d.Stderr
 	err := cmd.Run()
@@ -131,8 +152,7 @@ func (d *Driver) run(dir string, argv ...string) error {
 // output echoes and runs a subprocess in dir, returning its stdout.
 func (d *Driver) output(dir string, argv ...string) (string, error) {
 	d.say("$ %s", strings.Join(argv, " "))
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
+	cmd := subprocess(dir, argv...)
 	cmd.Stderr = d.Stderr
 	out, err := cmd.Output()
 	return strings.TrimSpace(string(out)), err
@@ -318,8 +338,7 @@ func (d *Driver) bazel(t Target, command ...string) {
 	}
 	argv := append([]string{"bazel", "--output_base=" + ob, "--output_user_root=" + filepath.Dir(ob)}, command...)
 	d.say("$ %s", strings.Join(argv, " "))
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
+	cmd := subprocess(dir, argv...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

@@ -440,9 +440,8 @@ func TestSetup(t *testing.T) {
 	src := t.TempDir()
 	git := func(dir string, args ...string) string {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
+		cmd := subprocess(dir, append([]string{"git"}, args...)...)
+		cmd.Env = append(cmd.Env, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
 			"GIT_COMMITTER_EMAIL=t@t", "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -503,6 +502,32 @@ func TestSetup(t *testing.T) {
 			}
 		})
 	}
+
+	// Run from a git hook or `git rebase --exec`, the driver inherits
+	// GIT_DIR; its git commands must still work on work/ and leave that
+	// repository alone.
+	t.Run("GIT_DIR set", func(t *testing.T) {
+		outer := filepath.Join(t.TempDir(), "outer.git")
+		git(src, "init", "--quiet", "--bare", outer)
+		config, err := os.ReadFile(filepath.Join(outer, "config"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, tg, out := newTestDriver(t)
+		git(src, "bundle", "create", "--quiet", filepath.Join(tg.Dir, "source.bundle"), "HEAD", "main")
+		tg.Spec.Commit = old
+		t.Setenv("GIT_DIR", outer)
+		t.Setenv("GIT_WORK_TREE", src)
+		if err := d.Setup(tg); err != nil {
+			t.Fatalf("Setup: %v\n%s", err, out)
+		}
+		if head := git(filepath.Join(tg.Dir, "work"), "rev-parse", "HEAD"); head != old {
+			t.Errorf("work/ is at %s, want the pinned %s", head, old)
+		}
+		if after, _ := os.ReadFile(filepath.Join(outer, "config")); !bytes.Equal(after, config) {
+			t.Errorf("Setup changed $GIT_DIR/config:\n%s\nwas:\n%s", after, config)
+		}
+	})
 
 	t.Run("missing commit", func(t *testing.T) {
 		d, tg, _ := newTestDriver(t)

@@ -2,22 +2,24 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ahab-go/ahab/internal/jsonfile"
 )
 
 const sha = "0123456789abcdef0123456789abcdef01234567"
 
 func TestParseSpec(t *testing.T) {
 	tests := []struct {
-		name    string
-		json    string
-		want    Spec
-		wantErr string
+		name string
+		json string
+		want Spec
 	}{
 		{
 			name: "defaults",
@@ -32,33 +34,14 @@ func TestParseSpec(t *testing.T) {
 				CompilationMode: "dbg", Workspace: "e2e", Weight: 4},
 		},
 		{
-			name:    "unknown field refused",
-			json:    `{"repo": "r", "commit": "` + sha + `", "compilation-mode": "opt"}`,
-			wantErr: `spec.json: unknown field "compilation-mode", expected one of: repo, commit, label, configs, compilation_mode, workspace, weight`,
+			name: "no configs",
+			json: `{"repo": "r", "commit": "` + sha + `", "configs": [], "workspace": "a/../b"}` + "\n",
+			want: Spec{Repo: "r", Commit: sha, Label: "//...", Workspace: "a/../b", Weight: 1},
 		},
-		{name: "missing repo", json: `{"commit": "` + sha + `"}`, wantErr: `spec.json: repo: missing, expected`},
-		{name: "missing commit", json: `{"repo": "r"}`, wantErr: `spec.json: commit: missing, expected a full 40-character commit SHA`},
-		{name: "short commit", json: `{"repo": "r", "commit": "0123abc"}`, wantErr: `spec.json: commit: "0123abc" is not a full commit SHA`},
-		{name: "upper-case commit", json: `{"repo": "r", "commit": "` + strings.ToUpper(sha) + `"}`, wantErr: `is not a full commit SHA`},
-		{name: "configs not a list", json: `{"repo": "r", "commit": "` + sha + `", "configs": "ci"}`, wantErr: `spec.json: configs: got "ci", expected a list of strings`},
-		{name: "null label", json: `{"repo": "r", "commit": "` + sha + `", "label": null}`, wantErr: `spec.json: label: got null, expected a string`},
-		{name: "fractional weight", json: `{"repo": "r", "commit": "` + sha + `", "weight": 1.5}`, wantErr: `spec.json: weight: got 1.5, expected an integer`},
-		{name: "zero weight", json: `{"repo": "r", "commit": "` + sha + `", "weight": 0}`, wantErr: `spec.json: weight: 0, expected a positive integer`},
-		{name: "workspace escapes", json: `{"repo": "r", "commit": "` + sha + `", "workspace": "../x"}`, wantErr: `spec.json: workspace: "../x" leaves work/`},
-		{name: "absolute workspace", json: `{"repo": "r", "commit": "` + sha + `", "workspace": "/x"}`, wantErr: `leaves work/`},
-		{name: "empty compilation mode", json: `{"repo": "r", "commit": "` + sha + `", "compilation_mode": ""}`, wantErr: `compilation_mode: empty`},
-		{name: "not an object", json: `[]`, wantErr: `spec.json: `},
-		{name: "null document", json: `null`, wantErr: `spec.json: null, expected a JSON object`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseSpec([]byte(tt.json), "spec.json")
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("ParseSpec error = %v, want it to contain %q", err, tt.wantErr)
-				}
-				return
-			}
+			got, err := ParseSpec("spec.json", []byte(tt.json))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,11 +52,64 @@ func TestParseSpec(t *testing.T) {
 	}
 }
 
+// TestParseSpecErrors: every mistake is a *jsonfile.Error naming the file,
+// the field at fault (none for the document as a whole) and the position.
+func TestParseSpecErrors(t *testing.T) {
+	const ok = `"repo": "r", "commit": "` + sha + `"`
+	tests := []struct {
+		name      string
+		json      string
+		entry     string
+		message   string
+		line, col int
+	}{
+		{"unknown field", `{` + ok + `, "compilation-mode": "opt"}`, "",
+			"unknown field `compilation-mode`, expected one of `repo`, `commit`, `label`, `configs`, `compilation_mode`, `workspace`, `weight`", 1, 86},
+		{"field given twice", `{` + ok + `,` + "\n" + `"label": "//a", "label": "//b"}`, "", "duplicate field `label`", 2, 17},
+		{"missing repo", `{"commit": "` + sha + `"}`, "repo", "missing, expected the project's git URL or a path to a bundle", 1, 54},
+		{"empty repo", `{"repo": "", "commit": "` + sha + `"}`, "repo", "empty, expected", 1, 11},
+		{"missing commit", `{"repo": "r"}`, "commit", "missing, expected a full 40-character commit SHA", 1, 13},
+		{"short commit", `{"repo": "r", "commit": "0123abc"}`, "commit", `"0123abc" is not a full commit SHA, expected 40 lowercase hex digits`, 1, 33},
+		{"upper-case commit", `{"repo": "r", "commit": "` + strings.ToUpper(sha) + `"}`, "commit", "is not a full commit SHA", 1, 66},
+		{"configs not a list", `{` + ok + `, "configs": "ci"}`, "configs", `invalid type: string "ci", expected a sequence of config names`, 1, 83},
+		{"empty config", `{` + ok + `, "configs": ["ci", ""]}`, "configs", "entry 2 is empty, expected a config name", 1, 88},
+		{"null label", `{` + ok + `, "label": null}`, "label", "invalid type: null, expected a string", 1, 81},
+		{"empty label", `{` + ok + `, "label": ""}`, "label", `empty, expected a query expression such as "//..."`, 1, 79},
+		{"fractional weight", `{` + ok + `, "weight": 1.5}`, "weight", "invalid value: floating point `1.5`, expected a positive integer", 1, 81},
+		{"zero weight", `{` + ok + `, "weight": 0}`, "weight", "invalid value: integer `0`, expected a positive integer", 1, 79},
+		{"negative weight", `{` + ok + `, "weight": -2}`, "weight", "invalid value: integer `-2`, expected a positive integer", 1, 80},
+		{"huge weight", `{` + ok + `, "weight": 1048577}`, "weight", "expected a positive integer no greater than 1048576", 1, 85},
+		{"workspace escapes", `{` + ok + `, "workspace": "a/../../x"}`, "workspace", `"a/../../x" leaves work/, expected a relative directory inside the checkout`, 1, 92},
+		{"absolute workspace", `{` + ok + `, "workspace": "/x"}`, "workspace", "leaves work/", 1, 85},
+		{"empty workspace", `{` + ok + `, "workspace": ""}`, "workspace", `"" leaves work/`, 1, 83},
+		{"empty compilation mode", `{` + ok + `, "compilation_mode": ""}`, "compilation_mode", "empty, expected fastbuild, dbg or opt", 1, 90},
+		{"not an object", `[]`, "", "invalid type: sequence, expected a spec object", 1, 1},
+		{"null document", `null`, "", "invalid type: null, expected a spec object", 1, 4},
+		{"empty file", ``, "", "unexpected end of the document", 1, 0},
+		{"trailing data", `{` + ok + `} {}`, "", "trailing characters after the document", 1, 69},
+		{"invalid UTF-8", `{` + ok + ", \"label\": \"\xff\"}", "label", "invalid UTF-8", 1, 79},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseSpec("fishery/demo/spec.json", []byte(tt.json))
+			e, isJSONError := errors.AsType[*jsonfile.Error](err)
+			if !isJSONError {
+				t.Fatalf("ParseSpec error = %v, want a *jsonfile.Error", err)
+			}
+			if e.Path != "fishery/demo/spec.json" || e.Entry != tt.entry || !strings.Contains(e.Err.Error(), tt.message) ||
+				e.Line != tt.line || e.Col != tt.col {
+				t.Errorf("ParseSpec error = {Path: %q, Entry: %q, Line: %d, Col: %d, Err: %q}\nwant {Path: \"fishery/demo/spec.json\", Entry: %q, Line: %d, Col: %d, Err: …%s…}",
+					e.Path, e.Entry, e.Line, e.Col, e.Err, tt.entry, tt.line, tt.col, tt.message)
+			}
+		})
+	}
+}
+
 // TestCheckedInTargets loads the real fishery/ directory: every spec.json
 // must parse, and the split between local and network targets is the one
 // docs/fishery.md describes.
 func TestCheckedInTargets(t *testing.T) {
-	targets, err := LoadTargets("..")
+	targets, err := LoadTargets(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +258,7 @@ func TestSummary(t *testing.T) {
 func TestReferenceSummaries(t *testing.T) {
 	want := map[string][2]int{"abseil-cpp": {261, 393}, "buildtools": {62, 76}, "envoy": {5, 5}, "rules_js": {136, 144}, "rules_pkg": {36, 38}}
 	for name, counts := range want {
-		data, err := os.ReadFile(filepath.Join(name, "expectation.json"))
+		data, err := os.ReadFile(filepath.Join("..", "..", "fishery", name, "expectation.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -287,26 +323,34 @@ func TestParseArgs(t *testing.T) {
 		{args: "ci", want: Invocation{Command: "ci"}},
 		{args: "ci --shard 2/4", want: Invocation{Command: "ci", Shard: &Shard{2, 4}}},
 		{args: "--shard=1/3 ci --network", want: Invocation{Command: "ci", Shard: &Shard{1, 3}, Network: true}},
+		{args: "ci --network=false", want: Invocation{Command: "ci"}},
 		{args: "--help", want: Invocation{Help: true}},
+		{args: "ci -h", want: Invocation{Help: true}},
+		{args: "help", want: Invocation{Help: true}},
+		{args: "-- check envoy", want: Invocation{Command: "check", Target: "envoy"}},
 		{args: "", wantErr: "no command, expected one of: check, ci, clean, explain, setup, update"},
 		{args: "fish", wantErr: `unknown command "fish", expected one of: check, ci, clean, explain, setup, update`},
 		{args: "check", wantErr: "check needs a target, expected one of: envoy, local-geometry"},
 		{args: "check nope", wantErr: `unknown target "nope", expected one of: envoy, local-geometry`},
 		{args: "check envoy envoy", wantErr: "check takes one target, got 2: envoy envoy"},
-		{args: "ci envoy", wantErr: `ci takes no target, got "envoy"`},
+		{args: "ci envoy", wantErr: `ci takes no target, got "envoy"; to run one target use check`},
 		{args: "check envoy --shard 1/4", wantErr: "--shard applies only to ci, not to check"},
 		{args: "setup envoy --network", wantErr: "--network applies only to ci, not to setup"},
-		{args: "ci --shard", wantErr: "--shard needs a value"},
-		{args: "ci --shard 0/4", wantErr: `--shard: "0/4", expected I/N with 1 <= I <= N`},
-		{args: "ci --shard 1/4 --shard 2/4", wantErr: "--shard given twice"},
-		{args: "ci --verbose", wantErr: `unknown flag "--verbose"`},
+		{args: "setup envoy --network=false", wantErr: "--network applies only to ci, not to setup"},
+		{args: "ci --shard", wantErr: "--shard needs a value, expected I/N such as 1/4"},
+		{args: "ci --shard 0/4", wantErr: `--shard: "0/4", expected I/N with 1 <= I <= N, such as 1/4`},
+		{args: "ci --shard=4/3", wantErr: `--shard: "4/3", expected I/N with 1 <= I <= N, such as 1/4`},
+		{args: "ci --shard 1/4 --shard 2/4", wantErr: "--shard given twice, expected it once"},
+		{args: "ci --network=maybe", wantErr: `invalid argument "maybe" for "--network" flag`},
+		{args: "ci --verbose", wantErr: `unknown flag "--verbose", expected --shard I/N or --network (with ci)`},
+		{args: "ci -x", wantErr: `unknown flag "-x", expected --shard I/N or --network (with ci)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			got, err := ParseArgs(strings.Fields(tt.args), known)
 			if tt.wantErr != "" {
-				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want prefix %q", err, tt.wantErr)
+				if _, isUsage := errors.AsType[usageError](err); !isUsage || !strings.HasPrefix(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %#v, want a usageError starting %q", err, tt.wantErr)
 				}
 				return
 			}
@@ -317,6 +361,20 @@ func TestParseArgs(t *testing.T) {
 				t.Errorf("ParseArgs = %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestUsage: --help lists every command and every flag pflag knows.
+func TestUsage(t *testing.T) {
+	text := usage()
+	var want []string
+	for _, c := range commands {
+		want = append(want, "\n  "+c+" ")
+	}
+	for _, want := range append(want, "--shard I/N", "--network", "-h, --help", "docs/fishery.md") {
+		if !strings.Contains(text, want) {
+			t.Errorf("usage lacks %q:\n%s", want, text)
+		}
 	}
 }
 
@@ -382,9 +440,8 @@ func TestSetup(t *testing.T) {
 	src := t.TempDir()
 	git := func(dir string, args ...string) string {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
+		cmd := subprocess(dir, append([]string{"git"}, args...)...)
+		cmd.Env = append(cmd.Env, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
 			"GIT_COMMITTER_EMAIL=t@t", "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -446,6 +503,32 @@ func TestSetup(t *testing.T) {
 		})
 	}
 
+	// Run from a git hook or `git rebase --exec`, the driver inherits
+	// GIT_DIR; its git commands must still work on work/ and leave that
+	// repository alone.
+	t.Run("GIT_DIR set", func(t *testing.T) {
+		outer := filepath.Join(t.TempDir(), "outer.git")
+		git(src, "init", "--quiet", "--bare", outer)
+		config, err := os.ReadFile(filepath.Join(outer, "config"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, tg, out := newTestDriver(t)
+		git(src, "bundle", "create", "--quiet", filepath.Join(tg.Dir, "source.bundle"), "HEAD", "main")
+		tg.Spec.Commit = old
+		t.Setenv("GIT_DIR", outer)
+		t.Setenv("GIT_WORK_TREE", src)
+		if err := d.Setup(tg); err != nil {
+			t.Fatalf("Setup: %v\n%s", err, out)
+		}
+		if head := git(filepath.Join(tg.Dir, "work"), "rev-parse", "HEAD"); head != old {
+			t.Errorf("work/ is at %s, want the pinned %s", head, old)
+		}
+		if after, _ := os.ReadFile(filepath.Join(outer, "config")); !bytes.Equal(after, config) {
+			t.Errorf("Setup changed $GIT_DIR/config:\n%s\nwas:\n%s", after, config)
+		}
+	})
+
 	t.Run("missing commit", func(t *testing.T) {
 		d, tg, _ := newTestDriver(t)
 		git(src, "bundle", "create", "--quiet", filepath.Join(tg.Dir, "source.bundle"), "HEAD", "main")
@@ -472,7 +555,7 @@ func TestFetchArgs(t *testing.T) {
 // TestCheckedInShards pins the split docs/fishery.md shows for
 // `ci --network --shard I/4` over the checked-in targets.
 func TestCheckedInShards(t *testing.T) {
-	targets, err := LoadTargets("..")
+	targets, err := LoadTargets(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,5 +630,51 @@ func TestCleanNothing(t *testing.T) {
 	}
 	if want := "fishery: demo has nothing to clean\n"; out.String() != want {
 		t.Errorf("Clean printed %q, want %q", out.String(), want)
+	}
+}
+
+// TestMainExitStatus runs the driver as main does, from this directory
+// inside the repository: a mistake on the command line exits 2, as Ahab's
+// own do, with the message and a pointer to --help.
+func TestMainExitStatus(t *testing.T) {
+	tests := []struct {
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{[]string{"--help"}, 0, usage(), ""},
+		{[]string{"fish"}, 2, "", "fishery: unknown command \"fish\", expected one of: check, ci, clean, explain, setup, update\n" +
+			"Run 'go run ./cmd/fishery --help' for usage.\n"},
+		{[]string{"explain", "--shard=1/2", "local-release"}, 2, "", "fishery: --shard applies only to ci, not to explain\n" +
+			"Run 'go run ./cmd/fishery --help' for usage.\n"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Main(tt.args, &stdout, &stderr, t.TempDir())
+			if code != tt.code || stdout.String() != tt.stdout || stderr.String() != tt.stderr {
+				t.Errorf("Main(%q) = %d\nstdout:\n%s\nstderr:\n%s\nwant %d\nstdout:\n%s\nstderr:\n%s",
+					tt.args, code, &stdout, &stderr, tt.code, tt.stdout, tt.stderr)
+			}
+		})
+	}
+}
+
+// TestMainBadSpec: one bad spec.json stops every command with one line
+// naming the file, the field and the position, and exit status 1.
+func TestMainBadSpec(t *testing.T) {
+	root := t.TempDir()
+	spec := filepath.Join(root, "fishery", "demo", "spec.json")
+	if err := os.MkdirAll(filepath.Dir(spec), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n"), 0o644)
+	os.WriteFile(spec, []byte("{\n  \"repo\": \"source.bundle\",\n  \"commit\": \"0123abc\"\n}\n"), 0o644)
+	t.Chdir(filepath.Join(root, "fishery"))
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"ci"}, &stdout, &stderr, t.TempDir())
+	want := "fishery: fishery/demo/spec.json: commit: \"0123abc\" is not a full commit SHA, expected 40 lowercase hex digits at line 3 column 21\n"
+	if code != 1 || stdout.Len() != 0 || stderr.String() != want {
+		t.Errorf("Main(ci) = %d\nstdout:\n%s\nstderr:\n%s\nwant 1 and\n%s", code, &stdout, &stderr, want)
 	}
 }

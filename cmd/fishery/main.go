@@ -3,7 +3,7 @@
 // fishery/<target>/expectation.json, so that a change to a check shows up
 // as a diff of somebody else's findings (reference §11; docs/fishery.md).
 //
-//	go run ./fishery <command> [target] [--shard I/N] [--network]
+//	go run ./cmd/fishery <command> [target] [--shard I/N] [--network]
 package main
 
 import (
@@ -15,20 +15,34 @@ import (
 )
 
 func main() {
-	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr, ""))
 }
 
+// Exit statuses besides Ahab's own, the same as Ahab's (internal/cli).
+const (
+	exitError = 1 // anything that went wrong other than Ahab failing
+	exitUsage = 2 // the command line is wrong
+)
+
 // Main runs one fishery command and returns the process exit code: 0 on
-// success, Ahab's own code when it failed (a diff, a report), 1 for any
-// other error, which is printed as `fishery: <message>` (§11).
-func Main(args []string, stdout, stderr io.Writer) int {
+// success, Ahab's own code when it failed (a diff, a report), 2 for a
+// mistake on the command line, 1 for any other error. Errors are printed
+// as `fishery: <message>` (§11). cacheDir is Bazel's output user root,
+// which holds the targets' output bases; "" means ahab-fishery in the
+// user's cache directory.
+func Main(args []string, stdout, stderr io.Writer, cacheDir string) int {
 	fail := func(err error) int {
 		var code exitCode
 		if errors.As(err, &code) {
 			return int(code)
 		}
 		fmt.Fprintf(stderr, "fishery: %v\n", err)
-		return 1
+		var u usageError
+		if errors.As(err, &u) {
+			fmt.Fprintf(stderr, "Run 'go run ./cmd/fishery --help' for usage.\n")
+			return exitUsage
+		}
+		return exitError
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -51,16 +65,19 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	if inv.Help {
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return 0
 	}
-	cache, err := os.UserCacheDir() // $XDG_CACHE_HOME, else ~/.cache
-	if err != nil {
-		return fail(err)
+	if cacheDir == "" {
+		userCache, err := os.UserCacheDir() // $XDG_CACHE_HOME, else ~/.cache
+		if err != nil {
+			return fail(err)
+		}
+		cacheDir = filepath.Join(userCache, "ahab-fishery")
 	}
 	d := &Driver{
 		Root:     root,
-		CacheDir: filepath.Join(cache, "ahab-fishery"),
+		CacheDir: cacheDir,
 		Stdout:   stdout,
 		Stderr:   stderr,
 		Targets:  targets,

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -78,16 +80,9 @@ func (s *Summary) Add(o Summary) {
 func (s Summary) Format(label string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "    %s: %d distinct, %d occurrences\n", label, s.Distinct, s.Occurrences)
-	kinds := make([]string, 0, len(s.Kinds))
-	for kind := range s.Kinds {
-		kinds = append(kinds, kind)
-	}
-	sort.Slice(kinds, func(a, b int) bool {
-		ka, kb := s.Kinds[kinds[a]], s.Kinds[kinds[b]]
-		if ka.Distinct != kb.Distinct {
-			return ka.Distinct > kb.Distinct
-		}
-		return kinds[a] < kinds[b]
+	kinds := slices.Collect(maps.Keys(s.Kinds))
+	slices.SortFunc(kinds, func(a, b string) int {
+		return cmp.Or(cmp.Compare(s.Kinds[b].Distinct, s.Kinds[a].Distinct), strings.Compare(a, b))
 	})
 	for _, kind := range kinds {
 		c := s.Kinds[kind]

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -42,17 +43,16 @@ func LoadTargets(root string) ([]Target, error) {
 		if err != nil {
 			return nil, err
 		}
-		if contains(reservedNames, e.Name()) {
+		if slices.Contains(reservedNames, e.Name()) {
 			return nil, fmt.Errorf("fishery/%s: the name is taken by Bazel's own directory in %s, expected another target name", e.Name(), "the shared output user root")
 		}
-		spec, err := ParseSpec(data, "fishery/"+e.Name()+"/spec.json")
+		spec, err := ParseSpec("fishery/"+e.Name()+"/spec.json", data)
 		if err != nil {
 			return nil, err
 		}
 		targets = append(targets, Target{Name: e.Name(), Dir: dir, Spec: spec})
 	}
-	sort.Slice(targets, func(a, b int) bool { return targets[a].Name < targets[b].Name })
-	return targets, nil
+	return targets, nil // in name order, as os.ReadDir returns entries
 }
 
 // reservedNames cannot be targets: every output base lives in one Bazel
@@ -113,11 +113,32 @@ func (d *Driver) say(format string, args ...any) {
 	fmt.Fprintf(d.Stderr, "fishery: "+format+"\n", args...)
 }
 
+// subprocess is a command run in dir. Its environment is the driver's without
+// the variables that tie git to one repository (`git rev-parse
+// --local-env-vars`, git 2.39): inherited from a git hook or `git rebase
+// --exec`, GIT_DIR would make `git init work` re-initialise the repository
+// the driver runs in and `git remote add` change its configuration.
+func subprocess(dir string, argv ...string) *exec.Cmd {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(gitLocalEnv, name)
+	})
+	return cmd
+}
+
+var gitLocalEnv = []string{
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+	"GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE",
+	"GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
+	"GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
+}
+
 // run echoes and runs a subprocess in dir, forwarding its output.
 func (d *Driver) run(dir string, argv ...string) error {
 	d.say("$ %s", strings.Join(argv, " "))
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
+	cmd := subprocess(dir, argv...)
 	cmd.Stdout = d.Stdout
 	cmd.Stderr = d.Stderr
 	err := cmd.Run()
@@ -131,8 +152,7 @@ func (d *Driver) run(dir string, argv ...string) error {
 // output echoes and runs a subprocess in dir, returning its stdout.
 func (d *Driver) output(dir string, argv ...string) (string, error) {
 	d.say("$ %s", strings.Join(argv, " "))
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
+	cmd := subprocess(dir, argv...)
 	cmd.Stderr = d.Stderr
 	out, err := cmd.Output()
 	return strings.TrimSpace(string(out)), err
@@ -156,7 +176,7 @@ func (d *Driver) EnsureExpectation(t Target) error {
 func (d *Driver) Setup(t Target) error {
 	work := d.workDir(t)
 	if exists(work) {
-		return fmt.Errorf("%s already exists, expected no checkout; run `go run ./fishery clean %s` first", rel(t, "work"), t.Name)
+		return fmt.Errorf("%s already exists, expected no checkout; run `go run ./cmd/fishery clean %s` first", rel(t, "work"), t.Name)
 	}
 	source, isBundle, err := t.Spec.fetchSource(t.Dir)
 	if err != nil {
@@ -206,14 +226,14 @@ func FetchArgs(s Spec, isBundle bool) []string {
 func (d *Driver) checkWork(t Target) error {
 	work := d.workDir(t)
 	if !isDir(work) {
-		return fmt.Errorf("%s does not exist; run `go run ./fishery setup %s` first", rel(t, "work"), t.Name)
+		return fmt.Errorf("%s does not exist; run `go run ./cmd/fishery setup %s` first", rel(t, "work"), t.Name)
 	}
 	head, err := d.output(work, "git", "rev-parse", "HEAD")
 	if err != nil {
 		return fmt.Errorf("%s: git rev-parse HEAD failed: %v", rel(t, "work"), err)
 	}
 	if head != t.Spec.Commit {
-		return fmt.Errorf("%s is at %s but spec.json pins %s; run `go run ./fishery clean %s` and setup again", rel(t, "work"), head, t.Spec.Commit, t.Name)
+		return fmt.Errorf("%s is at %s but spec.json pins %s; run `go run ./cmd/fishery clean %s` and setup again", rel(t, "work"), head, t.Spec.Commit, t.Name)
 	}
 	if !isDir(d.analysisDir(t)) {
 		return fmt.Errorf("%s: workspace %q does not exist in the checkout, expected a directory", rel(t, "spec.json"), t.Spec.Workspace)
@@ -279,7 +299,7 @@ func (d *Driver) Update(t Target) error {
 func (d *Driver) Explain(t Target) error {
 	p := d.expectationPath(t)
 	if !isFile(p) {
-		return fmt.Errorf("%s does not exist; run `go run ./fishery update %s` first", rel(t, "expectation.json"), t.Name)
+		return fmt.Errorf("%s does not exist; run `go run ./cmd/fishery update %s` first", rel(t, "expectation.json"), t.Name)
 	}
 	bin, err := d.buildAhab()
 	if err != nil {
@@ -318,8 +338,7 @@ func (d *Driver) bazel(t Target, command ...string) {
 	}
 	argv := append([]string{"bazel", "--output_base=" + ob, "--output_user_root=" + filepath.Dir(ob)}, command...)
 	d.say("$ %s", strings.Join(argv, " "))
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
+	cmd := subprocess(dir, argv...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -378,7 +397,7 @@ func SelectCI(targets []Target, opts CIOptions) (run, skipped []Target, shardNam
 	shardNames = AssignShards(weighted, opts.Shard.Count)[opts.Shard.Index-1]
 	var mine []Target
 	for _, t := range run {
-		if contains(shardNames, t.Name) {
+		if slices.Contains(shardNames, t.Name) {
 			mine = append(mine, t)
 		}
 	}
@@ -399,10 +418,7 @@ func (d *Driver) CI(opts CIOptions) error {
 		fmt.Fprintf(d.Stdout, "=== fishery: skipping %d targets that need the network (pass --network to run them): %s\n", len(skipped), strings.Join(names, ", "))
 	}
 	if opts.Shard != nil {
-		list := "nothing"
-		if len(shardNames) > 0 {
-			list = strings.Join(shardNames, ", ")
-		}
+		list := cmp.Or(strings.Join(shardNames, ", "), "nothing")
 		fmt.Fprintf(d.Stdout, "=== fishery: shard %d/%d: %s\n", opts.Shard.Index, opts.Shard.Count, list)
 	}
 	var failed []string

@@ -1,8 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -42,12 +43,9 @@ type Weighted struct {
 // depends only on the names and weights, so every CI job computes the same
 // split independently.
 func AssignShards(targets []Weighted, count int) [][]string {
-	order := append([]Weighted(nil), targets...)
-	sort.Slice(order, func(a, b int) bool {
-		if order[a].Weight != order[b].Weight {
-			return order[a].Weight > order[b].Weight
-		}
-		return order[a].Name < order[b].Name
+	order := slices.Clone(targets)
+	slices.SortFunc(order, func(a, b Weighted) int {
+		return cmp.Or(cmp.Compare(b.Weight, a.Weight), strings.Compare(a.Name, b.Name))
 	})
 	shards := make([][]string, count)
 	load := make([]int, count)
@@ -62,7 +60,7 @@ func AssignShards(targets []Weighted, count int) [][]string {
 		load[lightest] += t.Weight
 	}
 	for _, names := range shards {
-		sort.Strings(names)
+		slices.Sort(names)
 	}
 	return shards
 }

@@ -71,7 +71,7 @@ func TestAmplify(t *testing.T) {
 		var stdout, errs bytes.Buffer
 		sys := cli.System{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &errs,
 			LookupEnv: func(string) (string, bool) { return "", false }, Environ: func() []string { return nil }}
-		cli.Main([]string{"--aquery-file", dump, "--no-fail", "--shut-up"}, sys)
+		cli.Main([]string{"--compat", "0.2", "--aquery-file", dump, "--no-fail", "--shut-up"}, sys)
 		return errs.String()
 	}
 	real := "../../testdata/conformance/real/webapp.pb"

@@ -8,6 +8,8 @@ package action
 import (
 	"slices"
 	"strings"
+
+	"github.com/ahab-go/ahab/internal/mode"
 )
 
 // Action is one action of the graph.
@@ -49,31 +51,34 @@ type String struct {
 	ParamFile string
 }
 
-// References reports whether arg names the param file at execPath: it ends
-// with the path and what precedes the path ends with "@" or "flagfile=" (§9).
-// So "@p", "-Wl,@p" and "--flagfile=p" refer to p; "p" and
-// "-fmodule-map-file=p" do not.
-func References(arg, execPath string) bool {
+// References reports whether arg names the param file at execPath, as mode
+// m reads param file references: it ends with the path and what precedes
+// the path ends with "@" or "flagfile=" (§9). So "@p", "-Wl,@p" and
+// "--flagfile=p" refer to p; "p" and "-fmodule-map-file=p" do not. Ahab's
+// own judgement also reads rules_go's "-param=p", which Ahab 0.2 did not.
+func References(arg, execPath string, m mode.Mode) bool {
 	if execPath == "" || !strings.HasSuffix(arg, execPath) {
 		return false
 	}
 	before := arg[:len(arg)-len(execPath)]
-	return strings.HasSuffix(before, "@") || strings.HasSuffix(before, "flagfile=")
+	return strings.HasSuffix(before, "@") || strings.HasSuffix(before, "flagfile=") ||
+		m != mode.Ahab02 && strings.HasSuffix(before, "-param=")
 }
 
-// ExpandedArgv is the argv with each param-file reference replaced in
-// place by the lines of the first param file it references (§9). It is not
+// ExpandedArgv is the argv with each param-file reference, as mode m reads
+// them, replaced in place by the lines of the first param file it
+// references (§9). It is not
 // recursive, and unreferenced param files are not spliced in. It is what
 // programs are identified and judged by (§3.6), and it costs nothing for
 // the many actions whose arguments reference no param file: they are
 // returned as they are, so callers must not modify the result.
-func (a *Action) ExpandedArgv() []string {
-	if len(a.ParamFiles) == 0 || !slices.ContainsFunc(a.Arguments, func(arg string) bool { return a.referencedParamFile(arg) != nil }) {
+func (a *Action) ExpandedArgv(m mode.Mode) []string {
+	if len(a.ParamFiles) == 0 || !slices.ContainsFunc(a.Arguments, func(arg string) bool { return a.referencedParamFile(arg, m) != nil }) {
 		return a.Arguments
 	}
 	n := 0
 	for _, arg := range a.Arguments {
-		if pf := a.referencedParamFile(arg); pf != nil {
+		if pf := a.referencedParamFile(arg, m); pf != nil {
 			n += len(pf.Lines)
 		} else {
 			n++
@@ -81,7 +86,7 @@ func (a *Action) ExpandedArgv() []string {
 	}
 	out := make([]string, 0, n)
 	for _, arg := range a.Arguments {
-		if pf := a.referencedParamFile(arg); pf != nil {
+		if pf := a.referencedParamFile(arg, m); pf != nil {
 			out = append(out, pf.Lines...)
 		} else {
 			out = append(out, arg)
@@ -90,9 +95,9 @@ func (a *Action) ExpandedArgv() []string {
 	return out
 }
 
-func (a *Action) referencedParamFile(arg string) *ParamFile {
+func (a *Action) referencedParamFile(arg string, m mode.Mode) *ParamFile {
 	for i := range a.ParamFiles {
-		if References(arg, a.ParamFiles[i].ExecPath) {
+		if References(arg, a.ParamFiles[i].ExecPath, m) {
 			return &a.ParamFiles[i]
 		}
 	}

@@ -3,6 +3,8 @@ package action
 import (
 	"slices"
 	"testing"
+
+	"github.com/ahab-go/ahab/internal/mode"
 )
 
 func TestReferences(t *testing.T) {
@@ -26,11 +28,20 @@ func TestReferences(t *testing.T) {
 		{"an_empty_exec_path_never_matches", "@", "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := References(tc.arg, tc.execPath); got != tc.want {
-				t.Errorf("References(%q, %q) = %v, want %v", tc.arg, tc.execPath, got, tc.want)
+			for _, m := range []mode.Mode{mode.Default, mode.Ahab02} {
+				if got := References(tc.arg, tc.execPath, m); got != tc.want {
+					t.Errorf("References(%q, %q, %v) = %v, want %v", tc.arg, tc.execPath, m, got, tc.want)
+				}
 			}
 		})
 	}
+	// rules_go names its param files -param=FILE; Ahab 0.2 did not see
+	// them as param files.
+	t.Run("rules_go_param_is_a_reference_of_ahabs_own_judgement", func(t *testing.T) {
+		if !References("-param="+p, p, mode.Default) || References("-param="+p, p, mode.Ahab02) {
+			t.Error("-param=FILE: want a reference under the default judgement only")
+		}
+	})
 }
 
 func TestExpansion(t *testing.T) {
@@ -58,7 +69,7 @@ func TestExpansion(t *testing.T) {
 			[]string{"gcc", "@b"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.a.ExpandedArgv(); !slices.Equal(got, tc.want) {
+			if got := tc.a.ExpandedArgv(mode.Default); !slices.Equal(got, tc.want) {
 				t.Errorf("ExpandedArgv = %q, want %q", got, tc.want)
 			}
 		})

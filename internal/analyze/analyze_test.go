@@ -12,6 +12,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 	"github.com/ahab-go/ahab/internal/check"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/spec"
 )
@@ -23,7 +24,7 @@ const conformanceDir = "../../testdata/conformance"
 // checked by any number of workers, gives byte-identical reports, and the
 // report is the original's.
 func TestOrderAndParallelismDoNotMatter(t *testing.T) {
-	checks := check.All(spec.Builtin())
+	checks := check.All(spec.BuiltinFor(mode.Ahab02))
 	dumps, _ := filepath.Glob(filepath.Join(conformanceDir, "real", "*.pb"))
 	for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
 		dumps = append(dumps, filepath.Join(conformanceDir, "synthetic", name+".json"))
@@ -50,7 +51,7 @@ func TestOrderAndParallelismDoNotMatter(t *testing.T) {
 					t.Fatal(err)
 				}
 				var got bytes.Buffer
-				if err := report.WriteJSON(&got, res.Findings.Ordered()); err != nil {
+				if err := report.WriteJSON(&got, res.Findings.Ordered(), mode.Ahab02); err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(got.Bytes(), want) {

@@ -2,9 +2,11 @@ package check
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/spec"
 )
 
@@ -16,35 +18,44 @@ line of every param file, and from every environment value except PATH's,
 which the path check judges. An absolute path names a file outside the
 execution root that Bazel neither tracks nor sandboxes, so the action
 depends on what happens to be installed on the machine. The exact paths
-/dev/null and /proc/self/cwd are allowed. A string the program's spec
+/dev/null and /proc/self/cwd are allowed; under Ahab's own judgement so
+is every path below /proc/self/cwd/, which is the execution root itself
+(-ffile-prefix-map=/proc/self/cwd/= is how a toolchain keeps the machine
+out of its output). A string the program's spec
 declares as a path argument (declared_paths, e.g. a container's
 --working-dir /app) names a path inside the artifact being built and is
 skipped whole; environment values never are. Implements §3.4 of the
 reference.`
 
 // AbsPath returns the absolute-path check. lib supplies the declared
-// path arguments of known programs; nil means no specs.
+// path arguments of known programs and the judgement; nil means no specs
+// and Ahab's own judgement.
 func AbsPath(lib *spec.Library) *Check {
+	m := mode.Default
+	if lib != nil {
+		m = lib.Mode()
+	}
 	return &Check{
 		Name:  "abspath",
 		Doc:   absPathDoc,
 		Kinds: []finding.Kind{finding.AbsolutePath},
 		Run: func(a *action.Action, report func(finding.Finding)) {
-			runAbsPath(lib, a, report)
+			runAbsPath(lib, m, a, report)
 		},
 	}
 }
 
-// allowedPath reports whether a run is one of the two absolute paths every
+// allowedPath reports whether a run is one of the absolute paths every
 // machine has with the same meaning (§3.4).
-func allowedPath(run string) bool {
-	return run == "/dev/null" || run == "/proc/self/cwd"
+func allowedPath(run string, m mode.Mode) bool {
+	return run == "/dev/null" || run == "/proc/self/cwd" ||
+		m != mode.Ahab02 && strings.HasPrefix(run, "/proc/self/cwd/")
 }
 
-func runAbsPath(lib *spec.Library, a *action.Action, report func(finding.Finding)) {
+func runAbsPath(lib *spec.Library, m mode.Mode, a *action.Action, report func(finding.Finding)) {
 	ref := refOf(a)
 	emit := func(run string, site finding.Site) {
-		if !allowedPath(run) {
+		if !allowedPath(run, m) {
 			report(finding.Finding{Kind: finding.AbsolutePath, Action: ref, Path: run, Site: site})
 		}
 	}
@@ -98,7 +109,7 @@ func declaredPaths(lib *spec.Library, a *action.Action) []string {
 	if lib == nil {
 		return nil
 	}
-	argv := a.ExpandedArgv()
+	argv := a.ExpandedArgv(lib.Mode())
 	if len(argv) == 0 {
 		return nil
 	}

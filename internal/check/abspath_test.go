@@ -6,6 +6,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/spec"
 )
 
@@ -169,7 +170,7 @@ func TestAbsPath(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { checkFindings(t, AbsPath(nil), tt.a, tt.want) })
+		t.Run(tt.name, func(t *testing.T) { checkFindings(t, AbsPath(ahab02), tt.a, tt.want) })
 	}
 }
 
@@ -182,11 +183,11 @@ const imgSpecs = `{"programs": {"//tools/img/img": {"spec": {
 
 func libraryFrom(t *testing.T, specs string) *spec.Library {
 	t.Helper()
-	entries, err := spec.ParseFile("specs.json", []byte(specs))
+	entries, err := spec.ParseFile("specs.json", []byte(specs), mode.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lib := spec.NewLibrary()
+	lib := spec.NewLibraryFor(mode.Ahab02)
 	lib.Add("specs.json", entries...)
 	return lib
 }
@@ -265,7 +266,7 @@ func TestAbsPathRulesImg(t *testing.T) {
 		"manifest", "--working-dir", "/app", "--manifest", "bazel-out/k8-fastbuild/bin/app/manifest.json",
 	}
 	annotations := append(slices.Clone(img), "--annotations-file", "/home/someone/annotations.json")
-	builtin, err := spec.LoadBuiltin()
+	builtin, err := spec.LoadBuiltin(mode.Ahab02)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ func TestAbsPathRulesImg(t *testing.T) {
 		want []finding.Finding
 	}{
 		{"a_path_the_program_declares_in_its_output_is_not_reported", builtin, img, nil},
-		{"the_same_path_is_reported_when_the_library_says_nothing", spec.NewLibrary(), img,
+		{"the_same_path_is_reported_when_the_library_says_nothing", spec.NewLibraryFor(mode.Ahab02), img,
 			[]finding.Finding{absPath("/app", argSite("/app"))}},
 		{"the_same_path_is_reported_without_a_library", nil, img,
 			[]finding.Finding{absPath("/app", argSite("/app"))}},

@@ -14,13 +14,13 @@ import (
 
 func TestAllOrder(t *testing.T) {
 	var names []string
-	for _, c := range All(nil) {
+	for _, c := range All(ahab02) {
 		names = append(names, c.Name)
 	}
 	// §3.0: check_all runs the checks in this order.
 	want := []string{"envleak", "path", "abspath", "execreq", "wsstatus", "repro"}
 	if !slices.Equal(names, want) {
-		t.Errorf("All(nil) = %q, want %q", names, want)
+		t.Errorf("All(ahab02) = %q, want %q", names, want)
 	}
 }
 
@@ -63,13 +63,13 @@ func aggregationActions() []*action.Action {
 func TestAggregation(t *testing.T) {
 	t.Run("violation_order_is_stable_across_every_rotation_of_the_actions", func(t *testing.T) {
 		actions := aggregationActions()
-		want := runAll(All(nil), actions)
+		want := runAll(All(ahab02), actions)
 		if want.Len() == 0 {
 			t.Fatal("the actions yield nothing")
 		}
 		for r := 1; r < len(actions); r++ {
 			rotated := append(slices.Clone(actions[r:]), actions[:r]...)
-			got := runAll(All(nil), rotated)
+			got := runAll(All(ahab02), rotated)
 			if !got.Equal(want) || !reflect.DeepEqual(got.Sorted(), want.Sorted()) {
 				t.Errorf("rotation %d:\n%swant:\n%s", r, listCounted(got.Sorted()), listCounted(want.Sorted()))
 			}
@@ -78,10 +78,10 @@ func TestAggregation(t *testing.T) {
 
 	t.Run("check_all_accounts_for_everything_the_individual_checks_find", func(t *testing.T) {
 		actions := aggregationActions()
-		all := runAll(All(nil), actions)
+		all := runAll(All(ahab02), actions)
 		parts := finding.NewSet()
 		kinds := map[finding.Kind]bool{}
-		for _, c := range All(nil) {
+		for _, c := range All(ahab02) {
 			s := runAll([]*Check{c}, actions)
 			for _, f := range s.Sorted() {
 				kinds[f.Kind] = true
@@ -102,7 +102,7 @@ func TestAggregation(t *testing.T) {
 	t.Run("identical_violations_are_counted_rather_than_repeated", func(t *testing.T) {
 		// Two actions of one target and mnemonic cannot be told apart.
 		a := act("tool", "/opt/x")
-		set := runAll([]*Check{AbsPath(nil)}, []*action.Action{a, act("tool", "/opt/x")})
+		set := runAll([]*Check{AbsPath(ahab02)}, []*action.Action{a, act("tool", "/opt/x")})
 		got := set.Sorted()
 		if len(got) != 1 || got[0].Count != 2 || got[0].Path != "/opt/x" {
 			t.Errorf("got:\n%swant /opt/x counted twice", listCounted(got))
@@ -110,8 +110,8 @@ func TestAggregation(t *testing.T) {
 	})
 
 	t.Run("counts_distinguish_otherwise_identical_results", func(t *testing.T) {
-		once := runAll(All(nil), []*action.Action{act("tool", "/opt/x")})
-		twice := runAll(All(nil), []*action.Action{act("tool", "/opt/x:/opt/x")})
+		once := runAll(All(ahab02), []*action.Action{act("tool", "/opt/x")})
+		twice := runAll(All(ahab02), []*action.Action{act("tool", "/opt/x:/opt/x")})
 		if once.Len() != twice.Len() || once.Occurrences() == twice.Occurrences() || once.Equal(twice) {
 			t.Errorf("one occurrence:\n%stwo occurrences:\n%s", listCounted(once.Sorted()), listCounted(twice.Sorted()))
 		}
@@ -120,7 +120,7 @@ func TestAggregation(t *testing.T) {
 	t.Run("different_targets_are_different_findings", func(t *testing.T) {
 		b := act("tool", "/opt/x")
 		b.TargetID = tid("//test:t2")
-		set := runAll([]*Check{AbsPath(nil)}, []*action.Action{act("tool", "/opt/x"), b})
+		set := runAll([]*Check{AbsPath(ahab02)}, []*action.Action{act("tool", "/opt/x"), b})
 		if set.Len() != 2 || set.Occurrences() != 2 {
 			t.Errorf("got:\n%swant two findings once each", listCounted(set.Sorted()))
 		}
@@ -134,7 +134,7 @@ func TestAggregation(t *testing.T) {
 			actions = append(actions, &action.Action{Mnemonic: "CppCompile", TargetID: tid("//app:lib"),
 				Arguments: []string{"external/llvm+/bin/clang", "-I/opt/include", src}})
 		}
-		set := runAll(All(nil), actions)
+		set := runAll(All(ahab02), actions)
 		ref := finding.ActionRef{Mnemonic: "CppCompile", TargetID: tid("//app:lib")}
 		want := []finding.Counted{
 			{Count: 3, Finding: finding.Finding{Kind: finding.AbsolutePath, Action: ref, Path: "/opt/include", Site: argSite("-I/opt/include")}},
@@ -176,7 +176,7 @@ func TestParamFiles(t *testing.T) {
 	}
 	ref := finding.ActionRef{Mnemonic: "CppCompile", TargetID: tid("//a:b")}
 	set := finding.NewSet()
-	for _, c := range []*Check{EnvLeak, AbsPath(nil)} {
+	for _, c := range []*Check{EnvLeak, AbsPath(ahab02)} {
 		c.Run(a, func(f finding.Finding) { set.Add(f, 1) })
 	}
 	want := []finding.Counted{

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/spec"
 )
@@ -63,7 +64,7 @@ const (
 // TestRepro covers §3.6 with the built-in library; the names are the
 // original's where it had the case (§12 Reproducibility, Param files).
 func TestRepro(t *testing.T) {
-	repro := Repro(spec.Builtin())
+	repro := Repro(spec.BuiltinFor(mode.Ahab02))
 	remaps := []string{"--remap-path-prefix=${pwd}=.", "--remap-path-prefix=${output_base}=.", "--remap-path-prefix=${exec_root}=."}
 	tests := []struct {
 		name string
@@ -195,7 +196,7 @@ func TestRepro(t *testing.T) {
 }
 
 func TestReproViolationsRetainTheProgramsStructure(t *testing.T) {
-	got := findingsOf(t, Repro(spec.Builtin()), act("external/rules_rust++crate+crates__anyhow-1.0.104/_bs.out_dir"))
+	got := findingsOf(t, Repro(spec.BuiltinFor(mode.Ahab02)), act("external/rules_rust++crate+crates__anyhow-1.0.104/_bs.out_dir"))
 	if len(got) != 1 {
 		t.Fatalf("got %d findings, want 1", len(got))
 	}
@@ -209,7 +210,7 @@ func TestReproViolationsRetainTheProgramsStructure(t *testing.T) {
 }
 
 func TestReproEachActionWithAnUnknownProgramIsReported(t *testing.T) {
-	repro := Repro(spec.Builtin())
+	repro := Repro(spec.BuiltinFor(mode.Ahab02))
 	actions := []*action.Action{
 		{Mnemonic: "CppCompile", TargetID: tid("//src:a"), Arguments: []string{"external/llvm+/bin/clang", "-I/opt/include", "a.c"}},
 		{Mnemonic: "CppCompile", TargetID: tid("//src:a"), Arguments: []string{"external/llvm+/bin/clang", "-I/opt/include", "b.c"}},
@@ -238,10 +239,10 @@ func TestReproEachActionWithAnUnknownProgramIsReported(t *testing.T) {
 // §3.6 step 4: resolution never looks a system program up, so a user's
 // spec naming one changes nothing.
 func TestReproNoSpecRedeemsASystemProgram(t *testing.T) {
-	lib := spec.Builtin()
+	lib := spec.BuiltinFor(mode.Ahab02)
 	entries, err := spec.ParseFile("user.json", []byte(`{"programs": {
 		"/usr/bin/gcc": {"spec": {"reproducibility": "always"}},
-		"gcc": {"spec": {"reproducibility": "always"}}}}`))
+		"gcc": {"spec": {"reproducibility": "always"}}}}`), mode.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,13 +256,13 @@ func TestReproNoSpecRedeemsASystemProgram(t *testing.T) {
 // A user's spec answers for a program the built-ins do not know, and a
 // user's wrapper unwraps like a built-in one (§5.5, §5.6).
 func TestReproWithUserSpecs(t *testing.T) {
-	lib := spec.Builtin()
+	lib := spec.BuiltinFor(mode.Ahab02)
 	entries, err := spec.ParseFile("user.json", []byte(`{"programs": {
 		"@my_rules//tools/wrap/wrap": {"wraps": {"after_separator": "--"}},
 		"@toolchains_llvm+llvm//bin/clang": {"spec": {"reproducibility": "sometimes", "required_flags": ["-no-canonical-prefixes"]}},
 		"@toolchains_llvm+llvm//bin/clang++": {"same_as": "@toolchains_llvm+llvm//bin/clang"},
 		"//tools/stamp/stamp_/stamp": {"spec": {"reproducibility": "never"}},
-		"@+local_env//bin/python3": {"spec": {"reproducibility": "host_derived"}}}}`))
+		"@+local_env//bin/python3": {"spec": {"reproducibility": "host_derived"}}}}`), mode.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +283,7 @@ func TestReproWithUserSpecs(t *testing.T) {
 // Without a library every program inside the execution root is unknown,
 // and the machine's programs are still the machine's.
 func TestReproWithoutALibrary(t *testing.T) {
-	repro := Repro(nil)
+	repro := Repro(ahab02)
 	checkFindings(t, repro, act(hostCcWrapperArgv0, "-c", "a.c"),
 		[]finding.Finding{programFinding(t, finding.UnknownProgram, hostCcWrapperName)})
 	checkFindings(t, repro, act("/usr/bin/gcc", "-c", "a.c"),

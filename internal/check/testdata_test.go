@@ -15,6 +15,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/spec"
 )
 
@@ -36,7 +37,7 @@ func TestTestdata(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := map[string]bool{"fuzz": true}
-	for _, c := range All(nil) {
+	for _, c := range All(ahab02) {
 		names[c.Name] = true
 	}
 	for _, d := range dirs {
@@ -44,7 +45,7 @@ func TestTestdata(t *testing.T) {
 			t.Errorf("testdata/%s: no check is named %q", d.Name(), d.Name())
 		}
 	}
-	for _, c := range All(nil) {
+	for _, c := range All(ahab02) {
 		files, _ := filepath.Glob(filepath.Join("testdata", c.Name, "*.txtar"))
 		for _, file := range files {
 			t.Run(c.Name+"/"+strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
@@ -91,13 +92,13 @@ func runTestdata(name, file string) (problems []string) {
 	if strings.TrimSpace(string(ar.Comment)) == "" {
 		fail("%s: the archive does not say what it tests", file)
 	}
-	var lib *spec.Library
+	lib := ahab02
 	if specs != nil {
-		entries, err := spec.ParseFile("specs.json", specs)
+		entries, err := spec.ParseFile("specs.json", specs, mode.Ahab02)
 		if err != nil {
 			return append(problems, err.Error())
 		}
-		lib = spec.NewLibrary()
+		lib = spec.NewLibraryFor(mode.Ahab02)
 		lib.Add("specs.json", entries...)
 	}
 	var c *Check

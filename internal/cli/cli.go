@@ -23,6 +23,8 @@ import (
 	"github.com/ahab-go/ahab/internal/exception"
 	"github.com/ahab-go/ahab/internal/fileerr"
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/mode"
+	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/spec"
 )
@@ -106,11 +108,11 @@ func run(o *options, sys System) error {
 	defer tuneMemory(sys)()
 	res := newResolver(sys)
 	if o.explainJSON != "" {
-		set, err := report.ReadJSONFile(res.path(o.explainJSON))
+		rep, err := report.ReadJSONFile(res.path(o.explainJSON))
 		if err != nil {
 			return err
 		}
-		ordered := set.Ordered()
+		ordered := rep.Findings.Ordered()
 		return present(sys, o, ordered.Len(), exception.Summary{}, func(w io.Writer) error {
 			return report.WriteText(w, ordered, textOptions(sys, o, ""))
 		})
@@ -118,7 +120,7 @@ func run(o *options, sys System) error {
 
 	// Everything the user wrote is read and validated before Bazel runs:
 	// a bad file costs milliseconds, not an analysis.
-	lib, err := loadLibrary(res.paths(o.reproSpecs))
+	lib, err := loadLibrary(res.paths(o.reproSpecs), o.mode)
 	if err != nil {
 		return err
 	}
@@ -143,19 +145,35 @@ type outputs struct {
 func loadOutputs(o *options, res resolver) (*outputs, error) {
 	out := &outputs{}
 	for _, p := range res.paths(o.exceptions) {
-		more, err := exception.LoadFile(p)
+		more, err := exception.LoadFile(p, o.mode)
 		if err != nil {
 			return nil, err
 		}
 		out.exceptions = append(out.exceptions, more...)
 	}
 	if o.expectJSON != "" {
-		var err error
-		if out.expected, err = report.ReadJSONFile(res.path(o.expectJSON)); err != nil {
+		path := res.path(o.expectJSON)
+		rep, err := report.ReadJSONFile(path)
+		if err != nil {
 			return nil, err
 		}
+		if rep.Mode != o.mode {
+			return nil, modeMismatch(path, rep.Mode, o.mode)
+		}
+		out.expected = rep.Findings
 	}
 	return out, nil
+}
+
+// modeMismatch is the error for a baseline of another judgement than the
+// run's: comparing them would show every difference between the two
+// judgements as a change of the build.
+func modeMismatch(path string, baseline, run mode.Mode) error {
+	fix := "add --compat 0.2 (the compat attribute of the macros) to compare with it, or record a new baseline with Ahab's own judgement (--write-json, or bazel run the ahab_update target)"
+	if baseline == mode.Default {
+		fix = "drop --compat 0.2 to compare with it, or record a new baseline with --compat 0.2"
+	}
+	return fmt.Errorf("%s holds findings of %s, but this run uses %s: %s", quote.IfNeeded(path), baseline.Describe(), run.Describe(), fix)
 }
 
 // deliver applies the exceptions to what was found, warns about stale
@@ -170,7 +188,7 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 	ordered := sync.OnceValue(kept.Ordered)
 	if o.writeJSON != "" {
 		// §1.3: the JSON report is in place before anything is reported.
-		if err := writeJSONReport(res.path(o.writeJSON), ordered()); err != nil {
+		if err := writeJSONReport(res.path(o.writeJSON), ordered(), o.mode); err != nil {
 			return err
 		}
 	}
@@ -178,7 +196,7 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 		if kept.Equal(out.expected) {
 			return nil
 		}
-		diff := report.Diff(out.expected.Ordered(), ordered(), sys.color(sys.StderrIsTerminal))
+		diff := report.Diff(out.expected.Ordered(), ordered(), o.mode, sys.color(sys.StderrIsTerminal))
 		fmt.Fprintf(sys.Stderr, "\n%s", diff)
 		return exitError{ExitFindings}
 	}
@@ -188,21 +206,22 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 	})
 }
 
-// writeJSONReport writes the JSON report to path atomically (§8.1).
-func writeJSONReport(path string, findings report.Findings) error {
+// writeJSONReport writes the JSON report of mode m to path atomically
+// (§8.1).
+func writeJSONReport(path string, findings report.Findings, m mode.Mode) error {
 	return atomicfile.Write(path, "JSON report", func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
-		if err := report.WriteJSON(bw, findings); err != nil {
+		if err := report.WriteJSON(bw, findings, m); err != nil {
 			return err
 		}
 		return bw.Flush()
 	})
 }
 
-// loadLibrary is the built-in library with the user's files on top, in
-// command-line order (§5.5).
-func loadLibrary(paths []string) (*spec.Library, error) {
-	lib, err := spec.LoadBuiltin()
+// loadLibrary is the built-in library of mode m with the user's files on
+// top, in command-line order (§5.5).
+func loadLibrary(paths []string, m mode.Mode) (*spec.Library, error) {
+	lib, err := spec.LoadBuiltin(m)
 	if err != nil {
 		return nil, err
 	}

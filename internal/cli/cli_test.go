@@ -91,8 +91,9 @@ func TestExitStatus(t *testing.T) {
 		{"explaining_findings_with_no_fail_passes", []string{"--explain-json", nonEmpty, "--no-fail"}, ExitOK},
 		{"findings_fail_a_run", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json")}, ExitFindings},
 		{"no_fail_passes_a_run_with_findings", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--no-fail"}, ExitOK},
-		{"a_matching_expectation_passes", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", nonEmpty}, ExitOK},
-		{"a_differing_expectation_fails", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", empty}, ExitFindings},
+		{"a_matching_expectation_passes", []string{"--compat", "0.2", "--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", nonEmpty}, ExitOK},
+		{"a_differing_expectation_fails", []string{"--compat", "0.2", "--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", empty}, ExitFindings},
+		{"an_expectation_of_another_judgement_fails", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", nonEmpty}, ExitFindings},
 		{"a_missing_dump_is_an_error", []string{"--aquery-file", filepath.Join(dir, "missing.pb")}, ExitFindings},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/spf13/pflag"
 )
 
@@ -27,6 +28,8 @@ type options struct {
 	aqueryOutput    string
 	bazel           string
 	bazelFlags      []string
+	compat          string
+	mode            mode.Mode // from compat
 	help            bool
 	version         bool
 }
@@ -103,6 +106,7 @@ func analysisFlags(o *options) *pflag.FlagSet {
 	onceString(fs, &o.bazel, "bazel", "", "the Bazel `PATH` to run (default \"bazel\", so bazelisk works)")
 	fs.StringArrayVar(&o.bazelFlags, "bazel-flag", nil, "pass `FLAG` to bazel aquery verbatim (repeatable), e.g. --bazel-flag=--keep_going")
 	onceString(fs, &o.outputBase, "output-base", "", "use this Bazel output base `DIR` instead of asking bazel info (kept verbatim)")
+	onceString(fs, &o.compat, "compat", "", "judge exactly as Ahab `VERSION` did (only 0.2): the original's checks, verdicts and report, byte for byte")
 	onceBool(fs, &o.shutUp, "shut-up", "", "leave out the Moby-Dick sign-off")
 	onceBool(fs, &o.verbose, "verbose", "v", "print every action before checking it")
 	onceBool(fs, &o.version, "version", "V", "print the version and exit")
@@ -121,6 +125,9 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 	}
 	if o.help || o.version {
 		return o, fs, nil
+	}
+	if err := o.parseCompat(); err != nil {
+		return nil, fs, err
 	}
 	pos := fs.Args()
 	switch {
@@ -142,6 +149,19 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 		return nil, fs, usageError{"--aquery-file reads a saved dump, so --output-base, --aquery-output, --bazel and --bazel-flag do not apply"}
 	}
 	return o, fs, nil
+}
+
+// parseCompat sets the mode from --compat.
+func (o *options) parseCompat() error {
+	if o.compat == "" {
+		return nil
+	}
+	m, err := mode.Parse(o.compat)
+	if err != nil {
+		return usageError{"--compat: " + err.Error()}
+	}
+	o.mode = m
+	return nil
 }
 
 const usageHead = `ahab: advanced hermeticity analyzer for Bazel

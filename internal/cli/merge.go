@@ -18,7 +18,9 @@ Adds up JSON reports written with --write-json, so that a build too big for
 one aquery can be analyzed as slices of its label space (one per CI job)
 and judged as one. Counts of identical findings are summed; the result does
 not depend on the order of the files. Exceptions apply to the sum: write the
-slices with --no-fail and no exceptions, then merge with them.
+slices with --no-fail and no exceptions, then merge with them. The reports
+must be of one judgement (all with --compat 0.2, or none), which the sum,
+its exceptions and --expect-json then share.
 
 Flags:
 `
@@ -49,25 +51,33 @@ func runMerge(args []string, sys System) error {
 		return usageError{"--no-fail cannot be used with --expect-json: a mismatch must fail"}
 	}
 	res := newResolver(sys)
-	out, err := loadOutputs(o, res)
-	if err != nil {
-		return err
-	}
 	sum := finding.NewSet()
 	total := 0
-	for _, p := range res.paths(fs.Args()) {
-		set, err := report.ReadJSONFile(p)
+	paths := res.paths(fs.Args())
+	for i, p := range paths {
+		rep, err := report.ReadJSONFile(p)
 		if err != nil {
 			return err
 		}
+		// The sum is of the reports' judgement, which must be one.
+		if i == 0 {
+			o.mode = rep.Mode
+		} else if rep.Mode != o.mode {
+			return fmt.Errorf("%s holds findings of %s, but %s holds findings of %s: merge reports of one judgement",
+				quote.IfNeeded(p), rep.Mode.Describe(), quote.IfNeeded(paths[0]), o.mode.Describe())
+		}
 		// Each report's total fits (ReadJSON checks it); the sum must
 		// too, or the merged report would be one nobody can read.
-		if n := set.Occurrences(); n > math.MaxInt64-total {
+		if n := rep.Findings.Occurrences(); n > math.MaxInt64-total {
 			return fmt.Errorf("%s: its counts and those of the reports before it add up to more than %d", quote.IfNeeded(p), math.MaxInt64)
 		} else {
 			total += n
 		}
-		sum.Merge(set)
+		sum.Merge(rep.Findings)
+	}
+	out, err := loadOutputs(o, res)
+	if err != nil {
+		return err
 	}
 	return out.deliver(sys, o, res, sum)
 }

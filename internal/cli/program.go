@@ -11,13 +11,14 @@ import (
 
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/glob"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/spec"
 )
 
-const programUsage = `Usage: ahab program [--repro-specs FILE]... -- ARGV...
+const programUsage = `Usage: ahab program [--compat 0.2] [--repro-specs FILE]... -- ARGV...
 
 Shows how Ahab judges one command line, as the reproducibility check would
 see it in an action (after param-file expansion): the program's name in
@@ -33,10 +34,12 @@ Flags:
 func runProgram(args []string, sys System) error {
 	var specs []string
 	var help bool
+	o := &options{}
 	fs := pflag.NewFlagSet("ahab program", pflag.ContinueOnError)
 	fs.SetInterspersed(false)
 	fs.Usage = func() {}
 	fs.StringArrayVar(&specs, "repro-specs", nil, "also read reproducibility specs from `FILE` (repeatable)")
+	onceString(fs, &o.compat, "compat", "", "judge as Ahab `VERSION` did (only 0.2)")
 	fs.BoolVarP(&help, "help", "h", false, "print this help and exit")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
@@ -45,11 +48,14 @@ func runProgram(args []string, sys System) error {
 		fmt.Fprint(sys.Stdout, programUsage+fs.FlagUsagesWrapped(76))
 		return nil
 	}
+	if err := o.parseCompat(); err != nil {
+		return err
+	}
 	argv := fs.Args()
 	if len(argv) == 0 {
 		return usageError{"ahab program needs a command line after --"}
 	}
-	lib, err := loadLibrary(newResolver(sys).paths(specs))
+	lib, err := loadLibrary(newResolver(sys).paths(specs), o.mode)
 	if err != nil {
 		return err
 	}
@@ -105,9 +111,15 @@ func explainProgram(w io.Writer, lib *spec.Library, argv []string) {
 		fmt.Fprintf(w, "verdict:  %s: %s\n", kind, why)
 	}
 	switch {
-	case r.Program.Origin.Kind == program.System:
+	case r.Program.Origin.Kind == program.System && lib.Mode() == mode.Ahab02:
 		verdict(finding.SystemProgram, "it comes from outside the build, and no spec can vouch for the machine's own tools")
 		return
+	case r.Program.Origin.Kind == program.System:
+		verdict(finding.SystemProgram, "it comes from outside the build")
+		if r.Spec == nil {
+			return
+		}
+		fmt.Fprintln(w, "and, judged by its name:")
 	case r.Spec == nil:
 		verdict(finding.UnknownProgram, "no spec answers for it; describe it in a --repro-specs file")
 		return

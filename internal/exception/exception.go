@@ -15,6 +15,7 @@ import (
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/glob"
 	"github.com/ahab-go/ahab/internal/jsonfile"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/quote"
 )
 
@@ -33,17 +34,33 @@ type Exception struct {
 	Source      *string
 	Location    *string
 	EnvVar      *string
+	// Variation and Command match what only Ahab's own judgement reports:
+	// a variation_source's variation, and the shell command a finding is
+	// about.
+	Variation *string
+	Command   *string
 
 	// Origin is the base name of the file the exception came from (§7.5).
 	Origin string
 
 	kind                                                     finding.Kind
 	mnemonic, target, program, path, actual, requirement, ev glob.Glob
+	variation, command                                       glob.Glob
 }
 
-// fieldNames is the entry's fields in the order of §7.1; the stale
-// warning lists predicates in this order, minus reason.
-var fieldNames = []string{"reason", "kind", "mnemonic", "target", "program", "path", "actual", "requirement", "source", "location", "env_var"}
+// fieldNames is the entry's fields in the order of §7.1, then those of
+// Ahab's own judgement; the stale warning lists predicates in this order,
+// minus reason.
+var fieldNames = []string{"reason", "kind", "mnemonic", "target", "program", "path", "actual", "requirement", "source", "location", "env_var",
+	"variation", "command"}
+
+// fieldNamesOf are the fields an exception file of mode m may use.
+func fieldNamesOf(m mode.Mode) []string {
+	if m == mode.Ahab02 {
+		return fieldNames[:len(fieldNames)-2]
+	}
+	return fieldNames
+}
 
 func (e *Exception) field(name string) **string {
 	switch name {
@@ -69,19 +86,24 @@ func (e *Exception) field(name string) **string {
 		return &e.Location
 	case "env_var":
 		return &e.EnvVar
+	case "variation":
+		return &e.Variation
+	case "command":
+		return &e.Command
 	}
 	return nil
 }
 
 // LoadFile reads and validates an exception file. An unreadable file
 // gives `failed to read exceptions from <path>: <cause>`; a bad one a
-// *jsonfile.Error, `<path>: exception <i>: <why>`.
-func LoadFile(path string) ([]Exception, error) {
+// *jsonfile.Error, `<path>: exception <i>: <why>`. The file is read as
+// mode m reads exceptions.
+func LoadFile(path string, m mode.Mode) ([]Exception, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fileerr.Read("exceptions", path, err)
 	}
-	return Parse(path, data)
+	return Parse(path, data, m)
 }
 
 // Parse reads and validates the exception file named name (§7.1, §7.3):
@@ -91,8 +113,9 @@ func LoadFile(path string) ([]Exception, error) {
 // Only "exceptions" may appear at the top; an entry's fields are strings
 // or null (null is the same as leaving the field out). The file is read
 // strictly (package jsonfile). The first bad exception stops loading, and
-// its 1-based index is the error's entry.
-func Parse(name string, data []byte) ([]Exception, error) {
+// its 1-based index is the error's entry. Ahab 0.2's judgement (mode m)
+// knows only its own kinds and fields, and matches globs as it did.
+func Parse(name string, data []byte, m mode.Mode) ([]Exception, error) {
 	origin := filepath.Base(name)
 	if name == "" {
 		origin = ""
@@ -105,10 +128,10 @@ func Parse(name string, data []byte) ([]Exception, error) {
 		return d.Array("a sequence of exceptions", func() error {
 			entry := fmt.Sprintf("exception %d", len(exs)+1)
 			d.SetEntry(entry)
-			ex, err := decodeEntry(d)
+			ex, err := decodeEntry(d, m)
 			if err == nil {
 				ex.Origin = origin
-				if verr := ex.validate(); verr != nil {
+				if verr := ex.validate(m); verr != nil {
 					// §7.3's messages are about the whole entry, not a
 					// position in it.
 					err = &jsonfile.Error{Path: name, Entry: entry, Err: verr}
@@ -131,9 +154,9 @@ func Parse(name string, data []byte) ([]Exception, error) {
 	return exs, nil
 }
 
-func decodeEntry(d *jsonfile.Decoder) (Exception, error) {
+func decodeEntry(d *jsonfile.Decoder, m mode.Mode) (Exception, error) {
 	var ex Exception
-	err := d.Fields("an exception object", fieldNames, func(key string) error {
+	err := d.Fields("an exception object", fieldNamesOf(m), func(key string) error {
 		v, ok, err := d.OptionalString("a string")
 		if ok {
 			*ex.field(key) = &v
@@ -150,6 +173,7 @@ var kindOrder = []finding.Kind{
 	finding.EnvironmentLeak, finding.BadPath, finding.ExecutionRequirement, finding.AbsolutePath,
 	finding.WorkspaceStatus, finding.SystemProgram, finding.HostDerivedProgram,
 	finding.UnknownProgram, finding.NeverReproducible, finding.ConditionalReproducibility,
+	finding.VariationSource,
 }
 
 // applicability lists the kind-specific fields in the order §7.3 checks
@@ -166,17 +190,21 @@ var applicability = []struct {
 	{"source", finding.FieldSource, func(e *Exception) *string { return e.Source }},
 	{"location", finding.FieldLocation, func(e *Exception) *string { return e.Location }},
 	{"env_var", finding.FieldEnvVar, func(e *Exception) *string { return e.EnvVar }},
+	{"variation", finding.FieldVariation, func(e *Exception) *string { return e.Variation }},
+	{"command", finding.FieldCommand, func(e *Exception) *string { return e.Command }},
 }
 
 // validate applies the checks of §7.3 in their order and compiles the
-// globs.
-func (e *Exception) validate() error {
+// globs for mode m.
+func (e *Exception) validate(m mode.Mode) error {
 	if e.Kind != nil {
 		k, ok := finding.KindByTag(*e.Kind)
-		if !ok {
-			tags := make([]string, len(kindOrder))
-			for i, k := range kindOrder {
-				tags[i] = k.String()
+		if !ok || m == mode.Ahab02 && k.Info().New {
+			var tags []string
+			for _, k := range kindOrder {
+				if m != mode.Ahab02 || !k.Info().New {
+					tags = append(tags, k.String())
+				}
 			}
 			return fmt.Errorf("unknown kind %s, expected one of: %s", quote.Quote(*e.Kind), strings.Join(tags, ", "))
 		}
@@ -201,14 +229,16 @@ func (e *Exception) validate() error {
 	if !e.hasPredicate() {
 		return errors.New(`no conditions, so it would suppress every violation; give it at least one field besides "reason"`)
 	}
+	compileFor := glob.For(m)
 	compile := func(s *string) glob.Glob {
 		if s == nil {
 			return glob.Glob{}
 		}
-		return glob.Compile(*s)
+		return compileFor(*s)
 	}
 	e.mnemonic, e.target, e.program = compile(e.Mnemonic), compile(e.Target), compile(e.Program)
 	e.path, e.actual, e.requirement, e.ev = compile(e.Path), compile(e.Actual), compile(e.Requirement), compile(e.EnvVar)
+	e.variation, e.command = compile(e.Variation), compile(e.Command)
 	return nil
 }
 

@@ -9,13 +9,14 @@ import (
 
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/jsonfile"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/report"
 )
 
 func mustParse(t *testing.T, name, data string) []Exception {
 	t.Helper()
-	exs, err := Parse(name, []byte(data))
+	exs, err := Parse(name, []byte(data), mode.Ahab02)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,6 +115,8 @@ func TestEveryFieldAppliesToExactlyTheKindsThatCarryIt(t *testing.T) {
 		"source":      {"environment_leak"},
 		"location":    {"environment_leak", "absolute_path"},
 		"env_var":     {"environment_leak", "absolute_path"},
+		"variation":   {"variation_source"},
+		"command":     {"system_program", "host_derived_program", "unknown_program", "never_reproducible", "conditional_reproducibility", "variation_source"},
 	}
 	values := map[string]string{"source": "user", "location": "env_var"}
 	for field, kinds := range want {
@@ -122,7 +125,7 @@ func TestEveryFieldAppliesToExactlyTheKindsThatCarryIt(t *testing.T) {
 			if v == "" {
 				v = "*"
 			}
-			_, err := Parse("x.json", []byte(`{"exceptions": [{"kind": "`+k.String()+`", "`+field+`": "`+v+`"}]}`))
+			_, err := Parse("x.json", []byte(`{"exceptions": [{"kind": "`+k.String()+`", "`+field+`": "`+v+`"}]}`), mode.Default)
 			applies := strings.Contains(" "+strings.Join(kinds, " ")+" ", " "+k.String()+" ")
 			if applies && err != nil {
 				t.Errorf("%s on %s rejected: %v", field, k, err)
@@ -178,7 +181,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse("x.json", []byte(tt.data))
+			_, err := Parse("x.json", []byte(tt.data), mode.Ahab02)
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("err = %v\nwant  %s", err, tt.want)
 			}
@@ -199,16 +202,16 @@ func TestParseAcceptsNullAsAbsent(t *testing.T) {
 func TestLoadFile(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nope.json")
-	if _, err := LoadFile(missing); err == nil || err.Error() != "failed to read exceptions from "+missing+": no such file or directory" {
+	if _, err := LoadFile(missing, mode.Ahab02); err == nil || err.Error() != "failed to read exceptions from "+missing+": no such file or directory" {
 		t.Errorf("err = %v", err)
 	}
 	path := filepath.Join(dir, "mine.json")
 	os.WriteFile(path, []byte(`{"exceptions": [{"mnemonic": "M"}, {"kind": "nope"}]}`), 0o644)
-	if _, err := LoadFile(path); err == nil || !strings.HasPrefix(err.Error(), path+": exception 2: unknown kind") {
+	if _, err := LoadFile(path, mode.Ahab02); err == nil || !strings.HasPrefix(err.Error(), path+": exception 2: unknown kind") {
 		t.Errorf("err = %v", err)
 	}
 	os.WriteFile(path, []byte(`{"exceptions": [{"mnemonic": "M"}]}`), 0o644)
-	exs, err := LoadFile(path)
+	exs, err := LoadFile(path, mode.Ahab02)
 	if err != nil || len(exs) != 1 || exs[0].Origin != "mine.json" {
 		t.Errorf("exs = %+v, err = %v", exs, err)
 	}
@@ -308,17 +311,18 @@ func TestString(t *testing.T) {
 // nothing in the spec-less report either.
 func TestConformance(t *testing.T) {
 	const dir = "../../testdata/conformance/synthetic/"
-	exs, err := LoadFile(dir + "f.exceptions.json")
+	exs, err := LoadFile(dir+"f.exceptions.json", mode.Ahab02)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(exs) != 10 {
 		t.Fatalf("%d exceptions, want 10", len(exs))
 	}
-	kept, err := report.ReadJSONFile(dir + "f.with-specs.expected.json")
+	rep, err := report.ReadJSONFile(dir + "f.with-specs.expected.json")
 	if err != nil {
 		t.Fatal(err)
 	}
+	kept := rep.Findings
 	after, s, unused := Filter(kept, exs)
 	if s.Distinct != 0 || !after.Equal(kept) || len(unused) != 10 {
 		t.Errorf("exceptions excuse findings the original kept: %+v", s)
@@ -328,7 +332,7 @@ func TestConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, s, unused = Filter(all, exs)
+	_, s, unused = Filter(all.Findings, exs)
 	var stale []string
 	for _, e := range unused {
 		stale = append(stale, e.String())
@@ -345,5 +349,49 @@ func TestConformance(t *testing.T) {
 	}
 	if s.Exceptions != 8 || s.Distinct == 0 {
 		t.Errorf("summary = %+v", s)
+	}
+}
+
+// What only Ahab's own judgement reports can be excused by its kind and
+// fields; an exception file of Ahab 0.2's judgement knows neither, as the
+// original did not.
+func TestExceptionsOfEachMode(t *testing.T) {
+	const file = `{"exceptions": [{"kind": "variation_source", "variation": "clock", "command": "date *"}]}`
+	exs, err := Parse("x.json", []byte(file), mode.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := finding.Finding{Kind: finding.VariationSource, Variation: "clock", Command: "date > out"}
+	random := finding.Finding{Kind: finding.VariationSource, Variation: "random", Command: "date > out"}
+	if !exs[0].Matches(&clock) || exs[0].Matches(&random) {
+		t.Errorf("the exception does not match exactly the clock")
+	}
+	t.Run("a_command_pattern_matches_only_findings_in_a_script", func(t *testing.T) {
+		exs, _ := Parse("x.json", []byte(`{"exceptions": [{"command": "*"}]}`), mode.Default)
+		inScript := finding.Finding{Kind: finding.UnknownProgram, Command: "python3 -c x"}
+		direct := finding.Finding{Kind: finding.UnknownProgram}
+		if !exs[0].Matches(&inScript) || exs[0].Matches(&direct) {
+			t.Error(`{"command": "*"} must match a command of a script, and nothing else`)
+		}
+	})
+	_, err = Parse("x.json", []byte(`{"exceptions": [{"kind": "variation_source"}]}`), mode.Ahab02)
+	if err == nil || !strings.Contains(err.Error(), `unknown kind "variation_source", expected one of: environment_leak,`) || strings.Contains(err.Error(), "expected one of: environment_leak, bad_path, execution_requirement, absolute_path, workspace_status, system_program, host_derived_program, unknown_program, never_reproducible, conditional_reproducibility, variation_source") {
+		t.Errorf("Ahab 0.2: err = %v", err)
+	}
+	_, err = Parse("x.json", []byte(`{"exceptions": [{"command": "x"}]}`), mode.Ahab02)
+	if err == nil || !strings.Contains(err.Error(), "unknown field `command`") {
+		t.Errorf("Ahab 0.2: err = %v", err)
+	}
+}
+
+// Under --compat 0.2 an exception's globs match as the original's did, so
+// a user's exceptions excuse the same findings in both.
+func TestExceptionGlobsOfAhab02(t *testing.T) {
+	const file = `{"exceptions": [{"path": "a*c"}]}`
+	f := finding.Finding{Kind: finding.AbsolutePath, Path: "a*bc"}
+	def, _ := Parse("x.json", []byte(file), mode.Default)
+	old, _ := Parse("x.json", []byte(file), mode.Ahab02)
+	if !def[0].Matches(&f) || old[0].Matches(&f) {
+		t.Error("a*c against the path a*bc: want a match by the documented meaning only")
 	}
 }

@@ -27,7 +27,10 @@ func (e *Exception) Matches(f *finding.Finding) bool {
 		(e.Source == nil || k == finding.EnvironmentLeak && *e.Source == f.Source.String()) &&
 		(e.Location == nil || leakOrAbs && *e.Location == f.Site.Location.String()) &&
 		// Only an environment variable site has a variable name.
-		glob(e.EnvVar, e.ev, leakOrAbs && f.Site.Location == finding.EnvVar, f.Site.Key)
+		glob(e.EnvVar, e.ev, leakOrAbs && f.Site.Location == finding.EnvVar, f.Site.Key) &&
+		glob(e.Variation, e.variation, k == finding.VariationSource, f.Variation) &&
+		// Only a finding inside a shell script has a command.
+		glob(e.Command, e.command, k.Carries(finding.FieldCommand) && f.Command != "", f.Command)
 }
 
 // Summary accounts for what exceptions suppressed (§7.4).

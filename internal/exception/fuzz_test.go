@@ -5,6 +5,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/jsonfile"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -22,7 +23,7 @@ func FuzzParse(f *testing.F) {
 		{Kind: finding.ConditionalReproducibility, Program: program.ID{Origin: program.Origin{Kind: program.Module, Module: "x"}, Path: "bin/y"}},
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		exs, err := Parse("f.json", data)
+		exs, err := Parse("f.json", data, mode.Ahab02)
 		if err != nil {
 			if _, ok := err.(*jsonfile.Error); !ok {
 				t.Fatalf("%T is not a *jsonfile.Error: %v", err, err)

@@ -101,6 +101,12 @@ type Finding struct {
 	Wrappers []program.ID // the five program kinds, outermost first
 	Synonym  *program.ID  // never_reproducible, conditional_reproducibility
 	Unmet    []Unmet      // conditional_reproducibility
+
+	Variation string // variation_source: what differs, e.g. "clock"
+	// Command is, for a finding inside the action's shell script, the
+	// command it is about, as written: variation_source, and the program
+	// kinds when the program is a command of the script. Empty otherwise.
+	Command string
 }
 
 // Compare orders findings as the report does (§8.2): by kind, then by the
@@ -134,13 +140,16 @@ func compareFields(a, b *Finding) int {
 		return cmpChain(cmp.Compare(a.Path, b.Path), compareSite(a.Site, b.Site))
 	case WorkspaceStatus:
 		return cmp.Compare(a.Path, b.Path)
+	case VariationSource:
+		return cmpChain(cmp.Compare(a.Variation, b.Variation), cmp.Compare(a.Command, b.Command))
 	}
-	// The program kinds: program, wrappers, synonym, unmet.
+	// The program kinds: program, wrappers, synonym, unmet, command.
 	return cmpChain(
 		program.Compare(a.Program, b.Program),
 		slices.CompareFunc(a.Wrappers, b.Wrappers, program.Compare),
 		compareSynonym(a.Synonym, b.Synonym),
-		slices.CompareFunc(a.Unmet, b.Unmet, CompareUnmet))
+		slices.CompareFunc(a.Unmet, b.Unmet, CompareUnmet),
+		cmp.Compare(a.Command, b.Command))
 }
 
 // CompareUnmet orders unmet conditions by reason, then by the sorted

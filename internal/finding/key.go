@@ -42,6 +42,9 @@ func appendKey(b []byte, f *Finding) []byte {
 		b = appendSite(b, f.Site)
 	case WorkspaceStatus:
 		b = appendString(b, f.Path)
+	case VariationSource:
+		b = appendString(b, f.Variation)
+		b = appendString(b, f.Command)
 	default: // the program kinds
 		b = appendID(b, f.Program)
 		for _, w := range f.Wrappers {
@@ -63,6 +66,7 @@ func appendKey(b []byte, f *Finding) []byte {
 			}
 			b = append(b, 0)
 		}
+		b = appendString(b, f.Command)
 	}
 	return binary.BigEndian.AppendUint32(b, f.Action.TargetID)
 }
@@ -138,6 +142,9 @@ func decodeKey(key string) Finding {
 		f.Site = d.site()
 	case WorkspaceStatus:
 		f.Path = d.str()
+	case VariationSource:
+		f.Variation = d.str()
+		f.Command = d.str()
 	default:
 		f.Program = d.id()
 		for d.byte() == 1 {
@@ -154,6 +161,7 @@ func decodeKey(key string) Finding {
 				f.Unmet = append(f.Unmet, Unmet{Because: d.str(), AnyOf: d.strs(), Present: d.strs()})
 			}
 		}
+		f.Command = d.str()
 	}
 	f.Action.TargetID = binary.BigEndian.Uint32([]byte(d.s))
 	return f

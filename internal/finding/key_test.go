@@ -64,6 +64,8 @@ func randomFinding(r *rand.Rand) Finding {
 		f.Path, f.Site = str(), site()
 	case WorkspaceStatus:
 		f.Path = str()
+	case VariationSource:
+		f.Variation, f.Command = str(), str()
 	default:
 		f.Program = id()
 		for range r.IntN(3) {
@@ -78,6 +80,7 @@ func randomFinding(r *rand.Rand) Finding {
 				f.Unmet = append(f.Unmet, Unmet{Because: str(), AnyOf: strs(), Present: strs()})
 			}
 		}
+		f.Command = str()
 	}
 	return f
 }

@@ -6,6 +6,8 @@ package glob
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ahab-go/ahab/internal/mode"
 )
 
 // Glob is a pattern of Ahab's glob language (§5.1): `*` matches any run of
@@ -19,6 +21,7 @@ import (
 type Glob struct {
 	pattern string
 	shape   shape
+	ahab02  bool // match as Ahab 0.2 did (CompileAhab02)
 }
 
 // shape picks the matcher. Glob stays comparable (sets of globs are
@@ -43,6 +46,27 @@ func Compile(pattern string) Glob {
 	return Glob{pattern: pattern, shape: shape}
 }
 
+// CompileAhab02 reads a pattern that matches as Ahab 0.2's matcher did,
+// for --compat 0.2. That matcher tried a `*` of the text against the
+// pattern's character as a literal before trying the pattern's `*` as a
+// wildcard, and never came back to the wildcard, so it misses some matches
+// the documented meaning has: `a*c` does not match `a*bc`, nor `--x=*y`
+// `--x=*zy`. It agrees with Match on every text without a `*`.
+func CompileAhab02(pattern string) Glob {
+	g := Compile(pattern)
+	g.ahab02 = true
+	return g
+}
+
+// For returns the compiler of mode m: CompileAhab02 for Ahab 0.2's
+// judgement, Compile otherwise.
+func For(m mode.Mode) func(string) Glob {
+	if m == mode.Ahab02 {
+		return CompileAhab02
+	}
+	return Compile
+}
+
 // String returns the pattern text, which is also how globs sort (§5.1).
 func (g Glob) String() string { return g.pattern }
 
@@ -51,6 +75,9 @@ func (g Glob) IsLiteral() bool { return g.shape == literalGlob }
 
 // Match reports whether the whole of s matches the pattern.
 func (g Glob) Match(s string) bool {
+	if g.ahab02 && g.shape != literalGlob && strings.Contains(s, "*") {
+		return matchAhab02(g.pattern, s)
+	}
 	switch g.shape {
 	case literalGlob:
 		return s == g.pattern
@@ -120,6 +147,36 @@ func matchWildcards(p, s string) bool {
 		_, size := utf8.DecodeRuneInString(s[starS:])
 		starS += size
 		pi, si = starP, starS
+	}
+	for pi < len(p) && p[pi] == '*' {
+		pi++
+	}
+	return pi == len(p)
+}
+
+// matchAhab02 is Ahab 0.2's matcher: at each character of the text it
+// first tries the pattern's character as `?` or as the same character,
+// and only then as a `*`; on a mismatch it lets the last `*` it took as a
+// wildcard swallow one more character of the text.
+func matchAhab02(pattern, text string) bool {
+	p, t := []rune(pattern), []rune(text)
+	pi, ti := 0, 0
+	star, mark := -1, 0 // the last wildcard `*`, and where its match ends
+	for ti < len(t) {
+		switch {
+		case pi < len(p) && (p[pi] == '?' || p[pi] == t[ti]):
+			pi++
+			ti++
+		case pi < len(p) && p[pi] == '*':
+			star, mark = pi, ti
+			pi++
+		case star >= 0:
+			pi = star + 1
+			mark++
+			ti = mark
+		default:
+			return false
+		}
 	}
 	for pi < len(p) && p[pi] == '*' {
 		pi++

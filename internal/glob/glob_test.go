@@ -1,6 +1,10 @@
 package glob
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 // §12 glob.rs; the cases are §5.1's.
 func TestGlob(t *testing.T) {
@@ -111,4 +115,49 @@ func TestGlobFastPathAgreesWithTheGeneralMatcher(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Ahab 0.2's matcher, kept for --compat 0.2, takes a `*` of the text for
+// the pattern's own `*` and never tries the wildcard there again: on these
+// it misses matches the documented meaning finds, and on text without a
+// `*` it always agrees.
+func TestAhab02(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, text string
+		documented    bool
+		ahab02        bool
+	}{
+		{"--x=*y", "--x=*zy", true, false},
+		{"a*c", "a*bc", true, false},
+		{"*", "a*b", true, true},
+		{"a*", "a*", true, true},
+		{"*b", "a*b", true, true},
+		{"a*b*c", "a*x*b*c", true, false},
+		{"?*", "**", true, true},
+		{"a*c", "abc", true, true},
+		{"--x=*", "--x=*", true, true},
+		{"gcc-?", "gcc-*", true, true},
+	} {
+		if got := Compile(tc.pattern).Match(tc.text); got != tc.documented {
+			t.Errorf("Compile(%q).Match(%q) = %v, want %v", tc.pattern, tc.text, got, tc.documented)
+		}
+		if got := CompileAhab02(tc.pattern).Match(tc.text); got != tc.ahab02 {
+			t.Errorf("CompileAhab02(%q).Match(%q) = %v, want %v", tc.pattern, tc.text, got, tc.ahab02)
+		}
+	}
+}
+
+// On text without a `*`, the two matchers agree (the fuzz behind issue
+// #16 found disagreements only where the text had one).
+func FuzzAhab02AgreesWithoutStars(f *testing.F) {
+	f.Add("a*b?c", "axxbyc")
+	f.Add("*/bin/*", "@llvm//bin/clang")
+	f.Fuzz(func(t *testing.T, pattern, text string) {
+		if strings.Contains(text, "*") || !utf8.ValidString(text) || !utf8.ValidString(pattern) {
+			return
+		}
+		if a, b := Compile(pattern).Match(text), matchAhab02(pattern, text); a != b {
+			t.Fatalf("%q against %q: documented %v, Ahab 0.2 %v", pattern, text, a, b)
+		}
+	})
 }

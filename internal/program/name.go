@@ -2,8 +2,10 @@ package program
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/quote"
 )
 
@@ -11,11 +13,37 @@ import (
 // drops what changes between Bazel versions, configurations and module
 // versions (the output prefix, runfiles trees, repository versions and
 // generated repository names) so one spec key covers every spelling.
-func Of(executable string) ID {
+//
+// Unlike Ahab 0.2 (OfAhab02), it also reads the sibling repository layout
+// (--experimental_sibling_repository_layout, the default under Bazel's
+// path mapping), where an external repository's outputs are under
+// bazel-out/<repository>/<config>/bin/ rather than the main repository's
+// bazel-out/<config>/bin/external/<repository>/.
+func Of(executable string) ID { return of(executable, true) }
+
+// OfAhab02 is Of as Ahab 0.2 had it, for --compat 0.2: it reads
+// bazel-out/<repository>/<config>/bin/<path> as the main repository's
+// bin/<path>.
+func OfAhab02(executable string) ID { return of(executable, false) }
+
+// OfFor returns Of or OfAhab02, as mode m reads programs.
+func OfFor(m mode.Mode) func(string) ID {
+	if m == mode.Ahab02 {
+		return OfAhab02
+	}
+	return Of
+}
+
+func of(executable string, siblings bool) ID {
 	// §4.1 step 1: an absolute path or a bare name is found outside the
 	// execution root (a bare name through PATH).
 	if strings.HasPrefix(executable, "/") || !strings.Contains(executable, "/") {
 		return ID{Origin: Origin{Kind: System}, Path: executable}
+	}
+	if siblings {
+		if repo, tail, ok := siblingOutput(executable); ok && !strings.Contains(tail, ".runfiles/") {
+			return ID{Origin: decodeRepository(repo), Path: tail}
+		}
 	}
 	path := stripOutputPrefix(executable)
 
@@ -57,6 +85,25 @@ func stripOutputPrefix(path string) string {
 		return path
 	}
 	return tail
+}
+
+// outputRoots are the directories a configuration's outputs go under.
+var outputRoots = []string{"bin", "genfiles", "testlogs"}
+
+// siblingOutput reads bazel-out/<repository>/<config>/<root>/<tail>, the
+// sibling layout's output path of an external repository. In the main
+// repository's own layout the second part is the root, which tells the
+// two apart.
+func siblingOutput(path string) (repo, tail string, ok bool) {
+	rest, ok := strings.CutPrefix(path, "bazel-out/")
+	if !ok {
+		return "", "", false
+	}
+	parts := strings.SplitN(rest, "/", 4)
+	if len(parts) < 4 || parts[3] == "" || slices.Contains(outputRoots, parts[1]) || !slices.Contains(outputRoots, parts[2]) {
+		return "", "", false
+	}
+	return parts[0], parts[3], true
 }
 
 // decodeRepository reduces a canonical repository name to its module and
@@ -106,12 +153,25 @@ func (id ID) String() string {
 // Parse reads a program name as written in spec keys, `same_as` targets
 // and exceptions (§4.3). A name not starting with `@` or `//` is read as
 // an argv[0] would be, so `external/rules_rust+/x` names `@rules_rust//x`.
-func Parse(name string) (ID, error) {
+func Parse(name string) (ID, error) { return parse(name, Of) }
+
+// ParseAhab02 is Parse reading argv[0]-like names with OfAhab02.
+func ParseAhab02(name string) (ID, error) { return parse(name, OfAhab02) }
+
+// ParseFor returns Parse or ParseAhab02, as mode m reads programs.
+func ParseFor(m mode.Mode) func(string) (ID, error) {
+	if m == mode.Ahab02 {
+		return ParseAhab02
+	}
+	return Parse
+}
+
+func parse(name string, of func(string) ID) (ID, error) {
 	if !strings.HasPrefix(name, "@") {
 		if path, ok := strings.CutPrefix(name, "//"); ok {
 			return ID{Origin: Origin{Kind: Main}, Path: path}, nil
 		}
-		return Of(name), nil
+		return of(name), nil
 	}
 	repo, path, ok := strings.Cut(name[1:], "//")
 	if !ok {

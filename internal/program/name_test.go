@@ -129,6 +129,10 @@ func TestOf(t *testing.T) {
 				if got != c.want {
 					t.Errorf("Of(%q) = %#v, want %#v", c.in, got, c.want)
 				}
+				// These are the original's cases: Ahab 0.2's reading agrees.
+				if old := OfAhab02(c.in); old != c.want {
+					t.Errorf("OfAhab02(%q) = %#v, want %#v", c.in, old, c.want)
+				}
 				if c.display != "" || c.want == system("") {
 					if s := got.String(); s != c.display {
 						t.Errorf("Of(%q).String() = %q, want %q", c.in, s, c.display)
@@ -252,6 +256,33 @@ func TestIsPattern(t *testing.T) {
 		}
 		if got := id.IsPattern(); got != c.want {
 			t.Errorf("Parse(%q).IsPattern() = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+// The sibling repository layout puts an external repository's outputs
+// under bazel-out/<repository>/<config>/bin/; Ahab 0.2 read them as the
+// main repository's.
+func TestOfSiblingLayout(t *testing.T) {
+	for _, c := range []struct {
+		in           string
+		want, ahab02 ID
+	}{
+		{"bazel-out/rules_rust+/k8-opt-exec/bin/util/process_wrapper/process_wrapper",
+			module("rules_rust", "util/process_wrapper/process_wrapper"), inMain("bin/util/process_wrapper/process_wrapper")},
+		{"bazel-out/toolchains_llvm++llvm+llvm_toolchain/k8-opt-exec-ST-1a2b/bin/bin/cc_wrapper.sh",
+			moduleExt("toolchains_llvm", "llvm", "bin/cc_wrapper.sh"), inMain("bin/bin/cc_wrapper.sh")},
+		// The main repository's own outputs, a package named bin among them.
+		{"bazel-out/k8-fastbuild/bin/bin/tool", inMain("bin/tool"), inMain("bin/tool")},
+		{"bazel-out/k8-opt-exec/bin/src/tools/gen", inMain("src/tools/gen"), inMain("src/tools/gen")},
+		// A runfiles tree still names its own repository.
+		{"bazel-out/rules_rust+/k8-opt-exec/bin/x.runfiles/other+/bin/y", module("other", "bin/y"), module("other", "bin/y")},
+	} {
+		if got := Of(c.in); got != c.want {
+			t.Errorf("Of(%q) = %#v, want %#v", c.in, got, c.want)
+		}
+		if got := OfAhab02(c.in); got != c.ahab02 {
+			t.Errorf("OfAhab02(%q) = %#v, want %#v", c.in, got, c.ahab02)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ahab-go/ahab/internal/check"
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/gengraph"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/spec"
 )
@@ -34,7 +35,7 @@ func generatedFindings(b *testing.B) *finding.Ordered {
 // BenchmarkWriteJSON renders the JSON report of a generated dump's
 // findings; bytes/s is the report's size.
 func BenchmarkWriteJSON(b *testing.B) {
-	benchmarkReport(b, func(w io.Writer, o *finding.Ordered) error { return report.WriteJSON(w, o) })
+	benchmarkReport(b, func(w io.Writer, o *finding.Ordered) error { return report.WriteJSON(w, o, mode.Ahab02) })
 }
 
 // BenchmarkWriteText is BenchmarkWriteJSON for the text report.
@@ -84,7 +85,7 @@ func BenchmarkReadJSON(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if err := report.WriteJSON(f, set.Ordered()); err != nil {
+			if err := report.WriteJSON(f, set.Ordered(), mode.Ahab02); err != nil {
 				b.Fatal(err)
 			}
 			info, _ := f.Stat()
@@ -94,8 +95,8 @@ func BenchmarkReadJSON(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				got, err := report.ReadJSONFile(path)
-				if err != nil || got.Len() != n {
-					b.Fatalf("%v, %d findings", err, got.Len())
+				if err != nil || got.Findings.Len() != n {
+					b.Fatalf("%v, %d findings", err, got.Findings.Len())
 				}
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "findings/s")

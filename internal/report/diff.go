@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/rogpeppe/go-internal/diff"
 )
 
-// Diff compares two reports for --expect-json (§8.6): the pretty JSON of
-// each, expected as the old side, as a unified diff without the file
+// Diff compares two reports of mode m for --expect-json (§8.6): the
+// pretty JSON of each, expected as the old side, as a unified diff without the file
 // header, every line ending in "\n". Lines are coloured by their first
 // character when color is set (§1.6). Diff is empty when the reports are
 // equal. Both must be in finding.Compare order.
@@ -17,8 +18,8 @@ import (
 // side first: every entry of a report names its target, so a big report
 // diffs in O(n log n) and aligns on the findings themselves rather than
 // on their many identical "}," lines.
-func Diff(expected, found Findings, color bool) string {
-	d := diff.Diff("expected", []byte(renderJSON(expected)), "found", []byte(renderJSON(found)))
+func Diff(expected, found Findings, m mode.Mode, color bool) string {
+	d := diff.Diff("expected", []byte(renderJSON(expected, m)), "found", []byte(renderJSON(found, m)))
 	if d == nil {
 		return ""
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/jsonfile"
+	"github.com/ahab-go/ahab/internal/mode"
 )
 
 // FuzzReadJSON checks that any input either fails cleanly or reads as a
@@ -14,12 +15,13 @@ import (
 // findings and writes again to the same bytes.
 func FuzzReadJSON(f *testing.F) {
 	var golden bytes.Buffer
-	WriteJSON(&golden, oneOfEachKind())
+	WriteJSON(&golden, oneOfEachKind(), mode.Ahab02)
 	f.Add(golden.Bytes())
 	f.Add([]byte("{\n  \"violations\": []\n}\n"))
 	f.Add([]byte(`{"violations": [{"count": 2, "violation": {"kind": "bad_path", "action": {"mnemonic": "M", "target": "//t"}, "actual": "a\u0000\"b"}}]}`))
+	f.Add([]byte(`{"mode": "default", "violations": [{"count": 1, "violation": {"kind": "variation_source", "action": {"mnemonic": "Genrule", "target": "//t"}, "variation": "clock", "command": "date > out"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		set, err := ReadJSON("fuzz.json", bytes.NewReader(data))
+		rep, err := ReadJSON("fuzz.json", bytes.NewReader(data))
 		if err != nil {
 			if _, ok := errors.AsType[*jsonfile.Error](err); !ok {
 				t.Fatalf("%T is not a *jsonfile.Error: %v", err, err)
@@ -29,19 +31,21 @@ func FuzzReadJSON(f *testing.F) {
 			}
 			return
 		}
+		set := rep.Findings
 		var first bytes.Buffer
-		if err := WriteJSON(&first, set.Ordered()); err != nil {
+		if err := WriteJSON(&first, set.Ordered(), rep.Mode); err != nil {
 			t.Fatal(err)
 		}
-		again, err := ReadJSON("first.json", bytes.NewReader(first.Bytes()))
+		back, err := ReadJSON("first.json", bytes.NewReader(first.Bytes()))
 		if err != nil {
 			t.Fatalf("written report does not read back: %v\n%s", err, first.Bytes())
 		}
-		if !again.Equal(set) {
-			t.Fatalf("findings changed in a round trip:\n%s", Diff(set.Ordered(), again.Ordered(), false))
+		again := back.Findings
+		if back.Mode != rep.Mode || !again.Equal(set) {
+			t.Fatalf("findings changed in a round trip:\n%s", Diff(set.Ordered(), again.Ordered(), rep.Mode, false))
 		}
 		var second bytes.Buffer
-		WriteJSON(&second, again.Ordered())
+		WriteJSON(&second, again.Ordered(), back.Mode)
 		if !bytes.Equal(first.Bytes(), second.Bytes()) {
 			t.Fatalf("second write differs:\n%s\n%s", first.Bytes(), second.Bytes())
 		}

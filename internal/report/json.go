@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -25,13 +26,24 @@ import (
 // finding.Compare order (Set.Ordered gives it), followed by a newline.
 // The report is rendered a few thousand findings at a time, so a report
 // of a million findings is never one string.
-func WriteJSON(w io.Writer, findings Findings) error {
+//
+// A report of Ahab 0.2's judgement (mode.Ahab02) is the original's, byte
+// for byte. One of Ahab's own judgement says so in a "mode" member first,
+// so that a baseline is never compared with a run that judges otherwise.
+func WriteJSON(w io.Writer, findings Findings, m mode.Mode) error {
+	b := []byte("{\n")
+	if m != mode.Ahab02 {
+		b = append(b, `  "mode": `...)
+		b = appendJSONString(b, m.String())
+		b = append(b, ",\n"...)
+	}
 	n := findings.Len()
 	if n == 0 {
-		_, err := io.WriteString(w, emptyJSON+"\n")
+		b = append(b, "  \"violations\": []\n}\n"...)
+		_, err := w.Write(b)
 		return err
 	}
-	b := []byte("{\n  \"violations\": [")
+	b = append(b, "  \"violations\": ["...)
 	for lo := 0; lo < n; lo += chunkLen {
 		b = appendEntries(b, findings, lo, min(lo+chunkLen, n))
 		if lo+chunkLen >= n {
@@ -48,13 +60,11 @@ func WriteJSON(w io.Writer, findings Findings) error {
 // chunkLen is how many findings are rendered between writes.
 const chunkLen = 1024
 
-const emptyJSON = "{\n  \"violations\": []\n}"
-
 // renderJSON is the pretty-printed document without its final newline,
 // which is also what the --expect-json diff compares (§8.6).
-func renderJSON(findings Findings) string {
+func renderJSON(findings Findings, m mode.Mode) string {
 	var b strings.Builder
-	WriteJSON(&b, findings)
+	WriteJSON(&b, findings, m)
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
@@ -164,6 +174,9 @@ func (p *printer) finding(f *finding.Finding) {
 		p.site(f.Site)
 	case finding.WorkspaceStatus:
 		p.str("path", f.Path)
+	case finding.VariationSource:
+		p.str("variation", f.Variation)
+		p.str("command", f.Command)
 	default:
 		p.key("program")
 		p.program(f.Program)
@@ -190,6 +203,9 @@ func (p *printer) finding(f *finding.Finding) {
 				p.unmet(u)
 			}
 			p.close(']')
+		}
+		if f.Command != "" {
+			p.str("command", f.Command)
 		}
 	}
 	p.close('}')

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/jsonfile"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -43,16 +44,19 @@ func TestRealReportsRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			set, err := ReadJSONFile(path)
+			rep, err := ReadJSONFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
+			if rep.Mode != mode.Ahab02 {
+				t.Errorf("a report of the original reads as mode %v", rep.Mode)
+			}
 			var got bytes.Buffer
-			if err := WriteJSON(&got, set.Ordered()); err != nil {
+			if err := WriteJSON(&got, rep.Findings.Ordered(), mode.Ahab02); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("round trip differs:\n%s", Diff(mustRead(t, want), set.Ordered(), false))
+				t.Errorf("round trip differs:\n%s", Diff(mustRead(t, want), rep.Findings.Ordered(), mode.Ahab02, false))
 			}
 		})
 	}
@@ -60,11 +64,11 @@ func TestRealReportsRoundTrip(t *testing.T) {
 
 func mustRead(t *testing.T, data []byte) Slice {
 	t.Helper()
-	set, err := ReadJSON("report.json", bytes.NewReader(data))
+	rep, err := ReadJSON("report.json", bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Slice(set.Sorted())
+	return Slice(rep.Findings.Sorted())
 }
 
 // Programs used by the fixtures below.
@@ -113,14 +117,14 @@ func oneOfEachKind() Slice {
 // TestJSONGolden pins the layout of every kind (§8.1) in one golden.
 func TestJSONGolden(t *testing.T) {
 	var got bytes.Buffer
-	if err := WriteJSON(&got, oneOfEachKind()); err != nil {
+	if err := WriteJSON(&got, oneOfEachKind(), mode.Ahab02); err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "testdata/kinds.json", got.Bytes())
 	// The golden must read back to the same findings.
 	// a_written_report_reads_back_unchanged, every_violation_kind_survives_the_round_trip
 	back := mustRead(t, got.Bytes())
-	if d := Diff(oneOfEachKind(), back, false); d != "" {
+	if d := Diff(oneOfEachKind(), back, mode.Ahab02, false); d != "" {
 		t.Errorf("golden does not read back:\n%s", d)
 	}
 	opts := TextOptions{SignOff: true}
@@ -131,7 +135,7 @@ func TestJSONGolden(t *testing.T) {
 
 func TestJSONEmpty(t *testing.T) {
 	var got bytes.Buffer
-	if err := WriteJSON(&got, Slice(nil)); err != nil {
+	if err := WriteJSON(&got, Slice(nil), mode.Ahab02); err != nil {
 		t.Fatal(err)
 	}
 	if want := "{\n  \"violations\": []\n}\n"; got.String() != want {
@@ -160,7 +164,7 @@ func TestJSONUnmetOmitsEmptyLists(t *testing.T) {
 	f := finding.Finding{Kind: finding.ConditionalReproducibility, Action: ref("X", "//x"), Program: gcc,
 		Unmet: []finding.Unmet{{Because: "both empty"}}}
 	var got bytes.Buffer
-	WriteJSON(&got, Slice{{Finding: f, Count: 1}})
+	WriteJSON(&got, Slice{{Finding: f, Count: 1}}, mode.Ahab02)
 	if !strings.Contains(got.String(), "{\n            \"because\": \"both empty\"\n          }") {
 		t.Errorf("unmet with no lists should hold only because:\n%s", got.String())
 	}
@@ -188,14 +192,14 @@ func TestReadJSONErrors(t *testing.T) {
 		name, content, entry, cause string
 	}{
 		{"a_file_that_is_not_a_report_says_so", `{"exceptions": []}`, "",
-			"not a report Ahab wrote: unknown field `exceptions`, expected `violations` at line 1 column 13"},
+			"not a report Ahab wrote: unknown field `exceptions`, expected `mode` or `violations` at line 1 column 13"},
 		{"an_empty_object", `{}`, "", "not a report Ahab wrote: missing field `violations` at line 1 column 2"},
 		{"not_json", `{`, "", "unexpected end of the document at line 1 column 2"},
 		{"not_an_object", `[]`, "", "invalid type: sequence, expected a report, an object with a `violations` field at line 1 column 1"},
 		{"missing_kind", `{"violations": [{"count": 1, "violation": {"action": {"mnemonic": "", "target": ""}}}]}`,
 			"violation 1", "missing field `kind` at line 1 column 84"},
 		{"unknown_kind", `{"violations": [{"count": 1, "violation": {"kind": "nope"}}]}`,
-			"violation 1", "unknown kind `nope`, expected one of `environment_leak`, `bad_path`, `execution_requirement`, `absolute_path`, `system_program`, `host_derived_program`, `unknown_program`, `never_reproducible`, `workspace_status`, `conditional_reproducibility` at line 1 column 57"},
+			"violation 1", "unknown kind `nope`, expected one of `environment_leak`, `bad_path`, `execution_requirement`, `absolute_path`, `system_program`, `host_derived_program`, `unknown_program`, `never_reproducible`, `workspace_status`, `conditional_reproducibility`, `variation_source` at line 1 column 57"},
 		{"zero_count", `{"violations": [{"count": 0, "violation": {}}]}`, "violation 1", "count 0, expected a positive count at line 1 column 27"},
 		{"fractional_count", `{"violations": [{"count": 1.5, "violation": {}}]}`, "violation 1", "invalid value: floating point `1.5`, expected a positive count no greater than 9223372036854775807 at line 1 column 29"},
 		{"wrappers_required", `{"violations": [{"count": 1, "violation": {"kind": "system_program", "action": {"mnemonic": "", "target": ""}, "program": {"origin": "system", "path": "gcc"}}}]}`,
@@ -209,7 +213,7 @@ func TestReadJSONErrors(t *testing.T) {
 		// Ahab 0.2 ignored unknown fields and summed repeated entries; a
 		// report with either was not written by a program, so it is
 		// refused rather than read as something it does not say.
-		{"an_unknown_top_level_field", `{"violations": [], "version": 2}`, "", "not a report Ahab wrote: unknown field `version`, expected `violations` at line 1 column 28"},
+		{"an_unknown_top_level_field", `{"violations": [], "version": 2}`, "", "not a report Ahab wrote: unknown field `version`, expected `mode` or `violations` at line 1 column 28"},
 		{"an_unknown_field_in_an_entry", `{"violations": [{"count": 1, "note": "x", "violation": {}}]}`, "violation 1", "unknown field `note`, expected one of `count`, `violation` at line 1 column 35"},
 		{"a_field_of_another_kind", `{"violations": [{"count": 1, "violation": {"kind": "bad_path", "action": {"mnemonic": "", "target": ""}, "actual": "", "path": "/x"}}]}`,
 			"violation 1", "field `path` does not belong to a `bad_path` violation, expected one of `action`, `actual` at line 1 column 132"},
@@ -250,7 +254,7 @@ func TestReadJSONLeniency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := set.Sorted()
+	got := set.Findings.Sorted()
 	if len(got) != 3 {
 		t.Fatalf("got %d findings, want 3", len(got))
 	}
@@ -285,3 +289,68 @@ func manyEntries(n, bad int) string {
 	b.WriteString(`]}`)
 	return b.String()
 }
+
+// A report of Ahab's own judgement says so first, carries the kinds and
+// fields Ahab 0.2 lacked, and reads back as what it is; a report without
+// a mode is Ahab 0.2's and may not carry them.
+func TestJSONModes(t *testing.T) {
+	shellFindings := Slice{
+		{Count: 1, Finding: finding.Finding{Kind: finding.ConditionalReproducibility, Action: ref("Genrule", "//pkg:tar"),
+			Program: program.ID{Origin: program.Origin{Kind: program.System}, Path: "tar"}, Wrappers: []program.ID{bash},
+			Unmet:   []finding.Unmet{{Because: "it records the files' times", AnyOf: []string{"--mtime=*"}}},
+			Command: "tar -cf out.tar src"}},
+		{Count: 2, Finding: finding.Finding{Kind: finding.VariationSource, Action: ref("Genrule", "//pkg:stamp"),
+			Variation: "clock", Command: "date > bazel-out/k8-fastbuild/bin/pkg/stamp.txt"}},
+	}
+	var got bytes.Buffer
+	if err := WriteJSON(&got, shellFindings, mode.Default); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "testdata/default-mode.json", got.Bytes())
+	rep, err := ReadJSON("r.json", bytes.NewReader(got.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Mode != mode.Default || Diff(shellFindings, rep.Findings.Ordered(), mode.Default, false) != "" {
+		t.Errorf("read back as mode %v:\n%s", rep.Mode, Diff(shellFindings, rep.Findings.Ordered(), mode.Default, false))
+	}
+
+	t.Run("an_empty_report_of_each_mode", func(t *testing.T) {
+		for m, want := range map[mode.Mode]string{
+			mode.Ahab02:  "{\n  \"violations\": []\n}\n",
+			mode.Default: "{\n  \"mode\": \"default\",\n  \"violations\": []\n}\n",
+		} {
+			var b bytes.Buffer
+			WriteJSON(&b, Slice(nil), m)
+			if b.String() != want {
+				t.Errorf("%v: got %q, want %q", m, b.String(), want)
+			}
+		}
+	})
+	t.Run("a_report_without_a_mode_cannot_hold_what_only_ahab_reports", func(t *testing.T) {
+		doc := strings.Replace(got.String(), "\"mode\": \"default\",\n", "", 1)
+		_, err := ReadJSON("r.json", strings.NewReader(doc))
+		if e, ok := errors.AsType[*jsonfile.Error](err); !ok || e.Entry != "violation 1" || !strings.Contains(err.Error(), "has no \"mode\"") {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("an_unknown_mode", func(t *testing.T) {
+		_, err := ReadJSON("r.json", strings.NewReader(`{"mode": "0.3", "violations": []}`))
+		if err == nil || !strings.Contains(err.Error(), "unknown mode `0.3`") {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("the_sentences", func(t *testing.T) {
+		text := Text(shellFindings, TextOptions{})
+		for _, want := range []string{
+			`runs program "tar" (wrapped by "/bin/bash") non-reproducibly: it records the files' times, but none of --mtime=* was passed, in its script: tar -cf out.tar src`,
+			`Genrule action for target //pkg:stamp writes the time ("clock") into an output, in its script: date > bazel-out/k8-fastbuild/bin/pkg/stamp.txt`,
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("text lacks %q:\n%s", want, text)
+			}
+		}
+	})
+}
+
+var bash = program.ID{Origin: program.Origin{Kind: program.System}, Path: "/bin/bash"}

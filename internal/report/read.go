@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -10,14 +11,22 @@ import (
 	"github.com/ahab-go/ahab/internal/fileerr"
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/jsonfile"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 )
+
+// Report is a report read back: its findings, and the judgement they were
+// found with.
+type Report struct {
+	Mode     mode.Mode
+	Findings *finding.Set
+}
 
 // ReadJSONFile reads a report written by WriteJSON or by the original
 // (§8.4). An unreadable file gives `failed to read JSON report from
 // <path>: <cause>`; one that is not a report a *jsonfile.Error naming the
 // entry at fault.
-func ReadJSONFile(path string) (*finding.Set, error) {
+func ReadJSONFile(path string) (*Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fileerr.Read("JSON report", path, err)
@@ -28,22 +37,39 @@ func ReadJSONFile(path string) (*finding.Set, error) {
 
 // ReadJSON reads a report (§8.4) from r, one entry at a time; name names
 // it in errors. The optional fields (synonym, extension, any_of, present)
-// may be left out. Unlike the original, which ignored unknown fields and
-// summed repeated entries, it refuses both: a report is written by a
-// program, so either is a sign that it was edited by hand or is not a
-// report at all, and a baseline read wrongly passes or fails CI for the
-// wrong reason.
-func ReadJSON(name string, r io.Reader) (*finding.Set, error) {
+// may be left out. A report without a "mode" member is one of Ahab 0.2's
+// judgement, as the original and --compat 0.2 write them. Unlike the
+// original, which ignored unknown fields and summed repeated entries,
+// ReadJSON refuses both: a report is written by a program, so either is a
+// sign that it was edited by hand or is not a report at all, and a
+// baseline read wrongly passes or fails CI for the wrong reason.
+func ReadJSON(name string, r io.Reader) (*Report, error) {
 	d := jsonfile.NewDecoder(name, r)
-	var set *finding.Set
+	rep := &Report{Mode: mode.Ahab02}
+	modeSeen := false
+	newKindAt := "" // the first entry only Ahab's own judgement writes
 	err := d.Object("a report, an object with a `violations` field", func(name string) error {
-		if name != "violations" {
-			return d.Errorf("not a report Ahab wrote: unknown field %s, expected `violations`", jsonfile.Backquote(name))
+		switch name {
+		case "mode":
+			m, err := d.String("a mode")
+			if err != nil {
+				return err
+			}
+			if m != mode.Default.String() {
+				return d.Errorf("unknown mode %s, expected `%s` (a report of Ahab 0.2's judgement has no mode)", jsonfile.Backquote(m), mode.Default)
+			}
+			rep.Mode, modeSeen = mode.Default, true
+			return nil
+		case "violations":
+		default:
+			return d.Errorf("not a report Ahab wrote: unknown field %s, expected `mode` or `violations`", jsonfile.Backquote(name))
 		}
-		set = finding.NewSet()
+		set := finding.NewSet()
+		rep.Findings = set
 		total := uint64(0)
 		return d.Array("a sequence of violations", func() error {
-			d.SetEntry(fmt.Sprintf("violation %d", set.Len()+1))
+			entry := fmt.Sprintf("violation %d", set.Len()+1)
+			d.SetEntry(entry)
 			f, n, err := readEntry(d)
 			if err != nil {
 				return err
@@ -54,13 +80,16 @@ func ReadJSON(name string, r io.Reader) (*finding.Set, error) {
 			if n > maxOccurrences-total {
 				return d.Errorf("counts add up to more than %d", uint64(maxOccurrences))
 			}
+			if newKindAt == "" && (f.Kind.Info().New || f.Command != "") {
+				newKindAt = entry
+			}
 			total += n
 			set.Add(f, int(n))
 			return nil
 		})
 	})
 	d.SetEntry("")
-	if err == nil && set == nil {
+	if err == nil && rep.Findings == nil {
 		err = d.Errorf("not a report Ahab wrote: missing field `violations`")
 	}
 	if err == nil {
@@ -69,7 +98,11 @@ func ReadJSON(name string, r io.Reader) (*finding.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	return set, nil
+	if !modeSeen && newKindAt != "" {
+		return nil, &jsonfile.Error{Path: name, Entry: newKindAt,
+			Err: errors.New("only Ahab's own judgement reports this, but the report has no \"mode\", so it claims to be of Ahab 0.2's judgement")}
+	}
+	return rep, nil
 }
 
 // maxOccurrences bounds the sum of all counts so that no count, and no
@@ -106,7 +139,7 @@ func readEntry(d *jsonfile.Decoder) (f finding.Finding, n uint64, err error) {
 // one pass, whatever the order of its fields, and then checked against
 // its kind.
 var violationFields = []string{"kind", "action", "source", "sentinel", "site", "actual", "requirement",
-	"path", "program", "wrappers", "synonym", "unmet"}
+	"path", "program", "wrappers", "synonym", "unmet", "variation", "command"}
 
 // kindFields are the fields each kind has besides kind and action (§8.1).
 func kindFields(k finding.Kind) []string {
@@ -124,13 +157,18 @@ func kindFields(k finding.Kind) []string {
 	case finding.NeverReproducible:
 		return []string{"program", "wrappers", "synonym"}
 	case finding.ConditionalReproducibility:
-		return []string{"program", "wrappers", "synonym", "unmet"}
+		return []string{"program", "wrappers", "synonym", "unmet", "command"}
+	case finding.VariationSource:
+		return []string{"variation", "command"}
 	}
-	return []string{"program", "wrappers"}
+	return []string{"program", "wrappers", "command"}
 }
 
-// optionalFields may be left out of a violation (§8.4).
-var optionalFields = []string{"synonym"}
+// optionalFields may be left out of a violation (§8.4); a program kind's
+// command is there only when the program is a command of a shell script.
+func optionalField(k finding.Kind, field string) bool {
+	return field == "synonym" || field == "command" && k.HasProgram()
+}
 
 func readViolation(d *jsonfile.Decoder) (finding.Finding, error) {
 	var f finding.Finding
@@ -191,6 +229,10 @@ func readViolation(d *jsonfile.Decoder) (finding.Finding, error) {
 			// The original holds unmet conditions as a sorted set.
 			slices.SortFunc(f.Unmet, finding.CompareUnmet)
 			f.Unmet = slices.CompactFunc(f.Unmet, func(a, b finding.Unmet) bool { return finding.CompareUnmet(a, b) == 0 })
+		case "variation":
+			f.Variation, err = d.String("a string")
+		case "command":
+			f.Command, err = d.String("a string")
 		}
 		return err
 	})
@@ -207,7 +249,7 @@ func readViolation(d *jsonfile.Decoder) (finding.Finding, error) {
 		}
 	}
 	for _, field := range want {
-		if !seen[field] && !slices.Contains(optionalFields, field) {
+		if !seen[field] && !optionalField(f.Kind, field) {
 			return f, d.Errorf("missing field `%s`", field)
 		}
 	}

@@ -170,6 +170,14 @@ func appendSentence(b []byte, f *finding.Finding, p Palette) []byte {
 			b = append(b, " which Bazel deliberately does not invalidate on"...)
 		}
 		return b
+	case finding.VariationSource:
+		b = action(b)
+		b = append(b, " writes "...)
+		b = append(b, variationPhrase(f.Variation)...)
+		b = append(b, " ("...)
+		b = quoted(b, f.Variation)
+		b = append(b, ") into an output, in its script: "...)
+		return quote.AppendVisible(b, f.Command)
 	case finding.AbsolutePath:
 		b = action(b)
 		b = append(b, " references absolute path "...)
@@ -201,7 +209,45 @@ func appendSentence(b []byte, f *finding.Finding, p Palette) []byte {
 			b = appendReason(b, u)
 		}
 	}
+	if f.Command != "" {
+		b = append(b, ", in its script: "...)
+		b = quote.AppendVisible(b, f.Command)
+	}
 	return b
+}
+
+// variationPhrase says in words what a variation_source finding's
+// variation is; internal/shell names them.
+func variationPhrase(variation string) string {
+	switch variation {
+	case "random":
+		return "a random number"
+	case "pid":
+		return "a process id"
+	case "pwd":
+		return "the directory it runs in"
+	case "clock":
+		return "the time"
+	case "urandom":
+		return "random bytes"
+	case "hostname":
+		return "the machine's name"
+	case "user":
+		return "the user's name"
+	case "tempname":
+		return "a temporary file's random name"
+	case "uname":
+		return "what the kernel says of itself"
+	case "cpus":
+		return "the number of CPUs"
+	case "order":
+		return "the order a directory lists in"
+	case "filemeta":
+		return "file times or owners"
+	case "environment":
+		return "the environment"
+	}
+	return "something that differs between runs"
 }
 
 // appendWhere says where a string was found; the string itself is given

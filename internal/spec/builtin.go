@@ -6,15 +6,25 @@ import (
 	"io/fs"
 	"slices"
 	"sync"
+
+	"github.com/ahab-go/ahab/internal/mode"
 )
 
-// The built-in library (§6), in the format users write plus
-// recognize_with.
+// The built-in library, in the format users write plus recognize_with:
+//   - library/*.json is Ahab 0.2's (§6), which both judgements use;
+//   - library/host/*.json judges the machine's own tools by name (tar,
+//     gzip, date, gcc…), every verdict confirmed by two real builds
+//     (testdata/hosttools);
+//   - library/fixes/*.json corrects what Ahab 0.2's library misses, such as
+//     the same toolchains under bzlmod's repository names.
 //
-//go:embed library/*.json
+// The last two belong to Ahab's own judgement only: --compat 0.2 must
+// judge exactly as the original did.
+//
+//go:embed library/*.json library/host/*.json library/fixes/*.json
 var builtinFS embed.FS
 
-// builtinOrder is the order the built-in files are added in (§6). It
+// builtinOrder is the order the files of library/ are added in (§6). It
 // matters only for patterns, where a later one wins.
 var builtinOrder = []string{"rust", "cc", "container", "go", "java", "js", "kotlin", "pkg", "python", "general"}
 
@@ -23,52 +33,84 @@ type builtinFile struct {
 	entries []Entry
 }
 
-// The embedded files never change, so they are parsed once.
-var parseBuiltin = sync.OnceValues(func() ([]builtinFile, error) {
+// builtinFiles lists the files mode m loads, in order.
+func builtinFiles(m mode.Mode) ([]string, error) {
+	var names []string
+	for _, base := range builtinOrder {
+		names = append(names, "library/"+base+".json")
+	}
+	// A file missing from builtinOrder would otherwise be silently unused.
 	present, err := fs.Glob(builtinFS, "library/*.json")
 	if err != nil {
 		return nil, err
 	}
-	files := make([]builtinFile, 0, len(builtinOrder))
-	for _, base := range builtinOrder {
-		name := "library/" + base + ".json"
+	for _, p := range present {
+		if !slices.Contains(names, p) {
+			return nil, fmt.Errorf("built-in library: %s is not in the load order", p)
+		}
+	}
+	if m == mode.Ahab02 {
+		return names, nil
+	}
+	for _, dir := range []string{"library/host/*.json", "library/fixes/*.json"} {
+		more, err := fs.Glob(builtinFS, dir)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, more...)
+	}
+	return names, nil
+}
+
+// The embedded files never change, so they are parsed once per mode.
+var parseBuiltin = map[mode.Mode]func() ([]builtinFile, error){
+	mode.Default: sync.OnceValues(func() ([]builtinFile, error) { return parseBuiltinFiles(mode.Default) }),
+	mode.Ahab02:  sync.OnceValues(func() ([]builtinFile, error) { return parseBuiltinFiles(mode.Ahab02) }),
+}
+
+func parseBuiltinFiles(m mode.Mode) ([]builtinFile, error) {
+	names, err := builtinFiles(m)
+	if err != nil {
+		return nil, err
+	}
+	files := make([]builtinFile, 0, len(names))
+	for _, name := range names {
 		data, err := builtinFS.ReadFile(name)
 		if err != nil {
 			return nil, fmt.Errorf("built-in library: %w", err)
 		}
-		entries, err := ParseFile(name, data)
+		entries, err := ParseFile(name, data, m)
 		if err != nil {
 			return nil, fmt.Errorf("built-in library: %w", err)
 		}
 		files = append(files, builtinFile{name: name, entries: entries})
-		present = slices.DeleteFunc(present, func(p string) bool { return p == name })
-	}
-	// A file missing from builtinOrder would otherwise be silently unused.
-	if len(present) > 0 {
-		return nil, fmt.Errorf("built-in library: %s is not in the load order", present[0])
 	}
 	return files, nil
-})
+}
 
-// LoadBuiltin returns a new library holding the built-in entries (§6),
+// LoadBuiltin returns a new library of mode m holding the built-in
+// entries (§6, and for Ahab's own judgement the host tools and fixes),
 // which the caller may extend with its own files.
-func LoadBuiltin() (*Library, error) {
-	files, err := parseBuiltin()
+func LoadBuiltin(m mode.Mode) (*Library, error) {
+	files, err := parseBuiltin[m]()
 	if err != nil {
 		return nil, err
 	}
-	l := NewLibrary()
+	l := NewLibraryFor(m)
 	for _, f := range files {
 		l.Add(f.name, f.entries...)
 	}
 	return l, nil
 }
 
-// Builtin is LoadBuiltin for callers that cannot handle an error: the
-// embedded files are tested, so a failure is a bug in this package and
-// panics.
-func Builtin() *Library {
-	l, err := LoadBuiltin()
+// Builtin is LoadBuiltin(mode.Default) for callers that cannot handle an
+// error: the embedded files are tested, so a failure is a bug in this
+// package and panics.
+func Builtin() *Library { return BuiltinFor(mode.Default) }
+
+// BuiltinFor is Builtin for mode m.
+func BuiltinFor(m mode.Mode) *Library {
+	l, err := LoadBuiltin(m)
 	if err != nil {
 		panic(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/glob"
 	"github.com/ahab-go/ahab/internal/jsonfile"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -35,13 +36,15 @@ var (
 // given twice and invalid UTF-8 are errors, where the original ignored
 // other top-level keys and kept a repeated key's last value. Entries come
 // back in byte-sorted key order, the order the library applies them in.
-// name is the file's path; errors are *jsonfile.Error.
-func ParseFile(name string, data []byte) ([]Entry, error) {
+// name is the file's path; errors are *jsonfile.Error. Names and globs
+// are read as mode m reads them.
+func ParseFile(name string, data []byte, m mode.Mode) ([]Entry, error) {
 	d := jsonfile.NewBytesDecoder(name, data)
+	r := reader{d: d, mode: m}
 	var raw map[string]rawEntry
 	err := d.Fields("an object with a `programs` field", []string{"programs"}, func(string) error {
 		var err error
-		raw, err = readPrograms(d)
+		raw, err = r.programs()
 		return err
 	})
 	if err == nil && raw == nil {
@@ -62,16 +65,17 @@ func ParseFile(name string, data []byte) ([]Entry, error) {
 	}
 	slices.Sort(keys)
 	entries := make([]Entry, 0, len(keys))
+	parse := program.ParseFor(m)
 	for _, key := range keys {
 		r := raw[key]
-		id, err := program.Parse(key)
+		id, err := parse(key)
 		if err != nil {
 			return nil, &jsonfile.Error{Path: name, Entry: key, Err: fmt.Errorf("program: %w", err)}
 		}
 		e := r.entry
 		e.Key, e.Program, e.Origin = key, id, name
 		if e.Kind == SameAsEntry {
-			if e.SameAs, err = program.Parse(r.sameAs); err != nil {
+			if e.SameAs, err = parse(r.sameAs); err != nil {
 				return nil, &jsonfile.Error{Path: name, Entry: key, Err: fmt.Errorf("same_as: %w", err)}
 			}
 		}
@@ -80,17 +84,24 @@ func ParseFile(name string, data []byte) ([]Entry, error) {
 	return entries, nil
 }
 
+// reader reads the parts of a spec file for one mode.
+type reader struct {
+	d    *jsonfile.Decoder
+	mode mode.Mode
+}
+
 // rawEntry is an entry whose names are not parsed yet.
 type rawEntry struct {
 	entry  Entry
 	sameAs string
 }
 
-func readPrograms(d *jsonfile.Decoder) (map[string]rawEntry, error) {
+func (r reader) programs() (map[string]rawEntry, error) {
+	d := r.d
 	programs := make(map[string]rawEntry)
 	err := d.Object("an object from program names to entries", func(key string) error {
 		d.SetEntry(key)
-		e, err := readEntry(d)
+		e, err := r.entry()
 		programs[key] = e
 		d.SetEntry("")
 		return err
@@ -98,7 +109,8 @@ func readPrograms(d *jsonfile.Decoder) (map[string]rawEntry, error) {
 	return programs, err
 }
 
-func readEntry(d *jsonfile.Decoder) (rawEntry, error) {
+func (r reader) entry() (rawEntry, error) {
+	d := r.d
 	var e rawEntry
 	variants := 0
 	err := d.Object("an entry, one of "+backquoteList(entryVariants), func(variant string) error {
@@ -113,13 +125,13 @@ func readEntry(d *jsonfile.Decoder) (rawEntry, error) {
 		switch variant {
 		case "spec":
 			e.entry.Kind = SpecEntry
-			e.entry.Spec, err = readSpec(d)
+			e.entry.Spec, err = r.spec()
 		case "same_as":
 			e.entry.Kind = SameAsEntry
 			e.sameAs, err = d.String("a program name")
 		case "wraps":
 			e.entry.Kind = WrapsEntry
-			e.entry.Wraps, err = readTransition(d)
+			e.entry.Wraps, err = r.transition()
 		}
 		return err
 	})
@@ -129,29 +141,30 @@ func readEntry(d *jsonfile.Decoder) (rawEntry, error) {
 	return e, err
 }
 
-func readSpec(d *jsonfile.Decoder) (*Spec, error) {
-	var def Definition
+func (r reader) spec() (*Spec, error) {
+	d := r.d
+	def := Definition{Mode: r.mode}
 	seen := false
 	err := d.Fields("a spec object", specFields, func(field string) error {
 		var err error
 		switch field {
 		case "reproducibility":
 			seen = true
-			def.Reproducibility, err = readDisposition(d)
+			def.Reproducibility, err = r.disposition()
 		case "required_flags":
 			def.RequiredFlags, err = d.Strings("a sequence")
 		case "breaking_flags":
 			def.BreakingFlags, err = d.Strings("a sequence")
 		case "requirements":
-			def.Requirements, err = readClauses(d)
+			def.Requirements, err = r.clauses()
 		case "prohibitions":
-			def.Prohibitions, err = readClauses(d)
+			def.Prohibitions, err = r.clauses()
 		case "takes_value":
 			def.TakesValue, err = d.Strings("a sequence")
 		case "declared_paths":
 			def.DeclaredPaths, err = d.Strings("a sequence")
 		case "recognize":
-			def.Recognize, err = readStringMap(d)
+			def.Recognize, err = r.stringMap()
 		case "recognize_with":
 			if def.RecognizeWith, err = d.String("a recognizer name"); err == nil {
 				if _, ok := recognizers[def.RecognizeWith]; !ok {
@@ -174,7 +187,8 @@ func readSpec(d *jsonfile.Decoder) (*Spec, error) {
 	return s, nil
 }
 
-func readDisposition(d *jsonfile.Decoder) (Disposition, error) {
+func (r reader) disposition() (Disposition, error) {
+	d := r.d
 	s, err := d.String("one of " + backquoteList(dispositionNames[:]))
 	if err != nil {
 		return 0, err
@@ -185,17 +199,19 @@ func readDisposition(d *jsonfile.Decoder) (Disposition, error) {
 	return 0, d.Errorf("unknown variant %s, expected one of %s", jsonfile.Backquote(s), backquoteList(dispositionNames[:]))
 }
 
-func readClauses(d *jsonfile.Decoder) ([]Clause, error) {
+func (r reader) clauses() ([]Clause, error) {
+	d := r.d
 	var list []Clause
 	err := d.Array("a sequence of clauses", func() error {
-		c, err := readClause(d)
+		c, err := r.clause()
 		list = append(list, c)
 		return err
 	})
 	return list, err
 }
 
-func readClause(d *jsonfile.Decoder) (Clause, error) {
+func (r reader) clause() (Clause, error) {
+	d := r.d
 	var c Clause
 	var because, anyOf bool
 	err := d.Fields("a clause object", clauseFields, func(field string) error {
@@ -206,9 +222,9 @@ func readClause(d *jsonfile.Decoder) (Clause, error) {
 			c.Because, err = d.String("a string")
 		case "any_of":
 			anyOf = true
-			c.AnyOf, err = readGlobList(d)
+			c.AnyOf, err = r.globList()
 		case "when":
-			c.When, err = readGuard(d)
+			c.When, err = r.guard()
 		}
 		return err
 	})
@@ -223,7 +239,8 @@ func readClause(d *jsonfile.Decoder) (Clause, error) {
 }
 
 // guard reads a clause's `when`; null means no condition.
-func readGuard(d *jsonfile.Decoder) (*Guard, error) {
+func (r reader) guard() (*Guard, error) {
+	d := r.d
 	if d.IsNull() {
 		return nil, d.Null("null")
 	}
@@ -234,9 +251,9 @@ func readGuard(d *jsonfile.Decoder) (*Guard, error) {
 		switch field {
 		case "family":
 			family = true
-			g.Family, err = readGlobList(d)
+			g.Family, err = r.globList()
 		case "off":
-			g.Off, err = readGlobList(d)
+			g.Off, err = r.globList()
 		}
 		return err
 	})
@@ -246,7 +263,8 @@ func readGuard(d *jsonfile.Decoder) (*Guard, error) {
 	return g, err
 }
 
-func readTransition(d *jsonfile.Decoder) (Transition, error) {
+func (r reader) transition() (Transition, error) {
+	d := r.d
 	var t Transition
 	if !d.IsNull() {
 		// A bare string names a unit variant.
@@ -299,19 +317,21 @@ func peekString(d *jsonfile.Decoder) (s *string, err error) {
 	return &v, err
 }
 
-func readGlobList(d *jsonfile.Decoder) ([]glob.Glob, error) {
+func (r reader) globList() ([]glob.Glob, error) {
+	d := r.d
 	patterns, err := d.Strings("a sequence")
 	if err != nil {
 		return nil, err
 	}
 	globs := make([]glob.Glob, len(patterns))
 	for i, s := range patterns {
-		globs[i] = glob.Compile(s)
+		globs[i] = glob.For(r.mode)(s)
 	}
 	return globs, nil
 }
 
-func readStringMap(d *jsonfile.Decoder) (map[string]string, error) {
+func (r reader) stringMap() (map[string]string, error) {
+	d := r.d
 	m := make(map[string]string)
 	err := d.Object("a map", func(k string) error {
 		v, err := d.String("a string")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/jsonfile"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -37,7 +38,7 @@ const conditionsExample = `{
 
 func TestParseFileAccepts(t *testing.T) {
 	t.Run("the_readme_conditions_example", func(t *testing.T) {
-		entries, err := ParseFile("specs.json", []byte(conditionsExample))
+		entries, err := ParseFile("specs.json", []byte(conditionsExample), mode.Default)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func TestParseFileAccepts(t *testing.T) {
 	})
 
 	t.Run("a_synonym_names_its_target", func(t *testing.T) {
-		entries, err := ParseFile("", []byte(`{"programs": {"@llvm+t//bin/clang++": {"same_as": "@llvm+t//bin/clang"}}}`))
+		entries, err := ParseFile("", []byte(`{"programs": {"@llvm+t//bin/clang++": {"same_as": "@llvm+t//bin/clang"}}}`), mode.Default)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +70,7 @@ func TestParseFileAccepts(t *testing.T) {
 	})
 
 	t.Run("a_host_derived_program_needs_nothing_else", func(t *testing.T) {
-		entries, err := ParseFile("", []byte(`{"programs": {"@acme+configure//toolchain/cc": {"spec": {"reproducibility": "host_derived"}}}}`))
+		entries, err := ParseFile("", []byte(`{"programs": {"@acme+configure//toolchain/cc": {"spec": {"reproducibility": "host_derived"}}}}`), mode.Default)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +80,7 @@ func TestParseFileAccepts(t *testing.T) {
 	})
 
 	t.Run("a_bare_spec_has_no_clauses_and_the_identity_recognizer", func(t *testing.T) {
-		entries, err := ParseFile("", []byte(`{"programs": {"//tools/gen": {"spec": {"reproducibility": "never"}}}}`))
+		entries, err := ParseFile("", []byte(`{"programs": {"//tools/gen": {"spec": {"reproducibility": "never"}}}}`), mode.Default)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +94,7 @@ func TestParseFileAccepts(t *testing.T) {
 		entries, err := ParseFile("", []byte(`{"programs": {
 			"//a": {"wraps": {"after_separator": "--"}},
 			"//b": {"wraps": "first_argument"},
-			"//c": {"wraps": {"first_argument": null}}}}`))
+			"//c": {"wraps": {"first_argument": null}}}}`), mode.Default)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +115,7 @@ func TestParseFileAccepts(t *testing.T) {
 		entries, err := ParseFile("x.json", []byte(`{"programs": {
 			"b/c": {"spec": {"reproducibility": "always"}},
 			"//z": {"spec": {"reproducibility": "never"}},
-			"//a": {"spec": {"reproducibility": "always"}}}}`))
+			"//a": {"spec": {"reproducibility": "always"}}}}`), mode.Default)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +139,7 @@ func TestParseFileAccepts(t *testing.T) {
 			"required_flags": [], "breaking_flags": [], "takes_value": [], "declared_paths": [], "recognize": {},
 			"requirements": [{"because": "b", "any_of": ["-x"], "when": null}],
 			"prohibitions": [{"because": "b", "any_of": ["-y"], "when": {"family": ["-c"]}}],
-			"recognize_with": "rustc_codegen"}}}}`))
+			"recognize_with": "rustc_codegen"}}}}`), mode.Default)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +222,7 @@ func TestParseFileRejects(t *testing.T) {
 		{"a_recognize_value_that_is_not_a_string", `{"programs": {"//a": {"spec": {"reproducibility": "sometimes", "recognize": {"-x": null}}}}}`,
 			"s.json: //a: invalid type: null, expected a string at line 1 column 87", "//a"},
 		{"an_unknown_recognizer", `{"programs": {"//a": {"spec": {"reproducibility": "sometimes", "recognize_with": "ar_operation"}}}}`,
-			"s.json: //a: unknown recognizer `ar_operation`, expected one of `ar_modifiers`, `rustc_codegen` at line 1 column 95", "//a"},
+			"s.json: //a: unknown recognizer `ar_operation`, expected one of `ar_modifiers`, `coreutils_applet`, `rustc_codegen` at line 1 column 95", "//a"},
 		{"a_separator_without_its_value", `{"programs": {"//a": {"wraps": "after_separator"}}}`,
 			"s.json: //a: `after_separator` needs a separator, expected {\"after_separator\": \"<separator>\"} at line 1 column 48", "//a"},
 		{"an_unknown_transition", `{"programs": {"//a": {"wraps": {"last_argument": null}}}}`,
@@ -233,7 +234,7 @@ func TestParseFileRejects(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			entries, err := ParseFile("s.json", []byte(c.file))
+			entries, err := ParseFile("s.json", []byte(c.file), mode.Default)
 			if err == nil {
 				t.Fatalf("ParseFile accepted it: %+v", entries)
 			}
@@ -266,7 +267,7 @@ func FuzzParseFile(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		entries, err := ParseFile("fuzz.json", data)
+		entries, err := ParseFile("fuzz.json", data, mode.Default)
 		if err != nil {
 			var fe *jsonfile.Error
 			if !errors.As(err, &fe) {

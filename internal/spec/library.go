@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/ahab-go/ahab/internal/fileerr"
 	"github.com/ahab-go/ahab/internal/glob"
 	"github.com/ahab-go/ahab/internal/jsonfile"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/quote"
 )
@@ -86,9 +88,13 @@ type patternEntry struct {
 // Library holds entries by program with the precedence of §5.5: an exact
 // key beats any pattern, a later entry replaces an earlier one with the
 // same key, a later pattern beats an earlier one, and a pattern answers
-// only for programs of exactly its origin. The zero Library is empty and
-// ready to use.
+// only for programs of exactly its origin. The zero Library is an empty
+// library of Ahab's own judgement, ready to use.
 type Library struct {
+	// mode is how the library reads program names and globs, and whether
+	// it judges the machine's own programs (mode.Default) or, as Ahab 0.2,
+	// never looks them up (§5.6 step 1).
+	mode     mode.Mode
 	exact    map[program.ID]Entry
 	patterns []patternEntry // oldest first
 	added    []Entry
@@ -98,8 +104,14 @@ type Library struct {
 	memoLen atomic.Int32
 }
 
-// NewLibrary returns an empty library.
+// NewLibrary returns an empty library of Ahab's own judgement.
 func NewLibrary() *Library { return &Library{} }
+
+// NewLibraryFor returns an empty library of mode m.
+func NewLibraryFor(m mode.Mode) *Library { return &Library{mode: m} }
+
+// Mode is the judgement the library passes.
+func (l *Library) Mode() mode.Mode { return l.mode }
 
 // Add adds entries in order; origin names where they came from.
 func (l *Library) Add(origin string, entries ...Entry) {
@@ -117,7 +129,7 @@ func (l *Library) Add(origin string, entries ...Entry) {
 					break
 				}
 			}
-			l.patterns = append(l.patterns, patternEntry{entry: e, glob: glob.Compile(e.Program.Path)})
+			l.patterns = append(l.patterns, patternEntry{entry: e, glob: glob.For(l.mode)(e.Program.Path)})
 			continue
 		}
 		if l.exact == nil {
@@ -195,7 +207,7 @@ func (l *Library) ResolveArgv(argv []string) Resolution {
 		r.Args = argv[1:]
 		return r
 	}
-	r, unwrapped := l.trace(program.Of(argv[0]), argv[1:], nil)
+	r, unwrapped := l.trace(program.OfFor(l.mode)(argv[0]), argv[1:], nil)
 	if !unwrapped && l.memoLen.Load() < memoLimit {
 		// argv[0] and the program parsed from it may share the memory of
 		// a buffer the caller reuses: the memo keeps copies.
@@ -221,7 +233,14 @@ func (l *Library) trace(p program.ID, args []string, step func(Step)) (r Resolut
 	key := p
 	for range maxResolutionSteps {
 		if r.Program.Origin.Kind == program.System {
-			break
+			if l.mode == mode.Ahab02 {
+				break // §5.6 step 1: no spec can vouch for the machine's own tools
+			}
+			// The machine's tools are judged by name: /usr/bin/tar by
+			// the entry tar, unless the library names the path itself.
+			if _, exact := l.Lookup(key); !exact && key == r.Program {
+				key = program.ID{Origin: key.Origin, Path: path.Base(key.Path)}
+			}
 		}
 		e, ok := l.Lookup(key)
 		if step != nil {
@@ -250,7 +269,7 @@ func (l *Library) trace(p program.ID, args []string, step func(Step)) (r Resolut
 			// The wrapper recorded is the name the action used, even
 			// when the wraps entry was reached through same_as.
 			r.Wrappers = append(r.Wrappers, r.Program)
-			r.Program = program.Of(argv0)
+			r.Program = program.OfFor(l.mode)(argv0)
 			r.Args = rest
 			key = r.Program
 		}
@@ -266,13 +285,13 @@ func (l *Library) LoadFile(path string) error {
 	if err != nil {
 		return fileerr.Read("specs", path, err)
 	}
-	entries, err := ParseFile(path, data)
+	entries, err := ParseFile(path, data, l.mode)
 	if err != nil {
 		return err
 	}
 	// The file's same_as targets are judged against the library as it
 	// will be, so a file may point into itself or at anything before it.
-	trial := &Library{exact: maps.Clone(l.exact), patterns: slices.Clone(l.patterns)}
+	trial := &Library{mode: l.mode, exact: maps.Clone(l.exact), patterns: slices.Clone(l.patterns)}
 	trial.Add(path, entries...)
 	for _, e := range entries {
 		if err := trial.CheckSameAs(e); err != nil {

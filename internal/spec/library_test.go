@@ -13,17 +13,25 @@ import (
 	"unsafe"
 
 	"github.com/ahab-go/ahab/internal/jsonfile"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
 // libraryFromJSON builds a library from spec files given inline, added in
 // order as file1.json, file2.json, ….
+// libraryFromJSON is a library of Ahab 0.2's judgement holding files, in
+// order: the tests of §5 pin the original's resolution.
 func libraryFromJSON(t *testing.T, files ...string) *Library {
 	t.Helper()
-	l := NewLibrary()
+	return libraryFromJSONFor(t, mode.Ahab02, files...)
+}
+
+func libraryFromJSONFor(t *testing.T, m mode.Mode, files ...string) *Library {
+	t.Helper()
+	l := NewLibraryFor(m)
 	for i, f := range files {
 		name := fmt.Sprintf("file%d.json", i+1)
-		entries, err := ParseFile(name, []byte(f))
+		entries, err := ParseFile(name, []byte(f), m)
 		if err != nil {
 			t.Fatalf("ParseFile: %v", err)
 		}
@@ -361,7 +369,7 @@ func TestLoadFile(t *testing.T) {
 }
 
 func TestBuiltinLoads(t *testing.T) {
-	l, err := LoadBuiltin()
+	l, err := LoadBuiltin(mode.Ahab02)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +413,7 @@ func TestResolveArgvMemo(t *testing.T) {
 	if r := l.ResolveArgv(argv); r.Spec != nil {
 		t.Fatalf("an empty library has a spec for clang: %+v", r)
 	}
-	entries, err := ParseFile("more.json", []byte(programs(entry("@llvm//bin/clang", alwaysSpec))))
+	entries, err := ParseFile("more.json", []byte(programs(entry("@llvm//bin/clang", alwaysSpec))), mode.Default)
 	if err != nil {
 		t.Fatal(err)
 	}

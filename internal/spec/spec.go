@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/glob"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -125,6 +126,8 @@ type Spec struct {
 // New compiles into a Spec. Clause globs may be given in any order and
 // with duplicates.
 type Definition struct {
+	// Mode is the judgement the spec's globs match under.
+	Mode            mode.Mode
 	Reproducibility Disposition
 	RequiredFlags   []string
 	BreakingFlags   []string
@@ -145,16 +148,16 @@ func New(d Definition) (*Spec, error) {
 	}
 	s := &Spec{
 		Reproducibility: d.Reproducibility,
-		TakesValue:      Globs(d.TakesValue...),
-		DeclaredPaths:   Globs(d.DeclaredPaths...),
+		TakesValue:      Globs(d.Mode, d.TakesValue...),
+		DeclaredPaths:   Globs(d.Mode, d.DeclaredPaths...),
 		RecognizeWith:   d.RecognizeWith,
 	}
 	// §5.2: every short-form pattern is its own clause; as sets, the
 	// patterns are de-duplicated first.
-	for _, g := range Globs(d.RequiredFlags...) {
+	for _, g := range Globs(d.Mode, d.RequiredFlags...) {
 		s.Requirements = append(s.Requirements, Clause{AnyOf: []glob.Glob{g}, Because: RequiredFlagBecause})
 	}
-	for _, g := range Globs(d.BreakingFlags...) {
+	for _, g := range Globs(d.Mode, d.BreakingFlags...) {
 		s.Prohibitions = append(s.Prohibitions, Clause{AnyOf: []glob.Glob{g}, Because: BreakingFlagBecause})
 	}
 	for _, c := range d.Requirements {
@@ -177,15 +180,16 @@ func normalizeClause(c Clause) Clause {
 	return out
 }
 
-// Globs compiles patterns into a glob set: sorted by pattern text, without
-// duplicates; nil when there are none.
-func Globs(patterns ...string) []glob.Glob {
+// Globs compiles patterns for mode m into a glob set: sorted by pattern
+// text, without duplicates; nil when there are none.
+func Globs(m mode.Mode, patterns ...string) []glob.Glob {
 	if len(patterns) == 0 {
 		return nil
 	}
+	compile := glob.For(m)
 	globs := make([]glob.Glob, len(patterns))
 	for i, p := range patterns {
-		globs[i] = glob.Compile(p)
+		globs[i] = compile(p)
 	}
 	return normalizeGlobs(globs)
 }
@@ -269,10 +273,12 @@ func (s *Spec) Assess(args []string) Verdict {
 func (s *Spec) Options(args []string) []string {
 	recognizer := recognizers[s.RecognizeWith]
 	present := make([]string, 0, len(args))
+	i := 0
 	s.fold(args, func(option string, _ []string) {
-		if option, ok := s.recognize(recognizer, option); ok {
+		if option, ok := s.recognize(recognizer, i, option); ok {
 			present = append(present, option)
 		}
+		i++
 	})
 	return present
 }
@@ -310,11 +316,12 @@ func (s *Spec) fold(args []string, emit func(option string, raw []string)) {
 }
 
 // recognize is §5.3 step 2: the Go recogniser (which may drop an
-// argument) and then the table.
-func (s *Spec) recognize(recognizer Recognizer, option string) (string, bool) {
+// argument) and then the table. i is the option's place among the folded
+// options.
+func (s *Spec) recognize(recognizer Recognizer, i int, option string) (string, bool) {
 	if recognizer != nil {
 		var keep bool
-		if option, keep = recognizer(option); !keep {
+		if option, keep = recognizer(i, option); !keep {
 			return "", false
 		}
 	}
@@ -366,14 +373,26 @@ func patternTexts(globs []glob.Glob) []string {
 	return slices.Compact(texts)
 }
 
-// Recognizer maps an argument to the option it stands for; keep false
-// drops the argument.
-type Recognizer func(arg string) (option string, keep bool)
+// Recognizer maps the i-th folded argument to the option it stands for;
+// keep false drops the argument.
+type Recognizer func(i int, arg string) (option string, keep bool)
 
 // recognizers are the recognisers a spec may name with recognize_with.
 var recognizers = map[string]Recognizer{
-	"rustc_codegen": recognizeRustcCodegen,
-	"ar_modifiers":  recognizeArModifiers,
+	"rustc_codegen":    recognizeRustcCodegen,
+	"ar_modifiers":     recognizeArModifiers,
+	"coreutils_applet": recognizeCoreutilsApplet,
+}
+
+// recognizeCoreutilsApplet spells the first argument of a multi-call
+// coreutils binary, the applet it runs, as `applet=NAME`, so a spec can
+// speak of the applet without also matching an argument that happens to
+// be spelt like one (`coreutils echo date` runs echo, not date).
+func recognizeCoreutilsApplet(i int, arg string) (string, bool) {
+	if i == 0 {
+		return "applet=" + arg, true
+	}
+	return arg, true
 }
 
 // RecognizerNames lists the names recognize_with accepts, sorted.
@@ -383,7 +402,7 @@ func RecognizerNames() []string {
 
 // recognizeRustcCodegen spells rustc's `--codegen=X` as `-CX` so one
 // pattern covers both (§6.1).
-func recognizeRustcCodegen(arg string) (string, bool) {
+func recognizeRustcCodegen(_ int, arg string) (string, bool) {
 	if value, ok := strings.CutPrefix(arg, "--codegen="); ok {
 		return "-C" + value, true
 	}
@@ -397,7 +416,7 @@ const arModifierLetters = "abcDdfhiLlNOoPpqrSsTtUuVvxX"
 // recognizeArModifiers turns ar's operation word into
 // `modifiers:<letters sorted and de-duplicated>`, so `rcsD` and `Drcs`
 // are one option and a pattern like `modifiers:*D*` finds the D (§6.2).
-func recognizeArModifiers(arg string) (string, bool) {
+func recognizeArModifiers(_ int, arg string) (string, bool) {
 	if arg == "" {
 		return arg, true
 	}

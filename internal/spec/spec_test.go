@@ -3,12 +3,14 @@ package spec
 import (
 	"slices"
 	"testing"
+
+	"github.com/ahab-go/ahab/internal/mode"
 )
 
 // specFrom reads one spec object written as in a spec file.
 func specFromJSON(t *testing.T, specJSON string) *Spec {
 	t.Helper()
-	entries, err := ParseFile("test.json", []byte(`{"programs": {"//tool": {"spec": `+specJSON+`}}}`))
+	entries, err := ParseFile("test.json", []byte(`{"programs": {"//tool": {"spec": `+specJSON+`}}}`), mode.Default)
 	if err != nil {
 		t.Fatalf("ParseFile: %v", err)
 	}
@@ -266,7 +268,7 @@ func TestAssessClauses(t *testing.T) {
 	})
 
 	t.Run("a_guard_is_decided_by_the_last_argument_that_speaks", func(t *testing.T) {
-		g := Guard{Family: Globs("-g", "-gdwarf*", "-gx"), Off: Globs("-g0", "-gx")}
+		g := Guard{Family: Globs(mode.Default, "-g", "-gdwarf*", "-gx"), Off: Globs(mode.Default, "-g0", "-gx")}
 		for _, c := range []struct {
 			present []string
 			want    bool
@@ -304,7 +306,7 @@ func TestRecognizers(t *testing.T) {
 			"--codegen":               "--codegen",
 			"x--codegen=y":            "x--codegen=y",
 		} {
-			if got, keep := recognizeRustcCodegen(in); got != want || !keep {
+			if got, keep := recognizeRustcCodegen(0, in); got != want || !keep {
 				t.Errorf("rustc_codegen(%q) = %q, %v, want %q, true", in, got, keep, want)
 			}
 		}
@@ -322,7 +324,7 @@ func TestRecognizers(t *testing.T) {
 			"rcé":              "rcé",
 			"abcDdfhiLlNOoPpq": "modifiers:DLNOPabcdfhilopq",
 		} {
-			if got, keep := recognizeArModifiers(in); got != want || !keep {
+			if got, keep := recognizeArModifiers(0, in); got != want || !keep {
 				t.Errorf("ar_modifiers(%q) = %q, %v, want %q, true", in, got, keep, want)
 			}
 		}
@@ -337,22 +339,22 @@ func TestRecognizers(t *testing.T) {
 	})
 	t.Run("a_recognizer_that_drops_an_argument_hides_it", func(t *testing.T) {
 		s := &Spec{Reproducibility: Sometimes, Recognize: map[string]string{"-x": "-y"}}
-		drop := func(arg string) (string, bool) { return arg, arg != "-x" }
-		if _, keep := s.recognize(drop, "-x"); keep {
+		drop := func(_ int, arg string) (string, bool) { return arg, arg != "-x" }
+		if _, keep := s.recognize(drop, 0, "-x"); keep {
 			t.Error("a dropped argument was kept")
 		}
-		if got, keep := s.recognize(drop, "-z"); got != "-z" || !keep {
+		if got, keep := s.recognize(drop, 1, "-z"); got != "-z" || !keep {
 			t.Errorf("recognize(-z) = %q, %v", got, keep)
 		}
 	})
 	t.Run("names_are_listed_sorted", func(t *testing.T) {
-		if got := RecognizerNames(); !slices.Equal(got, []string{"ar_modifiers", "rustc_codegen"}) {
+		if got := RecognizerNames(); !slices.Equal(got, []string{"ar_modifiers", "coreutils_applet", "rustc_codegen"}) {
 			t.Errorf("RecognizerNames() = %q", got)
 		}
 	})
 	t.Run("new_rejects_an_unknown_recognizer", func(t *testing.T) {
 		_, err := New(Definition{Reproducibility: Sometimes, RecognizeWith: "ar_operation"})
-		want := "unknown recognizer `ar_operation`, expected one of `ar_modifiers`, `rustc_codegen`"
+		want := "unknown recognizer `ar_operation`, expected one of `ar_modifiers`, `coreutils_applet`, `rustc_codegen`"
 		if err == nil || err.Error() != want {
 			t.Errorf("New error = %v, want %q", err, want)
 		}

@@ -2,7 +2,9 @@ package trace_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io/fs"
 	"os"
@@ -10,11 +12,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/ahab-go/ahab/internal/cli"
+	"github.com/ahab-go/ahab/internal/trace"
 )
 
 var record = flag.Bool("record", false, "TestTraceRealBuild: re-record the excerpts in testdata/recorded from the build")
@@ -315,4 +320,65 @@ func processesUsing(dir string) []string {
 		}
 	}
 	return found
+}
+
+// TestTraceInterrupted sends the test process a SIGINT, as Ctrl-C would,
+// while the traced build runs: Run must stop Bazel and strace, remove its
+// scratch directory and return an InterruptedError.
+func TestTraceInterrupted(t *testing.T) {
+	requireTools(t)
+	tmp := extractWorkspace(t)
+	scratch := filepath.Join(tmp, "scratch")
+	home := filepath.Join(tmp, "home")
+	for _, d := range []string{home, scratch} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := trace.Run(context.Background(), trace.Options{
+			Label:   "//pkg:all",
+			Dir:     filepath.Join(tmp, "ws"),
+			Env:     bazelEnv(home),
+			TempDir: scratch,
+		})
+		done <- err
+	}()
+	// Once Bazel runs something through its process-wrapper (the C++
+	// toolchain's configuration runs gcc early on), its server is up and
+	// has children of its own to stop.
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		traces, _ := filepath.Glob(filepath.Join(scratch, "ahab-trace-*", "strace.txt"))
+		if len(traces) == 1 {
+			if data, err := os.ReadFile(traces[0]); err == nil && bytes.Contains(data, []byte(`process-wrapper", [`)) {
+				break
+			}
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("Run ended before it could be interrupted: %v", err)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Bazel ran nothing through its process-wrapper in 2 minutes")
+		}
+	}
+	start := time.Now()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := <-done
+	t.Logf("Run returned %v after %s", err, time.Since(start).Round(time.Millisecond))
+	var stopped *trace.InterruptedError
+	if !errors.As(err, &stopped) {
+		t.Fatalf("error %v, want an *InterruptedError", err)
+	}
+	if names := dirNames(t, scratch); len(names) > 0 {
+		t.Errorf("%s holds %v after the interrupt, expected nothing", scratch, names)
+	}
+	if procs := processesUsing(scratch); len(procs) > 0 {
+		t.Errorf("processes still running in the scratch directory: %v", procs)
+	}
 }

@@ -219,7 +219,8 @@ func WriteText(w io.Writer, r *Report) error {
 		bw.WriteString(").\n")
 	}
 	if len(r.Untraced) > 0 {
-		fmt.Fprintf(bw, "Not traced (no process found for the spawn): %d:\n", len(r.Untraced))
+		fmt.Fprintf(bw, "%d %s not traced (no process of %s found in the trace):\n", len(r.Untraced),
+			plural(len(r.Untraced), "action", "actions"), plural(len(r.Untraced), "it", "theirs"))
 		for _, u := range r.Untraced {
 			fmt.Fprintf(bw, "  %s %s", display(u.Target), display(u.Mnemonic))
 			if len(u.Outputs) > 0 {

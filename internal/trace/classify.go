@@ -356,7 +356,29 @@ func (c *classifier) buildAccess(v *actionView, abs, rel string, acc *access, li
 	if v.declared[src] {
 		return Undeclared{}, false // reached by another route, such as an absolute path
 	}
+	if c.runfilesManifest(v, rel) {
+		return Undeclared{}, false
+	}
 	return Undeclared{Path: src, Class: WorkspaceFile}, true
+}
+
+// runfilesManifest reports whether rel is the manifest of a runfiles tree
+// the action declares files of (X.runfiles/MANIFEST or
+// X.runfiles_manifest): the log lists a tree's files, not its manifest,
+// which tools and their stubs read to find them.
+func (c *classifier) runfilesManifest(v *actionView, rel string) bool {
+	tree, ok := strings.CutSuffix(rel, "/MANIFEST")
+	if !ok {
+		if tree, ok = strings.CutSuffix(rel, ".runfiles_manifest"); !ok {
+			return false
+		}
+		tree += ".runfiles"
+	}
+	if !strings.HasSuffix(tree, ".runfiles") {
+		return false
+	}
+	v.buildDeclaredDirs()
+	return v.declaredDirs[tree]
 }
 
 // sourcePath follows the symlinks of the execution root back to the
@@ -382,14 +404,7 @@ func (c *classifier) listingDeclared(v *actionView, abs, rel string) bool {
 	if err != nil {
 		return true
 	}
-	if v.declaredDirs == nil {
-		v.declaredDirs = map[string]bool{}
-		for p := range v.declared {
-			for d := path.Dir(p); d != "." && d != "/" && !v.declaredDirs[d]; d = path.Dir(d) {
-				v.declaredDirs[d] = true
-			}
-		}
-	}
+	v.buildDeclaredDirs()
 	for _, name := range names {
 		child := path.Join(rel, name)
 		if !v.declared[child] && !v.declaredDirs[child] && !v.written[path.Join(abs, name)] {
@@ -397,6 +412,20 @@ func (c *classifier) listingDeclared(v *actionView, abs, rel string) bool {
 		}
 	}
 	return true
+}
+
+// buildDeclaredDirs fills declaredDirs with the ancestors of the declared
+// paths, on first need.
+func (v *actionView) buildDeclaredDirs() {
+	if v.declaredDirs != nil {
+		return
+	}
+	v.declaredDirs = map[string]bool{}
+	for p := range v.declared {
+		for d := path.Dir(p); d != "." && d != "/" && !v.declaredDirs[d]; d = path.Dir(d) {
+			v.declaredDirs[d] = true
+		}
+	}
 }
 
 // baselineRule names the rule that makes a host access part of the

@@ -61,7 +61,7 @@ var (
 		Mnemonic: "Genrule",
 		Target:   "//pkg:gen",
 		Argv:     []string{"/bin/bash", "-c", "true"},
-		Inputs:   []string{"pkg/a.c", "pkg/a.h", "pkg/data/declared.txt", "pkg/tree/sub/x.txt", "external/r/lib.h"},
+		Inputs:   []string{"pkg/a.c", "pkg/a.h", "pkg/data/declared.txt", "pkg/tree/sub/x.txt", "external/r/lib.h", "bazel-out/host/bin/pkg/tool", "bazel-out/host/bin/pkg/tool.runfiles/ws/pkg/data/declared.txt"},
 		Outputs:  []string{"bazel-out/k8-fastbuild/bin/pkg/out.txt"},
 	}
 	compile = &Action{
@@ -100,6 +100,9 @@ func TestClassify(t *testing.T) {
 		{name: "another action's output", action: genrule, path: "/ob/execroot/ws/bazel-out/k8-fastbuild/bin/pkg/gen.txt", acc: access{ops: opRead}, class: WorkspaceFile, shown: "bazel-out/k8-fastbuild/bin/pkg/gen.txt"},
 		{name: "its own output, read back", action: genrule, path: "/ob/execroot/ws/bazel-out/k8-fastbuild/bin/pkg/out.txt", acc: access{ops: opRead}},
 		{name: "a file it wrote", action: genrule, path: "/ob/execroot/ws/bazel-out/k8-fastbuild/bin/pkg/scratch.tmp", acc: access{ops: opWrite | opRead}},
+		{name: "the manifest of a declared runfiles tree", action: genrule, path: "/ob/execroot/ws/bazel-out/host/bin/pkg/tool.runfiles/MANIFEST", acc: access{ops: opRead | opNotDir}},
+		{name: "the manifest beside a declared runfiles tree", action: genrule, path: "/ob/execroot/ws/bazel-out/host/bin/pkg/tool.runfiles_manifest", acc: access{ops: opRead | opNotDir}},
+		{name: "the manifest of another runfiles tree", action: genrule, path: "/ob/execroot/ws/bazel-out/host/bin/pkg/other.runfiles/MANIFEST", acc: access{ops: opRead | opNotDir}, class: WorkspaceFile, shown: "bazel-out/host/bin/pkg/other.runfiles/MANIFEST"},
 		{name: "a directory looked at", action: genrule, path: "/ob/execroot/ws/pkg", acc: access{ops: opStat}},
 		{name: "the execution root looked at", action: genrule, path: "/ob/execroot/ws", acc: access{ops: opStat | opDir}},
 		{name: "a listing with an undeclared entry", action: genrule, path: "/src/ws/pkg/data", acc: access{ops: opList | opDir}, class: DirectoryListing, shown: "pkg/data"},

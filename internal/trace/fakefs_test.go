@@ -32,7 +32,7 @@ func newFakeFS() *fakeFS {
 //	file PATH [TESTDATA-FILE]   (its content, read from testdata/recorded)
 //
 // Every parent of an entry is a directory.
-func loadFakeFS(t *testing.T, name string) *fakeFS {
+func loadFakeFS(t testing.TB, name string) *fakeFS {
 	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {

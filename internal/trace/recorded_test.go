@@ -36,7 +36,7 @@ var recordedTargets = map[string]string{
 	"bazel-out/k8-fastbuild/bin/pkg/bin":                  "//pkg:bin",
 }
 
-func recordedActions(t *testing.T) []Action {
+func recordedActions(t testing.TB) []Action {
 	t.Helper()
 	f, err := os.Open(filepath.Join("testdata", "recorded", "execution_log.json"))
 	if err != nil {

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Wall time of a Bazel build under strace, as `ahab trace` runs it, against
+# the same build without strace (see docs/trace.md, "Overhead").
+#
+#   bench/trace-overhead.sh                           # the test workspace, //pkg:all
+#   TRACE_RUNS=7 bench/trace-overhead.sh              # runs of each (median; default 5)
+#   TRACE_WS=~/src/ws TRACE_LABEL=//app/... bench/trace-overhead.sh
+#
+# Every run builds from scratch in a fresh output user root and base, with
+# the flags `ahab trace` adds, as `ahab trace` does; untraced and traced runs
+# alternate so that a change in the machine's load hits both. It prints each
+# run's wall time, then the medians and their ratio, and finally the time of
+# the whole `ahab trace` (build, aquery and analysis) once.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+runs=${TRACE_RUNS:-5}
+label=${TRACE_LABEL:-//pkg:all}
+dir=$(mktemp -d)
+cleanup() { chmod -R u+w "$dir" 2>/dev/null; rm -rf "$dir"; }
+trap cleanup EXIT
+
+ws=${TRACE_WS:-}
+if [[ -z "$ws" ]]; then
+	go run github.com/rogpeppe/go-internal/cmd/txtar-x -C "$dir/w" internal/trace/testdata/workspace.txtar
+	sed -i "s|@TMP@|$dir/w|g" "$dir/w/ws/.bazelrc"
+	chmod +x "$dir/w/ws/pkg/tool.sh" "$dir/w/stubs/remote_coverage_tools/noop.sh"
+	ws=$dir/w/ws
+fi
+go build -o "$dir/ahab" ./cmd/ahab
+
+# The system calls `ahab trace` traces (trace.Syscalls; a test keeps the two equal).
+syscalls="?open,openat,?openat2,?creat,?stat,?lstat,?newfstatat,?fstatat64,?stat64,?lstat64,?statx,?access,faccessat,?faccessat2,?readlink,readlinkat,?getdents,getdents64,execve,?execveat,clone,?clone3,?fork,?vfork,chdir,fchdir"
+
+now() { date +%s.%N; }
+
+# build N TRACED: one build from scratch; prints its wall time in seconds.
+build() {
+	local s=$dir/run$1 start end
+	mkdir -p "$s"
+	local bazel=(bazel --batch "--output_user_root=$s/user_root" "--output_base=$s/output_base" build
+		--spawn_strategy=standalone --disk_cache= --remote_cache= --remote_executor=
+		"--execution_log_json_file=$s/execution_log.json" -- "$label")
+	start=$(now)
+	if [[ $2 == traced ]]; then
+		(cd "$ws" && strace --seccomp-bpf -f -y -s131072 -o "$s/strace.txt" -e "trace=$syscalls" "${bazel[@]}") >/dev/null 2>&1
+	else
+		(cd "$ws" && "${bazel[@]}") >/dev/null 2>&1
+	fi
+	end=$(now)
+	chmod -R u+w "$s"
+	rm -rf "$s"
+	awk -v a="$start" -v b="$end" 'BEGIN { print b - a }'
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+plain=() traced=()
+echo "| run | untraced s | traced s |"
+echo "|--:|--:|--:|"
+for i in $(seq 1 "$runs"); do
+	p=$(build "$i" plain)
+	t=$(build "$i" traced)
+	plain+=("$p") traced+=("$t")
+	printf '| %d | %.2f | %.2f |\n' "$i" "$p" "$t"
+done
+mp=$(printf '%s\n' "${plain[@]}" | median)
+mt=$(printf '%s\n' "${traced[@]}" | median)
+printf '| median | %.2f | %.2f |\n\ntraced / untraced: %.2f×\n' "$mp" "$mt" "$(awk -v p="$mp" -v t="$mt" 'BEGIN { print t / p }')"
+
+start=$(now)
+(cd "$ws" && TMPDIR=$dir "$dir/ahab" trace "$label" >/dev/null 2>&1) || true
+printf 'whole `ahab trace %s`: %.2f s\n' "$label" "$(awk -v a="$start" -v b="$(now)" 'BEGIN { print b - a }')"

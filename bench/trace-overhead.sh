@@ -9,8 +9,9 @@
 # Every run builds from scratch in a fresh output user root and base, with
 # the flags `ahab trace` adds, as `ahab trace` does; untraced and traced runs
 # alternate so that a change in the machine's load hits both. It prints each
-# run's wall time, then the medians and their ratio, and finally the time of
-# the whole `ahab trace` (build, aquery and analysis) once.
+# run's wall time and CPU time (user+sys of Bazel, its actions and strace),
+# then the medians and their ratios, and finally the wall time of the whole
+# `ahab trace` (build, aquery and analysis) once.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -34,39 +35,41 @@ syscalls="?open,openat,?openat2,?creat,?stat,?lstat,?newfstatat,?fstatat64,?stat
 
 now() { date +%s.%N; }
 
-# build N TRACED: one build from scratch; prints its wall time in seconds.
+# build N TRACED: one build from scratch; prints its wall and CPU seconds.
 build() {
-	local s=$dir/run$1 start end
+	local s=$dir/run$1 wall user sys
 	mkdir -p "$s"
 	local bazel=(bazel --batch "--output_user_root=$s/user_root" "--output_base=$s/output_base" build
 		--spawn_strategy=standalone --disk_cache= --remote_cache= --remote_executor=
 		"--execution_log_json_file=$s/execution_log.json" -- "$label")
-	start=$(now)
+	local TIMEFORMAT='%R %U %S'
 	if [[ $2 == traced ]]; then
-		(cd "$ws" && strace --seccomp-bpf -f -y -s131072 -o "$s/strace.txt" -e "trace=$syscalls" "${bazel[@]}") >/dev/null 2>&1
+		{ time (cd "$ws" && strace --seccomp-bpf -f -y -s131072 -o "$s/strace.txt" -e "trace=$syscalls" "${bazel[@]}") >/dev/null 2>&1; } 2>"$dir/time"
 	else
-		(cd "$ws" && "${bazel[@]}") >/dev/null 2>&1
+		{ time (cd "$ws" && "${bazel[@]}") >/dev/null 2>&1; } 2>"$dir/time"
 	fi
-	end=$(now)
+	read -r wall user sys <"$dir/time"
 	chmod -R u+w "$s"
 	rm -rf "$s"
-	awk -v a="$start" -v b="$end" 'BEGIN { print b - a }'
+	awk -v w="$wall" -v u="$user" -v s="$sys" 'BEGIN { print w, u + s }'
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-plain=() traced=()
-echo "| run | untraced s | traced s |"
-echo "|--:|--:|--:|"
+pw=() pc=() tw=() tc=()
+echo "| run | untraced wall s | untraced CPU s | traced wall s | traced CPU s |"
+echo "|--:|--:|--:|--:|--:|"
 for i in $(seq 1 "$runs"); do
-	p=$(build "$i" plain)
-	t=$(build "$i" traced)
-	plain+=("$p") traced+=("$t")
-	printf '| %d | %.2f | %.2f |\n' "$i" "$p" "$t"
+	read -r w1 c1 < <(build "$i" plain)
+	read -r w2 c2 < <(build "$i" traced)
+	pw+=("$w1") pc+=("$c1") tw+=("$w2") tc+=("$c2")
+	printf '| %d | %.2f | %.2f | %.2f | %.2f |\n' "$i" "$w1" "$c1" "$w2" "$c2"
 done
-mp=$(printf '%s\n' "${plain[@]}" | median)
-mt=$(printf '%s\n' "${traced[@]}" | median)
-printf '| median | %.2f | %.2f |\n\ntraced / untraced: %.2f×\n' "$mp" "$mt" "$(awk -v p="$mp" -v t="$mt" 'BEGIN { print t / p }')"
+m() { printf '%s\n' "$@" | median; }
+mpw=$(m "${pw[@]}") mpc=$(m "${pc[@]}") mtw=$(m "${tw[@]}") mtc=$(m "${tc[@]}")
+printf '| median | %.2f | %.2f | %.2f | %.2f |\n\n' "$mpw" "$mpc" "$mtw" "$mtc"
+awk -v a="$mpw" -v b="$mtw" -v c="$mpc" -v d="$mtc" 'BEGIN { printf "traced / untraced: wall %.2f×, CPU %.2f×\n", b / a, d / c }'
+echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 start=$(now)
 (cd "$ws" && TMPDIR=$dir "$dir/ahab" trace "$label" >/dev/null 2>&1) || true

@@ -513,11 +513,19 @@ func isLLVMDir(p string) bool {
 	return ok && rest != ""
 }
 
+// ruleOrder ranks the rules; a path that is baseline for several actions by
+// different rules (a program one action ran and another only looked up)
+// gets the first, so that the report does not depend on the actions' order.
+var ruleOrder = []string{RulePseudo, RuleLoader, RuleLocale, RuleProgram, RuleShell, RuleCompiler, RuleToolchain, RuleBazel}
+
 func (c *classifier) addBaseline(p, rule string) {
 	e := c.baseline[p]
 	if e == nil {
 		e = &BaselineEntry{Path: p, Rule: rule}
 		c.baseline[p] = e
+	}
+	if slices.Index(ruleOrder, rule) < slices.Index(ruleOrder, e.Rule) {
+		e.Rule = rule
 	}
 	e.Actions++
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -101,4 +102,39 @@ func TestRecordedExcerpts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The report does not depend on the order of the execution log (which
+// follows the order spawns finished in).
+func TestReportIsOrderFree(t *testing.T) {
+	fsys := loadFakeFS(t, filepath.Join("testdata", "recorded", "fs.txt"))
+	trace := recordedBytes(t, "compiles.strace")
+	var reports [][]byte
+	for _, reverse := range []bool{false, true} {
+		actions := recordedActions(t)
+		if reverse {
+			slices.Reverse(actions)
+		}
+		r, err := analyze(bytes.NewReader(trace), "compiles.strace", actions, recordedLayout, fsys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteJSON(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, b.Bytes())
+	}
+	if !bytes.Equal(reports[0], reports[1]) {
+		t.Errorf("the JSON report changes with the log's order:\n%s\n---\n%s", reports[0], reports[1])
+	}
+}
+
+func recordedBytes(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "recorded", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -147,8 +147,8 @@ var (
 // parse reads one line into s.rec; ok is false when the line completes no
 // record.
 func (s *Scanner) parse(line []byte) (ok bool, err error) {
-	if len(line) == 0 {
-		return false, nil
+	if len(line) == 0 || bytes.HasPrefix(line, []byte("[ ")) {
+		return false, nil // "[ Process PID=9 runs in 32 bit mode. ]" and the like
 	}
 	pid, rest, err := cutPID(line)
 	if err != nil {

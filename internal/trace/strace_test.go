@@ -89,8 +89,8 @@ func TestScanner(t *testing.T) {
 		want: []string{"3:9 wait4(-1, NULL, 0, NULL) = 10"},
 	}, {
 		name:  "strace's own words about a process are skipped",
-		input: "9 ???( <detached ...>\n9 [ Process PID=9 runs in 32 bit mode. ]\n\n9 getpid() = 9\n",
-		want:  []string{"4:9 getpid() = 9"},
+		input: "9 ???( <detached ...>\n9 [ Process PID=9 runs in 32 bit mode. ]\n[ Process PID=9 runs in 64 bit mode. ]\n\n9 getpid() = 9\n",
+		want:  []string{"5:9 getpid() = 9"},
 	}, {
 		name:  "the [pid N] prefix of a terminal",
 		input: "[pid  1234] chdir(\"/tmp\") = 0\n",

@@ -105,6 +105,13 @@ type pendingRecord struct {
 	args, result string
 }
 
+// pendingProcess is what a process not yet known did: it may even have
+// exited before its parent's clone returned.
+type pendingProcess struct {
+	records []pendingRecord
+	exited  bool
+}
+
 // attributor rebuilds the process tree of a traced build from its strace
 // log and gives each file event to the action whose process tree made it.
 type attributor struct {
@@ -112,7 +119,7 @@ type attributor struct {
 	spawns   map[string][]*actionTrace // argv key → actions, in log order
 	procs    map[int]*process
 	// pending holds the records of processes not yet known, by pid.
-	pending      map[int][]pendingRecord
+	pending      map[int]*pendingProcess
 	pendingCount int
 	root         int // the first process of the log: the traced command
 	file         string
@@ -126,7 +133,7 @@ func attribute(r io.Reader, name string, actions []*actionTrace, execRoot string
 		execRoot: execRoot,
 		spawns:   map[string][]*actionTrace{},
 		procs:    map[int]*process{},
-		pending:  map[int][]pendingRecord{},
+		pending:  map[int]*pendingProcess{},
 		file:     name,
 	}
 	for _, a := range actions {
@@ -171,24 +178,29 @@ func (at *attributor) record(rec *Record) error {
 		at.root = rec.PID
 		at.procs[rec.PID] = &process{fs: &fsState{}}
 	}
+	p := at.procs[rec.PID]
 	switch rec.Kind {
 	case Exit:
-		delete(at.procs, rec.PID)
-		if recs, ok := at.pending[rec.PID]; ok {
-			at.pendingCount -= len(recs)
-			delete(at.pending, rec.PID)
+		if p != nil {
+			delete(at.procs, rec.PID)
+		} else if pp := at.pending[rec.PID]; pp != nil {
+			pp.exited = true // its parent's clone has yet to return
 		}
 		return nil
 	case Syscall:
 	default:
 		return nil
 	}
-	p := at.procs[rec.PID]
 	if p == nil {
 		if at.pendingCount >= pendingLimit {
-			return &ParseError{File: at.file, Line: rec.Line, Err: fmt.Errorf("process %d made %d system calls before any process said it created it, expected its parent's clone first", rec.PID, len(at.pending[rec.PID]))}
+			return &ParseError{File: at.file, Line: rec.Line, Err: fmt.Errorf("%d system calls of processes no process said it created, expected their parents' clone first", at.pendingCount)}
 		}
-		at.pending[rec.PID] = append(at.pending[rec.PID], pendingRecord{
+		pp := at.pending[rec.PID]
+		if pp == nil {
+			pp = &pendingProcess{}
+			at.pending[rec.PID] = pp
+		}
+		pp.records = append(pp.records, pendingRecord{
 			line: rec.Line, name: string(rec.Name), args: string(rec.Args), result: string(rec.Result),
 		})
 		at.pendingCount++
@@ -215,20 +227,20 @@ func (at *attributor) adopt(parent *process, child int, shareFS bool) error {
 		c.act = parent.wrapperOf
 	}
 	at.procs[child] = c
-	recs := at.pending[child]
-	if recs == nil {
+	pp := at.pending[child]
+	if pp == nil {
 		return nil
 	}
 	delete(at.pending, child)
-	at.pendingCount -= len(recs)
-	for _, pr := range recs {
+	at.pendingCount -= len(pp.records)
+	for _, pr := range pp.records {
 		rec := &Record{Line: pr.line, PID: child, Kind: Syscall, Name: []byte(pr.name), Args: []byte(pr.args), Result: []byte(pr.result)}
 		if err := at.record(rec); err != nil {
 			return err
 		}
-		if at.procs[child] != c {
-			break // it exited or was replaced
-		}
+	}
+	if pp.exited {
+		delete(at.procs, child)
 	}
 	return nil
 }

@@ -166,6 +166,23 @@ func TestAttribute(t *testing.T) {
 			"/ws/pkg/data/tool exec|file",
 		},
 	}, {
+		name: "a child that runs and exits before its parent's clone returns",
+		trace: fmt.Sprintf(jvmSpawn, `"/bin/bash", "-c", "cat pkg/a"`) +
+			"102 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>\n" +
+			"103 execve(\"/usr/bin/cat\", [\"cat\", \"pkg/a\"], 0x55 /* 2 vars */) = 0\n" +
+			"103 openat(AT_FDCWD</ob/execroot/ws>, \"pkg/a\", O_RDONLY) = 3</ws/pkg/a>\n" +
+			"103 +++ exited with 0 +++\n" +
+			"102 <... clone resumed>, child_tidptr=0x7f) = 103\n" +
+			"102 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=103} ---\n" +
+			"100 clone(child_stack=NULL, flags=SIGCHLD) = 103\n" +
+			"103 openat(AT_FDCWD</ws>, \"/not/the/action\", O_RDONLY) = 3</not/the/action>\n",
+		traced: true,
+		want: []string{
+			"/bin/bash exec|file",
+			"/ob/execroot/ws/pkg/a read → /ws/pkg/a",
+			"/usr/bin/cat exec|file",
+		},
+	}, {
 		name: "a pid reused by a process that is not the action's",
 		trace: fmt.Sprintf(jvmSpawn, `"/bin/bash", "-c", "cat pkg/a"`) +
 			"102 +++ exited with 0 +++\n" +

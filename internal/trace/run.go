@@ -78,7 +78,7 @@ func (e *MissingStraceError) Unwrap() error { return e.Err }
 // BuildError means a Bazel command of the trace failed. It carries the tail
 // of Bazel's stderr, which says why.
 type BuildError struct {
-	Command  string // "bazel build" or "bazel aquery"
+	Command  string // "bazel build (under strace)" or "bazel aquery"
 	ExitCode int
 	Stderr   string
 }
@@ -142,11 +142,16 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		execLog:    filepath.Join(tmp, "execution_log.json"),
 	}
 	if o.KeepTrace != "" {
-		if err := os.MkdirAll(o.KeepTrace, 0o755); err != nil {
-			return nil, fmt.Errorf("--keep-trace: %w", err)
+		// Absolute: strace and Bazel run in o.Dir, we read them here.
+		keep, err := filepath.Abs(o.KeepTrace)
+		if err == nil {
+			err = os.MkdirAll(keep, 0o755)
 		}
-		s.traceFile = filepath.Join(o.KeepTrace, "strace.txt")
-		s.execLog = filepath.Join(o.KeepTrace, "execution_log.json")
+		if err != nil {
+			return nil, fmt.Errorf("cannot keep the trace in %s: %w", o.KeepTrace, err)
+		}
+		s.traceFile = filepath.Join(keep, "strace.txt")
+		s.execLog = filepath.Join(keep, "execution_log.json")
 	}
 	if err := s.build(ctx); err != nil {
 		return nil, err
@@ -246,8 +251,7 @@ func (s *session) buildArgs() []string {
 }
 
 func (s *session) build(ctx context.Context) error {
-	argv := s.buildArgs()
-	return s.run(ctx, "bazel build", argv, nil)
+	return s.run(ctx, "bazel build (under strace)", s.buildArgs(), nil)
 }
 
 func (s *session) actions() ([]Action, error) {

@@ -1,11 +1,14 @@
 package trace
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The overhead script traces what ahab trace traces.
@@ -87,5 +90,73 @@ func TestTailWriter(t *testing.T) {
 	s := w.String()
 	if len(s) != tailLimit || !strings.HasSuffix(s, "the reason\n") {
 		t.Errorf("tail of %d bytes ending %q, want %d ending with the reason", len(s), s[len(s)-20:], tailLimit)
+	}
+}
+
+// fakeTools writes a workspace and fake strace and bazel: the strace runs
+// the command after its options, the bazel runs script.
+func fakeTools(t *testing.T, script string) (ws, strace, bazel string) {
+	t.Helper()
+	dir := t.TempDir()
+	ws = filepath.Join(dir, "ws")
+	os.MkdirAll(ws, 0o755)
+	os.WriteFile(filepath.Join(ws, "WORKSPACE"), nil, 0o644)
+	strace = filepath.Join(dir, "strace")
+	os.WriteFile(strace, []byte("#!/bin/sh\nwhile [ \"$1\" != -e ]; do shift; done\nshift 2\nexec \"$@\"\n"), 0o755)
+	bazel = filepath.Join(dir, "bazel")
+	os.WriteFile(bazel, []byte("#!/bin/sh\n"+script), 0o755)
+	return ws, strace, bazel
+}
+
+func TestRunBuildFails(t *testing.T) {
+	ws, strace, bazel := fakeTools(t, "echo 'Loading: 0 packages loaded' >&2\necho 'ERROR: no such package '\\''nope'\\''' >&2\nexit 3\n")
+	scratch := t.TempDir()
+	_, err := Run(context.Background(), Options{Label: "//nope", Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch})
+	var be *BuildError
+	if !errors.As(err, &be) || be.ExitCode != 3 || be.Stderr != "Loading: 0 packages loaded\nERROR: no such package 'nope'" {
+		t.Fatalf("error %#v, want a *BuildError with exit code 3 and Bazel's stderr", err)
+	}
+	if want := "`bazel build (under strace)` exited with exit status: 3:\nLoading: 0 packages loaded\nERROR: no such package 'nope'"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	if entries, _ := os.ReadDir(scratch); len(entries) != 0 {
+		t.Errorf("the scratch directory was left behind: %v", entries)
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	// Bazel that ignores nothing: SIGINT ends it, as it ends the real one.
+	ws, strace, bazel := fakeTools(t, "trap 'echo cancelled >&2; exit 8' INT\nwhile :; do sleep 0.1; done\n")
+	scratch := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := Run(ctx, Options{Label: "//a", Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch, Grace: 5 * time.Second})
+	var ie *InterruptedError
+	if !errors.As(err, &ie) || ie.Cause != "context canceled" {
+		t.Fatalf("error %v, want an *InterruptedError for the context", err)
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("Run took %s to stop, want Bazel stopped by SIGINT, not by the grace period's SIGKILL", d)
+	}
+	if entries, _ := os.ReadDir(scratch); len(entries) != 0 {
+		t.Errorf("the scratch directory was left behind: %v", entries)
+	}
+}
+
+func TestRunKillsWhatIgnoresSIGINT(t *testing.T) {
+	ws, strace, bazel := fakeTools(t, "trap '' INT\nwhile :; do sleep 0.1; done\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	_, err := Run(ctx, Options{Label: "//a", Dir: ws, Strace: strace, Bazel: bazel, TempDir: t.TempDir(), Grace: 300 * time.Millisecond})
+	var ie *InterruptedError
+	if !errors.As(err, &ie) {
+		t.Fatalf("error %v, want an *InterruptedError", err)
+	}
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		if cmdline, _ := os.ReadFile(p); strings.Contains(string(cmdline), bazel) {
+			t.Errorf("%s still runs the fake Bazel after the grace period", filepath.Dir(p))
+		}
 	}
 }

@@ -44,9 +44,9 @@ build() {
 		"--execution_log_json_file=$s/execution_log.json" -- "$label")
 	local TIMEFORMAT='%R %U %S'
 	if [[ $2 == traced ]]; then
-		{ time (cd "$ws" && strace --seccomp-bpf -f -y -s131072 -o "$s/strace.txt" -e "trace=$syscalls" "${bazel[@]}") >/dev/null 2>&1; } 2>"$dir/time"
+		{ time { (cd "$ws" && strace --seccomp-bpf -f -y -s131072 -o "$s/strace.txt" -e "trace=$syscalls" "${bazel[@]}") >/dev/null 2>&1; }; } 2>"$dir/time"
 	else
-		{ time (cd "$ws" && "${bazel[@]}") >/dev/null 2>&1; } 2>"$dir/time"
+		{ time { (cd "$ws" && "${bazel[@]}") >/dev/null 2>&1; }; } 2>"$dir/time"
 	fi
 	read -r wall user sys <"$dir/time"
 	chmod -R u+w "$s"

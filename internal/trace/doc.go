@@ -5,7 +5,7 @@
 // inputs and outputs, apart from the host toolchain's own files (the
 // baseline).
 //
-// The pipeline is Run → (strace log, execution log, aquery for target
+// The pipeline is Run → (strace log, execution log, build events for target
 // labels) → Analyze: Scanner reads the log a record at a time, an attributor
 // rebuilds the process tree (clone, fork, vfork, execve, chdir) and matches
 // each `process-wrapper … ARGV` against the spawns, and a classifier resolves

@@ -46,43 +46,33 @@ func TestReadJSONExecLog(t *testing.T) {
 }
 
 func TestLabelActions(t *testing.T) {
-	// Cut down from `bazel aquery --output=jsonproto` of Bazel 4.2.3.
-	dump := `{
-  "artifacts": [{"id": 1, "pathFragmentId": 1}, {"id": 2, "pathFragmentId": 6}],
-  "actions": [
-    {"targetId": 1, "actionKey": "k1", "mnemonic": "CppLink", "outputIds": [1], "primaryOutputId": 1},
-    {"targetId": 2, "mnemonic": "Genrule", "outputIds": [2]}
-  ],
-  "targets": [{"id": 1, "label": "//pkg:bin", "ruleClassId": 1}, {"id": 2, "label": "//pkg:gen"}],
-  "pathFragments": [
-    {"id": 4, "label": "bazel-out"}, {"id": 3, "label": "k8-fastbuild", "parentId": 4},
-    {"id": 2, "label": "bin", "parentId": 3}, {"id": 5, "label": "pkg", "parentId": 2},
-    {"id": 1, "label": "bin", "parentId": 5}, {"id": 6, "label": "gen.txt", "parentId": 5}
-  ]
-}`
+	// Events as Bazel 4.2.3 writes them with --build_event_publish_all_actions
+	// (cut down): a progress event naming an action as its child, the
+	// workspace status action (no label) and two actions.
+	events := `{"id":{"progress":{"opaqueCount":2}},"children":[{"actionCompleted":{"primaryOutput":"bazel-out/k8-fastbuild/bin/pkg/bin.runfiles_manifest","label":"//pkg:bin","configuration":{"id":"f5"}}}],"progress":{"stderr":"Analyzing: 10 targets\n"}}
+{"id":{"actionCompleted":{"primaryOutput":"bazel-out/stable-status.txt","configuration":{"id":"system"}}},"action":{"success":true,"type":"BazelWorkspaceStatusAction"}}
+{"id":{"actionCompleted":{"primaryOutput":"bazel-out/k8-fastbuild/bin/pkg/bin","label":"//pkg:bin","configuration":{"id":"f5"}}},"action":{"success":true,"type":"CppLink","commandLine":["/usr/bin/gcc","-o","bazel-out/k8-fastbuild/bin/pkg/bin"]}}
+{"id":{"actionCompleted":{"primaryOutput":"bazel-out/k8-fastbuild/bin/pkg/_objs/bin/main.pic.o","label":"//pkg:bin","configuration":{"id":"f5"}}},"action":{"success":true,"type":"CppCompile"}}
+{"id":{"actionCompleted":{"primaryOutput":"bazel-out/k8-fastbuild/bin/pkg/gen.txt","label":"//pkg:gen","configuration":{"id":"f5"}}},"action":{"success":true,"type":"Genrule"}}
+`
 	actions := []Action{
 		{Mnemonic: "CppLink", Outputs: []string{"bazel-out/k8-fastbuild/bin/pkg/bin"}},
-		{Mnemonic: "Genrule", Outputs: []string{"bazel-out/k8-fastbuild/bin/pkg/gen.txt"}},
+		{Mnemonic: "CppCompile", Outputs: []string{"bazel-out/k8-fastbuild/bin/pkg/_objs/bin/main.pic.d", "bazel-out/k8-fastbuild/bin/pkg/_objs/bin/main.pic.o"}},
 		{Mnemonic: "Genrule", Target: "//kept:label", Outputs: []string{"bazel-out/k8-fastbuild/bin/pkg/gen.txt"}},
 		{Mnemonic: "Genrule", Outputs: []string{"nowhere"}},
 	}
-	if err := labelActions(strings.NewReader(dump), "aquery.json", actions); err != nil {
+	if err := labelActions(strings.NewReader(events), "build_events.json", actions); err != nil {
 		t.Fatal(err)
 	}
 	var labels []string
 	for _, a := range actions {
 		labels = append(labels, a.Target)
 	}
-	if want := []string{"//pkg:bin", "//pkg:gen", "//kept:label", ""}; !slices.Equal(labels, want) {
+	if want := []string{"//pkg:bin", "//pkg:bin", "//kept:label", ""}; !slices.Equal(labels, want) {
 		t.Errorf("labels %q, want %q", labels, want)
 	}
-	for _, tc := range []struct{ dump, msg string }{
-		{`[`, "aquery.json: unexpected EOF, expected aquery's jsonproto output"},
-		{`{"actions": [{"targetId": 1, "outputIds": [9]}]}`, "aquery.json: action 1: output 9 is not an artifact"},
-		{`{"artifacts": [{"id": 1, "pathFragmentId": 1}], "actions": [{"outputIds": [1]}], "pathFragments": [{"id": 1, "label": "a", "parentId": 1}]}`, "aquery.json: path fragment 1: unknown or cyclic"},
-	} {
-		if err := labelActions(strings.NewReader(tc.dump), "aquery.json", []Action{{}}); err == nil || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("labelActions(%s): error %v, want %q", tc.dump, err, tc.msg)
-		}
+	err := labelActions(strings.NewReader("{}\n{\"id\": 3}\n"), "build_events.json", actions)
+	if err == nil || !strings.HasPrefix(err.Error(), "build_events.json: line 2: ") || !strings.HasSuffix(err.Error(), ", expected a build event in JSON") {
+		t.Errorf("error %v, want one naming the file and line", err)
 	}
 }

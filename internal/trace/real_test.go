@@ -273,7 +273,7 @@ func TestTraceRealBuild(t *testing.T) {
 	})
 
 	t.Run("kept_trace", func(t *testing.T) {
-		for _, name := range []string{"strace.txt", "execution_log.json"} {
+		for _, name := range []string{"strace.txt", "execution_log.json", "build_events.json"} {
 			if st, err := os.Stat(filepath.Join(keep, name)); err != nil || st.Size() == 0 {
 				t.Errorf("--keep-trace: %s: %v, expected a non-empty file", name, err)
 			}

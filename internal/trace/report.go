@@ -37,8 +37,9 @@ type ActionRef struct {
 // ActionReport is one traced action and what it read without declaring it.
 type ActionReport struct {
 	ActionRef
-	// Argv is the action's command line (not written to the reports; it is
-	// how a caller matches the action with aquery's).
+	// Argv is the spawn's command line, as the execution log has it (not
+	// written to the reports; with Target and Mnemonic, it lets a caller
+	// find the action among aquery's, where a param file may be expanded).
 	Argv       []string
 	Undeclared []Undeclared
 	// Causes are findings of the static analysis for the same action, each

@@ -46,11 +46,11 @@ type Options struct {
 	Dir string
 	// Env is Bazel's environment (nil for this process's).
 	Env []string
-	// Flags are passed to `bazel build` (and the `bazel aquery` that finds
-	// target labels) before Ahab's own, which win.
+	// Flags are passed to `bazel build` before Ahab's own, which win.
 	Flags []string
 	// KeepTrace, when set, is a directory to keep the raw strace output
-	// (strace.txt) and the execution log (execution_log.json) in.
+	// (strace.txt), the execution log (execution_log.json) and the build
+	// events (build_events.json) in.
 	KeepTrace string
 	// TempDir is where the scratch directory is made (os.TempDir() when
 	// empty).
@@ -78,7 +78,7 @@ func (e *MissingStraceError) Unwrap() error { return e.Err }
 // BuildError means a Bazel command of the trace failed. It carries the tail
 // of Bazel's stderr, which says why.
 type BuildError struct {
-	Command  string // "bazel build (under strace)" or "bazel aquery"
+	Command  string // "bazel build (under strace)"
 	ExitCode int
 	Stderr   string
 }
@@ -132,14 +132,15 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(signals)
 	s := &session{
-		o:          o,
-		signals:    signals,
-		strace:     strace,
-		scratch:    tmp,
-		userRoot:   filepath.Join(tmp, "user_root"),
-		outputBase: filepath.Join(tmp, "output_base"),
-		traceFile:  filepath.Join(tmp, "strace.txt"),
-		execLog:    filepath.Join(tmp, "execution_log.json"),
+		o:           o,
+		signals:     signals,
+		strace:      strace,
+		scratch:     tmp,
+		userRoot:    filepath.Join(tmp, "user_root"),
+		outputBase:  filepath.Join(tmp, "output_base"),
+		traceFile:   filepath.Join(tmp, "strace.txt"),
+		execLog:     filepath.Join(tmp, "execution_log.json"),
+		buildEvents: filepath.Join(tmp, "build_events.json"),
 	}
 	if o.KeepTrace != "" {
 		// Absolute: strace and Bazel run in o.Dir, we read them here.
@@ -152,6 +153,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 		s.traceFile = filepath.Join(keep, "strace.txt")
 		s.execLog = filepath.Join(keep, "execution_log.json")
+		s.buildEvents = filepath.Join(keep, "build_events.json")
 	}
 	if err := s.build(ctx); err != nil {
 		return nil, err
@@ -160,7 +162,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.targets(ctx, actions); err != nil {
+	if err := s.targets(actions); err != nil {
 		return nil, err
 	}
 	if err := s.stopped(ctx); err != nil {
@@ -202,14 +204,15 @@ func (s *session) stopped(ctx context.Context) error {
 
 // session is one Run's files and commands.
 type session struct {
-	o          Options
-	signals    chan os.Signal
-	strace     string
-	scratch    string
-	userRoot   string
-	outputBase string
-	traceFile  string
-	execLog    string
+	o           Options
+	signals     chan os.Signal
+	strace      string
+	scratch     string
+	userRoot    string
+	outputBase  string
+	traceFile   string
+	execLog     string
+	buildEvents string
 }
 
 func (s *session) bazel() string {
@@ -246,12 +249,16 @@ func (s *session) buildArgs() []string {
 		"--disk_cache=",
 		"--remote_cache=",
 		"--remote_executor=",
+		// What each spawn declared, and (Bazel 4.2.3's log lacks them)
+		// the targets of the actions.
 		"--execution_log_json_file="+s.execLog,
+		"--build_event_json_file="+s.buildEvents,
+		"--build_event_publish_all_actions",
 		"--", s.o.Label)
 }
 
 func (s *session) build(ctx context.Context) error {
-	return s.run(ctx, "bazel build (under strace)", s.buildArgs(), nil)
+	return s.run(ctx, "bazel build (under strace)", s.buildArgs())
 }
 
 func (s *session) actions() ([]Action, error) {
@@ -268,11 +275,10 @@ func (s *session) actions() ([]Action, error) {
 // which Bazel answers by cancelling the build, and SIGKILL if it is still
 // there after the grace period. strace blocks those signals itself while it
 // writes to a file, so it stays to the end and exits with Bazel.
-func (s *session) run(ctx context.Context, command string, argv []string, stdout io.Writer) error {
+func (s *session) run(ctx context.Context, command string, argv []string) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = s.o.Dir
 	cmd.Env = s.o.Env
-	cmd.Stdout = stdout
 	tail := &tailWriter{}
 	cmd.Stderr = tail
 	if s.o.Progress != nil {

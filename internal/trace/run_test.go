@@ -25,12 +25,13 @@ func TestOverheadScriptTracesTheSameCalls(t *testing.T) {
 
 func TestBuildArgs(t *testing.T) {
 	s := &session{
-		o:          Options{Label: "//pkg:all", Bazel: "/opt/bazel", Flags: []string{"--config=ci", "--spawn_strategy=sandboxed"}},
-		strace:     "strace",
-		userRoot:   "/s/user_root",
-		outputBase: "/s/output_base",
-		traceFile:  "/s/strace.txt",
-		execLog:    "/s/execution_log.json",
+		o:           Options{Label: "//pkg:all", Bazel: "/opt/bazel", Flags: []string{"--config=ci", "--spawn_strategy=sandboxed"}},
+		strace:      "strace",
+		userRoot:    "/s/user_root",
+		outputBase:  "/s/output_base",
+		traceFile:   "/s/strace.txt",
+		execLog:     "/s/execution_log.json",
+		buildEvents: "/s/build_events.json",
 	}
 	got := s.buildArgs()
 	want := []string{
@@ -38,7 +39,9 @@ func TestBuildArgs(t *testing.T) {
 		"/opt/bazel", "--batch", "--output_user_root=/s/user_root", "--output_base=/s/output_base", "build",
 		"--config=ci", "--spawn_strategy=sandboxed",
 		"--spawn_strategy=standalone", "--disk_cache=", "--remote_cache=", "--remote_executor=",
-		"--execution_log_json_file=/s/execution_log.json", "--", "//pkg:all",
+		"--execution_log_json_file=/s/execution_log.json",
+		"--build_event_json_file=/s/build_events.json", "--build_event_publish_all_actions",
+		"--", "//pkg:all",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("argv:\n%q\nwant (the user's flags first, so that ours win):\n%q", got, want)

@@ -431,8 +431,20 @@ func (at *attributor) touch(p *process, base string, file []byte, o op, resolved
 	if name == "" {
 		return nil // AT_EMPTY_PATH: about an open descriptor, already seen
 	}
-	p.act.touch(join(base, name), o, resolved, p.exe)
+	p.act.touch(selfCwd(join(base, name), p.fs.cwd), o, resolved, p.exe)
 	return nil
+}
+
+// selfCwd replaces /proc/self/cwd, which Bazel gives C++ actions as PWD, by
+// the working directory it stands for: the file behind it is the action's
+// concern, not the kernel's.
+func selfCwd(p, cwd string) string {
+	for _, prefix := range []string{"/proc/self/cwd", "/proc/thread-self/cwd"} {
+		if rest, ok := strings.CutPrefix(p, prefix); ok && cwd != "" && (rest == "" || rest[0] == '/') {
+			return cwd + rest
+		}
+	}
+	return p
 }
 
 // join resolves name against the directory base lexically.

@@ -151,7 +151,8 @@ func TestAttribute(t *testing.T) {
 			"1 faccessat2(AT_FDCWD</ob/execroot/ws>, \"/usr/lib/gcc/\", F_OK, AT_EACCESS) = 0\n" +
 			"1 creat(\"out.txt\", 0644) = 4</ob/execroot/ws/out.txt>\n" +
 			"1 openat2(AT_FDCWD</ob/execroot/ws>, \"o2\", {flags=O_RDONLY|O_CLOEXEC, resolve=RESOLVE_NO_SYMLINKS}, 24) = 5</ob/execroot/ws/o2>\n" +
-			"1 execveat(3</ws/pkg/data>, \"tool\", [\"tool\"], 0x1 /* 1 var */, 0) = 0\n",
+			"1 execveat(3</ws/pkg/data>, \"tool\", [\"tool\"], 0x1 /* 1 var */, 0) = 0\n" +
+			"1 stat(\"/proc/self/cwd/pkg/through_pwd\", {st_mode=S_IFREG|0644, st_size=1, ...}) = 0\n",
 		traced: true,
 		want: []string{
 			"/bin/bash exec|file",
@@ -159,6 +160,7 @@ func TestAttribute(t *testing.T) {
 			"/ob/execroot/ws/out.txt write → /ob/execroot/ws/out.txt",
 			"/ob/execroot/ws/pkg stat|dir",
 			"/ob/execroot/ws/pkg/data read|dir → /ws/pkg/data",
+			"/ob/execroot/ws/pkg/through_pwd stat|file",
 			"/tmp/cc1.s read|write → /tmp/cc1.s",
 			"/usr/lib/gcc stat",
 			"/ws/pkg/data list|dir",

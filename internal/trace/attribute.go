@@ -3,7 +3,6 @@ package trace
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"path"
 	"slices"
@@ -93,11 +92,15 @@ type process struct {
 	wrapperOf *actionTrace
 }
 
-// pendingLimit bounds the records kept for processes whose parent has not
-// yet said it created them (strace can print a child's first system calls
-// before its parent's clone returns). The wait is one system call long in
-// practice; a log that needs more than this is not one strace wrote.
-const pendingLimit = 1 << 20
+// pendingWindow bounds how long, in lines, the records of a process whose
+// parent has not yet said it created it are kept. strace can print a
+// child's first system calls (even its exit) before its parent's clone
+// returns; the wait is one system call long in practice, a few lines, and
+// far less than this. A process still unclaimed after it (its parent was
+// killed inside clone, say, which strace prints as "= ?") is taken for one
+// that is no action's, and what it did is dropped, so that memory stays
+// bounded whatever the log.
+var pendingWindow = 1 << 14
 
 type pendingRecord struct {
 	line         int
@@ -108,8 +111,9 @@ type pendingRecord struct {
 // pendingProcess is what a process not yet known did: it may even have
 // exited before its parent's clone returned.
 type pendingProcess struct {
-	records []pendingRecord
-	exited  bool
+	records   []pendingRecord
+	firstLine int
+	exited    bool
 }
 
 // attributor rebuilds the process tree of a traced build from its strace
@@ -119,10 +123,10 @@ type attributor struct {
 	spawns   map[string][]*actionTrace // argv key → actions, in log order
 	procs    map[int]*process
 	// pending holds the records of processes not yet known, by pid.
-	pending      map[int]*pendingProcess
-	pendingCount int
-	root         int // the first process of the log: the traced command
-	file         string
+	pending   map[int]*pendingProcess
+	nextSweep int // the line at which to look for stale pending processes
+	root      int // the first process of the log: the traced command
+	file      string
 }
 
 // attribute reads an strace log and returns the actions with what each
@@ -192,18 +196,15 @@ func (at *attributor) record(rec *Record) error {
 		return nil
 	}
 	if p == nil {
-		if at.pendingCount >= pendingLimit {
-			return &ParseError{File: at.file, Line: rec.Line, Err: fmt.Errorf("%d system calls of processes no process said it created, expected their parents' clone first", at.pendingCount)}
-		}
+		at.sweep(rec.Line)
 		pp := at.pending[rec.PID]
 		if pp == nil {
-			pp = &pendingProcess{}
+			pp = &pendingProcess{firstLine: rec.Line}
 			at.pending[rec.PID] = pp
 		}
 		pp.records = append(pp.records, pendingRecord{
 			line: rec.Line, name: string(rec.Name), args: string(rec.Args), result: string(rec.Result),
 		})
-		at.pendingCount++
 		return nil
 	}
 	if err := at.syscall(p, rec); err != nil {
@@ -214,6 +215,24 @@ func (at *attributor) record(rec *Record) error {
 		return &ParseError{File: at.file, Line: rec.Line, Err: err}
 	}
 	return nil
+}
+
+// sweep drops the pending processes no parent claimed within the window,
+// looking every few thousand lines.
+func (at *attributor) sweep(line int) {
+	if line < at.nextSweep {
+		return
+	}
+	at.nextSweep = line + pendingWindow/16
+	for pid, pp := range at.pending {
+		if line-pp.firstLine <= pendingWindow {
+			continue
+		}
+		delete(at.pending, pid)
+		if !pp.exited {
+			at.procs[pid] = &process{fs: &fsState{}} // no action's
+		}
+	}
 }
 
 // adopt gives a new process its parent's state and replays what it did
@@ -232,7 +251,6 @@ func (at *attributor) adopt(parent *process, child int, shareFS bool) error {
 		return nil
 	}
 	delete(at.pending, child)
-	at.pendingCount -= len(pp.records)
 	for _, pr := range pp.records {
 		rec := &Record{Line: pr.line, PID: child, Kind: Syscall, Name: []byte(pr.name), Args: []byte(pr.args), Result: []byte(pr.result)}
 		if err := at.record(rec); err != nil {

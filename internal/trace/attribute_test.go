@@ -206,6 +206,50 @@ func TestAttribute(t *testing.T) {
 	}
 }
 
+// A process no parent claims is given up on after pendingWindow lines:
+// what it did is dropped and what it does next is skipped.
+func TestAttributeOrphan(t *testing.T) {
+	defer func(w int) { pendingWindow = w }(pendingWindow)
+	pendingWindow = 32
+	var b strings.Builder
+	b.WriteString("1 execve(\"/usr/bin/bazel\", [\"bazel\"], 0x1 /* 1 var */) = 0\n")
+	// 9's parent was killed inside clone: strace prints no pid for it.
+	b.WriteString("1 clone(child_stack=NULL, flags=SIGCHLD) = ?\n")
+	for i := 0; i < 100; i++ {
+		b.WriteString("9 openat(AT_FDCWD</ws>, \"/noise\", O_RDONLY) = 3</noise>\n")
+	}
+	b.WriteString("9 chdir(\"/ob/execroot/ws\") = 0\n")
+	b.WriteString("9 execve(\"/bin/bash\", [\"/bin/bash\", \"-c\", \"cat pkg/a\"], 0x1 /* 1 var */) = 0\n")
+	traces := []*actionTrace{{action: catAction}}
+	at := &attributor{execRoot: testExecRoot, spawns: map[string][]*actionTrace{argvKey(catAction.Argv): traces}, procs: map[int]*process{}, pending: map[int]*pendingProcess{}, file: "strace.txt"}
+	sc := NewScanner(strings.NewReader(b.String()), "strace.txt")
+	sc.Want = at.want
+	most := 0
+	for sc.Scan() {
+		if err := at.record(sc.Record()); err != nil {
+			t.Fatal(err)
+		}
+		if pp := at.pending[9]; pp != nil {
+			most = max(most, len(pp.records))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if most > pendingWindow+pendingWindow/16+1 {
+		t.Errorf("%d records kept for the unclaimed process, want at most about the window (%d lines)", most, pendingWindow)
+	}
+	// Given up on, it is known as no action's until it runs one: its
+	// execve in the execution root still matches the spawn, and the noise
+	// before is no part of it.
+	if at.procs[9] == nil || at.procs[9].act != traces[0] {
+		t.Errorf("the unclaimed process is %+v, want it known, and the spawn's since its execve", at.procs[9])
+	}
+	if got := describe(traces[0]); !slices.Equal(got, []string{"/bin/bash exec|file"}) {
+		t.Errorf("the action touched %q, want only its program", got)
+	}
+}
+
 func TestAttributeSameArgv(t *testing.T) {
 	// Two spawns with one command line: the first run is the first
 	// spawn's, the second the second's, a third (a retry) the first's.

@@ -19,7 +19,7 @@ func Analyze(log io.Reader, name string, actions []Action, l Layout) (*Report, e
 func analyze(log io.Reader, name string, actions []Action, l Layout, fsys filesystem) (*Report, error) {
 	traces := make([]*actionTrace, len(actions))
 	for i := range actions {
-		traces[i] = &actionTrace{action: &actions[i], index: i}
+		traces[i] = &actionTrace{action: &actions[i]}
 	}
 	if err := attribute(log, name, traces, l.ExecRoot); err != nil {
 		return nil, err

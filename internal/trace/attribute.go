@@ -53,7 +53,6 @@ type access struct {
 // actionTrace is one action and what its processes touched.
 type actionTrace struct {
 	action   *Action
-	index    int // in the execution log, for a stable order
 	traced   bool
 	accesses map[string]*access
 }

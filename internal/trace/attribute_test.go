@@ -62,7 +62,7 @@ func runAttribute(t *testing.T, trace string, actions ...*Action) []*actionTrace
 	t.Helper()
 	traces := make([]*actionTrace, len(actions))
 	for i, a := range actions {
-		traces[i] = &actionTrace{action: a, index: i}
+		traces[i] = &actionTrace{action: a}
 	}
 	if err := attribute(strings.NewReader(trace), "strace.txt", traces, testExecRoot); err != nil {
 		t.Fatal(err)

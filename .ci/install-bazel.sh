@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs Debian's Bazel 4.2.3 (bazel-bootstrap) and the repositories the
 # end-to-end tests point Bazel at instead of downloading them (see
-# e2e/testdata/*.txtar and docs/bazel.md). Idempotent: when everything is
-# installed already it returns at once, without touching apt.
+# e2e/testdata/*.txtar and docs/bazel.md), and strace, which `ahab trace`
+# and its test run the build under (docs/trace.md). Idempotent: when
+# everything is installed already it returns at once, without touching apt.
 set -euo pipefail
 
-packages=(bazel-bootstrap bazel-skylib bazel-platforms bazel-rules-java)
+packages=(bazel-bootstrap bazel-skylib bazel-platforms bazel-rules-java strace)
 
 missing=()
 for p in "${packages[@]}"; do

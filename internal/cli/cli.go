@@ -40,6 +40,8 @@ func Main(args []string, sys System) int {
 			return finish(sys, runMerge(args[1:], sys))
 		case "kinds":
 			return finish(sys, runKinds(args[1:], sys))
+		case "trace":
+			return finish(sys, runTrace(args[1:], sys))
 		}
 	}
 	o, fs, err := parseAnalysis(args)

@@ -1,0 +1,387 @@
+package trace_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/ahab-go/ahab/internal/cli"
+	"github.com/ahab-go/ahab/internal/trace"
+)
+
+var record = flag.Bool("record", false, "TestTraceRealBuild: re-record the excerpts in testdata/recorded from the build")
+
+// requireTools skips the test when `bazel` or `strace` is missing, or with
+// -short, unless CI=true: CI must run it, so there a missing tool fails it.
+func requireTools(t *testing.T) {
+	t.Helper()
+	ci := os.Getenv("CI") == "true"
+	if testing.Short() && !ci {
+		t.Skip("runs the real Bazel under strace; skipped with -short")
+	}
+	for _, tool := range []string{"bazel", "strace"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if ci {
+				t.Fatalf("CI=true but no `%s` is on PATH: this test must run in CI; .ci/install-bazel.sh installs Debian's bazel-bootstrap and strace", tool)
+			}
+			t.Skipf("no `%s` on PATH: install Debian's bazel-bootstrap and strace (bash .ci/install-bazel.sh) to run this test", tool)
+		}
+	}
+}
+
+// extractWorkspace writes testdata/workspace.txtar into a temporary
+// directory, replacing @TMP@ with it, and returns that directory.
+func extractWorkspace(t *testing.T) string {
+	t.Helper()
+	archive, err := txtar.ParseFile(filepath.Join("testdata", "workspace.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range archive.Files {
+		p := filepath.Join(tmp, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mode := fs.FileMode(0o644)
+		if strings.HasSuffix(f.Name, ".sh") {
+			mode = 0o755
+		}
+		data := bytes.ReplaceAll(f.Data, []byte("@TMP@"), []byte(tmp))
+		if err := os.WriteFile(p, data, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tmp
+}
+
+// bazelEnv is the environment without what would confuse a nested Bazel or
+// tie it to the machine's home: a test runner's TEST_* and RUNFILES_*, an
+// enclosing `bazel run`'s directories, HOME and XDG_CACHE_HOME.
+func bazelEnv(home string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		key, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(key, "TEST_"), strings.HasPrefix(key, "RUNFILES_"),
+			key == "BUILD_WORKSPACE_DIRECTORY", key == "BUILD_WORKING_DIRECTORY",
+			key == "HOME", key == "XDG_CACHE_HOME", key == "TMPDIR":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "HOME="+home)
+}
+
+// jsonReport is the report as --write-json writes it (docs/trace.md).
+type jsonReport struct {
+	Actions  []jsonAction `json:"actions"`
+	Baseline []struct {
+		Path    string `json:"path"`
+		Rule    string `json:"rule"`
+		Actions int    `json:"actions"`
+	} `json:"baseline"`
+	Untraced []struct {
+		Target string `json:"target"`
+	} `json:"untraced"`
+}
+
+type jsonAction struct {
+	Target     string   `json:"target"`
+	Mnemonic   string   `json:"mnemonic"`
+	Outputs    []string `json:"outputs"`
+	Undeclared []struct {
+		Path  string `json:"path"`
+		Class string `json:"class"`
+	} `json:"undeclared"`
+	Causes []json.RawMessage `json:"causes"`
+}
+
+// truth is one row of the ground truth: the action (by target, mnemonic
+// and the end of one of its outputs), what it must be reported to read
+// (path and class), and, for the genrule that compiles, where else its
+// reports may point.
+type truth struct {
+	target, mnemonic, output string
+	undeclared               map[string]string
+	alsoUnder                string
+}
+
+var groundTruth = []truth{
+	{"//pkg:ws_leak", "Genrule", "pkg/ws_leak.txt", map[string]string{"pkg/secret.txt": "workspace_file"}, ""},
+	{"//pkg:host_leak", "Genrule", "pkg/host_leak.txt", map[string]string{"/etc/os-release": "host_file"}, ""},
+	{"//pkg:walk_up", "Genrule", "pkg/walk_up.txt", map[string]string{".walkrc": "workspace_file"}, ""},
+	{"//pkg:glob", "Genrule", "pkg/glob.txt", map[string]string{"pkg/data": "directory_listing"}, ""},
+	{"//pkg:gcc_hdr", "Genrule", "pkg/use.o", map[string]string{
+		"pkg/hidden/hidden.h":  "workspace_file",
+		"/usr/include/stdio.h": "host_file",
+	}, "/usr/include/"},
+	{"//pkg:honest", "Genrule", "pkg/honest.txt", nil, ""},
+	{"//pkg:with_tool", "Genrule", "pkg/with_tool.txt", nil, ""},
+	{"//pkg:lib", "CppCompile", "pkg/_objs/lib/lib.pic.o", nil, ""},
+	{"//pkg:lib", "CppLink", "pkg/liblib.a", nil, ""},
+	{"//pkg:lib", "CppLink", "pkg/liblib.so", nil, ""},
+	{"//pkg:bin", "CppCompile", "pkg/_objs/bin/main.pic.o", nil, ""},
+	{"//pkg:bin", "CppLink", "pkg/bin", nil, ""},
+}
+
+// TestTraceRealBuild runs `ahab trace //pkg:all` on testdata/workspace.txtar
+// with the real Bazel under strace, as a user would, and checks every row
+// of the ground truth against the JSON report; then that nothing is left
+// running or on disk.
+func TestTraceRealBuild(t *testing.T) {
+	requireTools(t)
+	tmp := extractWorkspace(t)
+	ws := filepath.Join(tmp, "ws")
+	home := filepath.Join(tmp, "home")
+	scratch := filepath.Join(tmp, "scratch")
+	keep := filepath.Join(tmp, "keep")
+	for _, d := range []string{home, scratch} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The scratch directory comes from os.TempDir, which reads TMPDIR.
+	t.Setenv("TMPDIR", scratch)
+	env := bazelEnv(home)
+	var stdout, stderr bytes.Buffer
+	sys := cli.System{
+		Stdout: &stdout,
+		Stderr: &stderr,
+		LookupEnv: func(k string) (string, bool) {
+			if k == "BUILD_WORKING_DIRECTORY" {
+				return ws, true
+			}
+			for _, kv := range env {
+				if key, v, _ := strings.Cut(kv, "="); key == k {
+					return v, true
+				}
+			}
+			return "", false
+		},
+		Environ: func() []string { return env },
+	}
+	reportPath := filepath.Join(tmp, "trace.json")
+	code := cli.Main([]string{"trace", "--write-json", reportPath, "--keep-trace", keep, "//pkg:all"}, sys)
+	t.Logf("ahab trace: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	if code != cli.ExitFindings {
+		t.Fatalf("exit %d, expected %d: the workspace has undeclared reads", code, cli.ExitFindings)
+	}
+	data, err := os.ReadFile(reportPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r jsonReport
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("%s: %v", reportPath, err)
+	}
+
+	t.Run("ground_truth", func(t *testing.T) {
+		matched := make([]bool, len(r.Actions))
+		for _, row := range groundTruth {
+			i := slices.IndexFunc(r.Actions, func(a jsonAction) bool {
+				return a.Target == row.target && a.Mnemonic == row.mnemonic &&
+					slices.ContainsFunc(a.Outputs, func(o string) bool { return strings.HasSuffix(o, "/"+row.output) })
+			})
+			if i < 0 {
+				t.Errorf("%s %s (%s): not among the traced actions", row.target, row.mnemonic, row.output)
+				continue
+			}
+			matched[i] = true
+			a := r.Actions[i]
+			got := map[string]string{}
+			for _, u := range a.Undeclared {
+				got[u.Path] = u.Class
+			}
+			for p, class := range row.undeclared {
+				if got[p] != class {
+					t.Errorf("%s %s: %s reported as %q, expected %s", row.target, row.mnemonic, p, got[p], class)
+				}
+			}
+			for p, class := range got {
+				if _, planted := row.undeclared[p]; planted {
+					continue
+				}
+				if row.alsoUnder != "" && strings.HasPrefix(p, row.alsoUnder) && class == "host_file" {
+					continue
+				}
+				t.Errorf("%s %s: unexpected %s %s (beyond the baseline, for an action that does not read it)", row.target, row.mnemonic, class, p)
+			}
+			if a.Causes == nil || len(a.Causes) != 0 {
+				t.Errorf("%s %s: causes %v, expected [] (left for the static analysis to fill)", row.target, row.mnemonic, a.Causes)
+			}
+		}
+		for i, ok := range matched {
+			if !ok {
+				a := r.Actions[i]
+				t.Errorf("%s %s %v: traced, but not in the ground truth", a.Target, a.Mnemonic, a.Outputs)
+			}
+		}
+		if len(r.Untraced) > 0 {
+			t.Errorf("untraced actions: %v, expected every spawn to be found in the trace", r.Untraced)
+		}
+	})
+
+	t.Run("baseline", func(t *testing.T) {
+		// The C++ toolchain declares /usr/include: the compile of main.c reads
+		// stdio.h as baseline, while the genrule's gcc reads it undeclared.
+		rules := map[string]string{}
+		for _, b := range r.Baseline {
+			rules[b.Path] = b.Rule
+		}
+		for p, rule := range map[string]string{
+			"/usr/include/stdio.h": "toolchain",
+			"/etc/ld.so.cache":     "loader",
+			"/bin/bash":            "program",
+		} {
+			if rules[p] != rule {
+				t.Errorf("baseline: %s has rule %q, expected %q", p, rules[p], rule)
+			}
+		}
+		// bash reads the user database when it starts, on Debian at least.
+		if rule, ok := rules["/etc/passwd"]; ok && rule != "shell" {
+			t.Errorf("baseline: /etc/passwd has rule %q, expected shell", rule)
+		}
+	})
+
+	t.Run("text_report", func(t *testing.T) {
+		for _, want := range []string{
+			"//pkg:ws_leak Genrule → bazel-out/k8-fastbuild/bin/pkg/ws_leak.txt\n  workspace_file     pkg/secret.txt\n",
+			"//pkg:host_leak Genrule → bazel-out/k8-fastbuild/bin/pkg/host_leak.txt\n  host_file          /etc/os-release\n",
+			"12 actions traced; 5 read paths they had not declared",
+		} {
+			if !strings.Contains(stderr.String(), want) {
+				t.Errorf("the text report on stderr lacks %q", want)
+			}
+		}
+	})
+
+	t.Run("kept_trace", func(t *testing.T) {
+		for _, name := range []string{"strace.txt", "execution_log.json", "build_events.json"} {
+			if st, err := os.Stat(filepath.Join(keep, name)); err != nil || st.Size() == 0 {
+				t.Errorf("--keep-trace: %s: %v, expected a non-empty file", name, err)
+			}
+		}
+	})
+
+	t.Run("nothing_left", func(t *testing.T) {
+		if names := dirNames(t, scratch); len(names) > 0 {
+			t.Errorf("%s holds %v after the trace, expected nothing", scratch, names)
+		}
+		if names := dirNames(t, home); len(names) > 0 {
+			t.Errorf("HOME (%s) holds %v after the trace, expected nothing: Bazel used the user's output root", home, names)
+		}
+		if procs := processesUsing(scratch); len(procs) > 0 {
+			t.Errorf("processes still running in the scratch directory: %v", procs)
+		}
+	})
+
+	if *record {
+		recordExcerpts(t, keep, tmp)
+	}
+}
+
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// processesUsing lists the processes whose command line or working
+// directory mentions dir.
+func processesUsing(dir string) []string {
+	var found []string
+	pids, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range pids {
+		cmdline, _ := os.ReadFile(filepath.Join(p, "cmdline"))
+		cwd, _ := os.Readlink(filepath.Join(p, "cwd"))
+		if bytes.Contains(cmdline, []byte(dir)) || strings.HasPrefix(cwd, dir) {
+			found = append(found, filepath.Base(p)+" "+string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
+		}
+	}
+	return found
+}
+
+// TestTraceInterrupted sends the test process a SIGINT, as Ctrl-C would,
+// while the traced build runs: Run must stop Bazel and strace, remove its
+// scratch directory and return an InterruptedError.
+func TestTraceInterrupted(t *testing.T) {
+	requireTools(t)
+	tmp := extractWorkspace(t)
+	scratch := filepath.Join(tmp, "scratch")
+	home := filepath.Join(tmp, "home")
+	for _, d := range []string{home, scratch} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := trace.Run(context.Background(), trace.Options{
+			Label:   "//pkg:all",
+			Dir:     filepath.Join(tmp, "ws"),
+			Env:     bazelEnv(home),
+			TempDir: scratch,
+		})
+		done <- err
+	}()
+	// Once Bazel runs something through its process-wrapper (the C++
+	// toolchain's configuration runs gcc early on), its server is up and
+	// has children of its own to stop.
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		traces, _ := filepath.Glob(filepath.Join(scratch, "ahab-trace-*", "strace.txt"))
+		if len(traces) == 1 {
+			if data, err := os.ReadFile(traces[0]); err == nil && bytes.Contains(data, []byte(`process-wrapper", [`)) {
+				break
+			}
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("Run ended before it could be interrupted: %v", err)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Bazel ran nothing through its process-wrapper in 2 minutes")
+		}
+	}
+	start := time.Now()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := <-done
+	t.Logf("Run returned %v after %s", err, time.Since(start).Round(time.Millisecond))
+	var stopped *trace.InterruptedError
+	if !errors.As(err, &stopped) {
+		t.Fatalf("error %v, want an *InterruptedError", err)
+	}
+	if names := dirNames(t, scratch); len(names) > 0 {
+		t.Errorf("%s holds %v after the interrupt, expected nothing", scratch, names)
+	}
+	if procs := processesUsing(scratch); len(procs) > 0 {
+		t.Errorf("processes still running in the scratch directory: %v", procs)
+	}
+}

@@ -3,8 +3,6 @@ package trace
 import (
 	"io"
 	"slices"
-
-	"github.com/ahab-go/ahab/internal/action"
 )
 
 // Analyze reads the strace log of a build (name is its file name in errors)
@@ -29,7 +27,7 @@ func analyze(log io.Reader, name string, actions []Action, l Layout, fsys filesy
 	for _, t := range traces {
 		target := t.action.Target
 		if target == "" {
-			target = action.UnknownTarget
+			target = "<unknown target>"
 		}
 		ref := ActionRef{Target: target, Mnemonic: t.action.Mnemonic, Outputs: slices.Sorted(slices.Values(t.action.Outputs))}
 		if !t.traced {

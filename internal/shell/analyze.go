@@ -87,6 +87,9 @@ type analyzer struct {
 	sources  []source
 	// writers maps a substitution's node to the programs writing into it.
 	writers map[int][]string
+	// timesFixed says a command before has set files' times to a given
+	// date (touch -d, touch -t): archivers after it record no clock.
+	timesFixed bool
 }
 
 // source is one occurrence of a source of variation.
@@ -106,6 +109,7 @@ type frame struct {
 	out     dest
 	err     dest
 	stdin   []taint
+	piped   bool // stdin is a pipe from another command
 	ctx     []Context
 	nesting int
 }
@@ -497,6 +501,7 @@ func (a *analyzer) binary(fr frame, st *state, c *syntax.BinaryCmd) {
 		left.ctx = appendCtx(fr.ctx, Context{Kind: InPipeline})
 		right := fr
 		right.stdin = []taint{{node: p, mode: asContent}}
+		right.piped = true
 		right.ctx = left.ctx
 		// Each side of a pipeline runs in a subshell.
 		a.stmt(left, st.clone(), c.X)
@@ -553,6 +558,7 @@ func (a *analyzer) redirect(fr frame, st *state, redirs []*syntax.Redirect) fram
 				fr.out = to
 			}
 		case syntax.RdrIn:
+			fr.piped = false
 			v := a.value(fr, st, r.Word, false)
 			if name, ok := v.known(); ok {
 				if kind, ok := fileSource(name); ok {
@@ -571,6 +577,7 @@ func (a *analyzer) redirect(fr frame, st *state, redirs []*syntax.Redirect) fram
 				fr.stdin = nil
 				continue
 			}
+			fr.piped = false
 			hfr := fr
 			hfr.ctx = appendCtx(fr.ctx, Context{Kind: InHereDocument})
 			v := a.value(hfr, st, word, true)
@@ -1123,9 +1130,14 @@ func (a *analyzer) command(fr frame, st *state, s *syntax.Stmt, env []value, fie
 
 	env = append(st.envWords(), env...)
 	cmd := Command{
-		Text:    oneLine(a.stmtText(fr, s)),
-		Pos:     a.pos(fr, s.Pos()),
-		Context: slices.Clone(fr.ctx),
+		Text:     oneLine(a.stmtText(fr, s)),
+		Pos:      a.pos(fr, s.Pos()),
+		Context:    slices.Clone(fr.ctx),
+		FromPipe:   fr.piped,
+		TimesFixed: a.timesFixed,
+	}
+	if base == "touch" && setsFixedTime(args) {
+		a.timesFixed = true
 	}
 	for _, f := range fields {
 		cmd.Argv = append(cmd.Argv, f.word())
@@ -1159,9 +1171,12 @@ func (a *analyzer) command(fr frame, st *state, s *syntax.Stmt, env []value, fie
 	if prog.text != nil {
 		text = prog.text(args)
 	}
+	// A compiler told to map the directory out of what it records
+	// (-ffile-prefix-map=$PWD=.) records no path of the machine's.
+	recordsPaths := prog.recordsPaths && !slices.ContainsFunc(fields[1:], remapsPath)
 	for i, f := range fields[1:] {
 		isText := prog.printsArgs || (text != nil && text[i])
-		a.flowInto(n, f, isText, prog.recordsPaths && !unrecordedOperand(base, args, i))
+		a.flowInto(n, f, isText, recordsPaths && !unrecordedOperand(base, args, i))
 	}
 	// A tool we know nothing about may read any variable it is given;
 	// the programs we know read none that matter here.
@@ -1175,6 +1190,13 @@ func (a *analyzer) command(fr frame, st *state, s *syntax.Stmt, env []value, fie
 	if kind, ok := sourceOf(base, args); ok && !(kind == PWD && st.cwd != nil && isKnownPath(st.cwd)) {
 		src := a.newSource(fr, kind, base, s.Pos())
 		a.g.edge(src, n)
+	}
+	// What inline code (python3 -c CODE) asks the machine.
+	if calls := inlineSources(base, args, wordStrings(env)); len(calls) > 0 {
+		for _, c := range calls {
+			src := a.newSource(fr, c.kind, base+": "+c.text, s.Pos())
+			a.g.edge(src, n)
+		}
 	}
 	for i, arg := range args {
 		if kind, ok := fileSource(arg); ok {
@@ -1383,4 +1405,28 @@ func (a *analyzer) finish() {
 		})
 	}
 	slices.SortStableFunc(a.script.Sources, func(x, y Source) int { return x.Pos.Offset - y.Pos.Offset })
+}
+
+// wordStrings is the text of each value.
+func wordStrings(vs []value) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.String()
+	}
+	return out
+}
+
+// setsFixedTime says touch is given a date to set rather than now: -d,
+// --date or -t (-r copies another file's time, which may be any).
+func setsFixedTime(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if strings.HasPrefix(a, "--date") || strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "-t") ||
+			isShortBundle(a) && strings.ContainsAny(a[1:], "dt") {
+			return true
+		}
+	}
+	return false
 }

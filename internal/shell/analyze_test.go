@@ -554,3 +554,76 @@ func TestExportedSourceReachesOnlyUnknownTools(t *testing.T) {
 		t.Errorf("an exported value did not reach an unknown tool: %q", got)
 	}
 }
+
+// What the script gives a command besides its arguments reaches its spec
+// as words of their own: its assignments, a pipe on its standard input,
+// and times the script fixed before it.
+func TestSpecArgsCarryWhatTheScriptGives(t *testing.T) {
+	for _, tc := range []struct {
+		script, command string
+		want            []string
+	}{
+		{"cat a | gzip > out", "gzip", []string{"stdin=pipe"}},
+		{"gzip < a > out", "gzip", nil},
+		{"gzip -c a > out", "gzip", []string{"-c", "a"}},
+		{"touch -d @0 d/*; zip -X out.zip d/*", "zip", []string{"touch=fixed", "-X", "out.zip", "d/*"}},
+		{"touch d/x; zip -X out.zip d/*", "zip", []string{"-X", "out.zip", "d/*"}},
+		{"zip -X out.zip d/*; touch -t 200001010000 d/x", "zip", []string{"-X", "out.zip", "d/*"}},
+		{"(cd d && touch --date=@0 *); tar -cf out.tar d", "tar", []string{"touch=fixed", "-cf", "out.tar", "d"}},
+		{"export SOURCE_DATE_EPOCH=0; find . | cpio -o > out", "cpio", []string{"SOURCE_DATE_EPOCH=0", "stdin=pipe", "-o"}},
+	} {
+		s, err := Analyze(Invocation{Shell: "/bin/bash", Script: tc.script})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, c := range s.Commands {
+			if name, _ := c.Program().Value(); name == tc.command {
+				found = true
+				if got := c.SpecArgs(); !slices.Equal(got, tc.want) {
+					t.Errorf("%s: %s sees %q, want %q", tc.script, tc.command, got, tc.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no %s command", tc.script, tc.command)
+		}
+	}
+}
+
+// Inline code is read for the calls that ask the machine something.
+func TestInlineCode(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		want   []string // kinds of the sources that reach a file
+	}{
+		{`python3 -c 'import time; print(time.time())' > out`, []string{"clock"}},
+		{`python3 -c 'print(1)' > out`, nil},
+		{`python3 -c 'import uuid; print(uuid.uuid4())' > out`, []string{"random"}},
+		{`python3 -c 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2])' a.py out.pyc`, []string{"filemeta"}},
+		{`SOURCE_DATE_EPOCH=0 python3 -c 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2])' a.py out.pyc`, nil},
+		{`python3 -c 'print(" ".join({"a", "b", "c"}))' > out`, []string{"order"}},
+		{`python3 -c 'print(" ".join(sorted({"a", "b", "c"})))' > out`, nil},
+		{`PYTHONHASHSEED=0 python3 -c 'print(" ".join({"a", "b", "c"}))' > out`, nil},
+		{`python3 -c 'print({"a": 1})' > out`, nil},
+		{`perl -e 'print time' > out`, []string{"clock"}},
+		{`perl -e 'print "timeless"' > out`, nil},
+		{`node -e 'console.log(Date.now())' > out`, []string{"clock"}},
+		// Code may write files of its own, so its output is not the
+		// script's alone.
+		{`python3 -c 'import time; print(time.time())'`, []string{"clock"}},
+		{`python3 -c 'import time; print(time.time())' > /dev/null`, []string{"clock"}},
+	} {
+		s, err := Analyze(Invocation{Shell: "/bin/bash", Script: tc.script})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, src := range s.Sources {
+			got = append(got, src.Kind.String())
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: sources %q, want %q", tc.script, got, tc.want)
+		}
+	}
+}

@@ -90,6 +90,13 @@ type Command struct {
 	Writes bool
 	// Context lists the constructs the command sits in, outermost first.
 	Context []Context
+	// FromPipe says the command reads a pipe from another command: what
+	// it reads has no name and no time (gzip records neither).
+	FromPipe bool
+	// TimesFixed says an earlier command of the script set files' times to
+	// a given date (touch -d, touch -t), as scripts do before an archiver
+	// that records them.
+	TimesFixed bool
 }
 
 // Program is the program word, Argv[0].
@@ -102,12 +109,20 @@ func (c *Command) Program() Word {
 
 // SpecArgs is what a reproducibility spec sees of the command: the
 // assignments the script gives it (NAME=value, as `env` would show them),
-// then its arguments. Putting the assignments first lets a spec ask for
-// `TZ=*` or `SOURCE_DATE_EPOCH=*` the way it asks for a flag.
+// `stdin=pipe` when it reads a pipe, `touch=fixed` when the script set
+// files' times before it (TimesFixed), then its arguments. Putting these
+// first lets a spec ask for `SOURCE_DATE_EPOCH=*` or accept `stdin=pipe`
+// the way it asks for a flag.
 func (c *Command) SpecArgs() []string {
-	args := make([]string, 0, len(c.Env)+len(c.Argv))
+	args := make([]string, 0, len(c.Env)+2+len(c.Argv))
 	for _, w := range c.Env {
 		args = append(args, w.String())
+	}
+	if c.FromPipe {
+		args = append(args, "stdin=pipe")
+	}
+	if c.TimesFixed {
+		args = append(args, "touch=fixed")
 	}
 	for _, w := range c.Argv[min(1, len(c.Argv)):] {
 		args = append(args, w.String())

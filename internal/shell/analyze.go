@@ -1130,8 +1130,8 @@ func (a *analyzer) command(fr frame, st *state, s *syntax.Stmt, env []value, fie
 
 	env = append(st.envWords(), env...)
 	cmd := Command{
-		Text:     oneLine(a.stmtText(fr, s)),
-		Pos:      a.pos(fr, s.Pos()),
+		Text:       oneLine(a.stmtText(fr, s)),
+		Pos:        a.pos(fr, s.Pos()),
 		Context:    slices.Clone(fr.ctx),
 		FromPipe:   fr.piped,
 		TimesFixed: a.timesFixed,

@@ -249,7 +249,7 @@ var knownMismatches = map[string]string{
 var heldOutMismatches = map[string]string{
 	// The second checkout was made with umask 077: the sources' modes
 	// differ, which only another checkout shows.
-	"h_tmp_tar": "the second checkout was made with another umask, so the sources' modes differ",
+	"h_tmp_tar":  "the second checkout was made with another umask, so the sources' modes differ",
 	"h_find_cat": "find lists a directory in the file system's order; these three files happened to list alike on both",
 	"h_sed_year": "the sed script puts the year in place of @YEAR@, which the input does not contain",
 	"h_side_log": "the clock goes to a file the action does not declare; Ahab does not know which files are outputs",

@@ -45,7 +45,9 @@ func TestScripts(t *testing.T) {
 // fakeBazel stands in for Bazel. It appends its argv, working directory and
 // the USER and HOSTNAME it was given to $FAKE_BAZEL_LOG, then:
 //   - info: prints output_base: $FAKE_BAZEL_OUTPUT_BASE (and other keys);
-//   - aquery: copies $FAKE_BAZEL_DUMP to stdout;
+//   - aquery: copies $FAKE_BAZEL_DUMP to stdout, or nothing for `set()`;
+//   - config: lists one configuration, and shows it with
+//     action_env: [$FAKE_BAZEL_ACTION_ENV];
 //
 // $FAKE_BAZEL_FAIL=<command> makes that command print garbage to stderr and
 // exit 1; $FAKE_BAZEL_GARBAGE=<command> makes it print garbage to stdout.
@@ -78,12 +80,22 @@ func fakeBazel() {
 	case "info":
 		fmt.Printf("bazel-bin: /tmp/x/bin\noutput_base: %s\nrelease: release 4.2.3\n", os.Getenv("FAKE_BAZEL_OUTPUT_BASE"))
 	case "aquery":
+		if args[len(args)-1] == "set()" {
+			break
+		}
 		data, err := os.ReadFile(os.Getenv("FAKE_BAZEL_DUMP"))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
 		os.Stdout.Write(data)
+	case "config":
+		const id = "6e90e17ea7f256e25ba6cbd39f9028a32de863bcfc5c298943ee642cd98da496"
+		if args[len(args)-1] == id {
+			fmt.Printf("BuildConfiguration %s:\nFragment CoreOptions {\n  action_env: [%s]\n}\n", id, os.Getenv("FAKE_BAZEL_ACTION_ENV"))
+			break
+		}
+		fmt.Printf("Available configurations:\n1a5556d0f344dad367ead1e3cf4335760edb448374e0eb758b7b32c8393e8b65 (host)\n%s\n", id)
 	default:
 		fmt.Fprintf(os.Stderr, "fake bazel: unknown command %q\n", cmd)
 		os.Exit(2)

@@ -3,13 +3,21 @@ package check
 import (
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/spec"
 )
 
 // All returns every check in the order the original ran them (§3.0). lib
-// holds the reproducibility specs; nil means none.
-func All(lib *spec.Library) []*Check {
-	return []*Check{EnvLeak, Path, AbsPath(lib), ExecReq, WSStatus, Repro(lib)}
+// holds the reproducibility specs and the judgement; nil means none and
+// Ahab's own. inheritedEnv names the variables the build inherits from the
+// environment of whoever runs Bazel (--action_env=NAME), which Ahab's own
+// judgement reports.
+func All(lib *spec.Library, inheritedEnv ...string) []*Check {
+	envLeak := EnvLeak
+	if len(inheritedEnv) > 0 && (lib == nil || lib.Mode() != mode.Ahab02) {
+		envLeak = EnvLeakOf(inheritedEnv)
+	}
+	return []*Check{envLeak, Path, AbsPath(lib), ExecReq, WSStatus, Repro(lib)}
 }
 
 // Run runs every check of the stage over one action.

@@ -296,6 +296,19 @@ func analyzeGraph(o *options, sys System, res resolver, lib *spec.Library) (*fin
 	} else {
 		aopts.Format = aquery.Proto
 	}
+	if o.mode != mode.Ahab02 {
+		// What the build inherits from the environment never shows in
+		// aquery; Bazel's configuration says it.
+		if prog != nil {
+			prog.phase("bazel config")
+		}
+		inherited, err := runner.InheritedActionEnv(ctx, req)
+		if err != nil {
+			fmt.Fprintf(sys.Stderr, "warning: could not read Bazel's configuration, so variables the build inherits from the environment (--action_env=NAME) are not reported: %s\n", oneLine(err.Error()))
+		} else if len(inherited) > 0 {
+			checks = check.All(lib, inherited...)
+		}
+	}
 	if prog != nil {
 		prog.phase("bazel aquery")
 	}
@@ -356,4 +369,11 @@ func present(sys System, o *options, findings int, summary exception.Summary, te
 		return nil
 	}
 	return exitError{ExitFindings}
+}
+
+// oneLine keeps the first line of a message, for a warning that must stay
+// one line.
+func oneLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
 }

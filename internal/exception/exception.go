@@ -210,8 +210,14 @@ func (e *Exception) validate(m mode.Mode) error {
 		}
 		e.kind = k
 	}
-	if e.Source != nil && *e.Source != "user" && *e.Source != "hostname" {
-		return fmt.Errorf("unknown source %s, expected one of: user, hostname", quote.Quote(*e.Source))
+	if e.Source != nil {
+		src, ok := finding.SourceByName(*e.Source)
+		if !ok || src == finding.Inherited && m == mode.Ahab02 {
+			if m == mode.Ahab02 {
+				return fmt.Errorf("unknown source %s, expected one of: user, hostname", quote.Quote(*e.Source))
+			}
+			return fmt.Errorf("unknown source %s, expected one of: user, hostname, inherited", quote.Quote(*e.Source))
+		}
 	}
 	if e.Location != nil && *e.Location != "argument" && *e.Location != "param_file" && *e.Location != "env_var" {
 		return fmt.Errorf("unknown location %s, expected one of: argument, param_file, env_var", quote.Quote(*e.Location))

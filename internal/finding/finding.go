@@ -27,20 +27,36 @@ func (a ActionRef) String() string {
 	return a.Mnemonic + " action for target " + a.Target
 }
 
-// Source is the variable whose sentinel leaked.
+// Source is where a leaked value came from: the variable whose sentinel
+// leaked or, under Ahab's own judgement, a variable the build inherits
+// from the environment of whoever runs Bazel (--action_env=NAME with no
+// value), which aquery never shows.
 type Source uint8
 
-// In report order: user < hostname.
+// In report order: user < hostname < inherited.
 const (
 	User Source = iota
 	Hostname
+	Inherited
 )
 
+var sourceNames = [...]string{User: "user", Hostname: "hostname", Inherited: "inherited"}
+
 func (s Source) String() string {
-	if s == Hostname {
-		return "hostname"
+	if int(s) < len(sourceNames) {
+		return sourceNames[s]
 	}
 	return "user"
+}
+
+// SourceByName is the inverse of Source.String.
+func SourceByName(name string) (Source, bool) {
+	for s, n := range sourceNames {
+		if n == name {
+			return Source(s), true
+		}
+	}
+	return 0, false
 }
 
 // Location says where in an action a string was found.

@@ -80,7 +80,7 @@ func ReadJSON(name string, r io.Reader) (*Report, error) {
 			if n > maxOccurrences-total {
 				return d.Errorf("counts add up to more than %d", uint64(maxOccurrences))
 			}
-			if newKindAt == "" && (f.Kind.Info().New || f.Command != "") {
+			if newKindAt == "" && (f.Kind.Info().New || f.Command != "" || f.Source == finding.Inherited) {
 				newKindAt = entry
 			}
 			total += n
@@ -191,8 +191,8 @@ func readViolation(d *jsonfile.Decoder) (finding.Finding, error) {
 			var src string
 			if src, err = d.String("a source"); err == nil {
 				var ok bool
-				if f.Source, ok = sourceByName(src); !ok {
-					err = d.Errorf("unknown source %s, expected one of `user`, `hostname`", jsonfile.Backquote(src))
+				if f.Source, ok = finding.SourceByName(src); !ok {
+					err = d.Errorf("unknown source %s, expected one of `user`, `hostname`, `inherited`", jsonfile.Backquote(src))
 				}
 			}
 		case "sentinel":
@@ -443,17 +443,7 @@ func readOrigin(d *jsonfile.Decoder) (program.Origin, error) {
 	return o, err
 }
 
-// sourceByName and locationByName are the inverses of Source.String and
-// Location.String.
-func sourceByName(name string) (finding.Source, bool) {
-	for _, src := range []finding.Source{finding.User, finding.Hostname} {
-		if src.String() == name {
-			return src, true
-		}
-	}
-	return 0, false
-}
-
+// locationByName is the inverse of Location.String.
 func locationByName(name string) (finding.Location, bool) {
 	for _, loc := range []finding.Location{finding.Argument, finding.ParamFile, finding.EnvVar} {
 		if loc.String() == name {

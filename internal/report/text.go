@@ -139,6 +139,14 @@ func appendSentence(b []byte, f *finding.Finding, p Palette) []byte {
 	b = append(b, ": "...)
 	switch f.Kind {
 	case finding.EnvironmentLeak:
+		if f.Source == finding.Inherited {
+			b = action(b)
+			b = append(b, " inherits environment variable "...)
+			b = quoted(b, f.Site.Key)
+			b = append(b, " from whoever runs Bazel (--action_env="...)
+			b = quote.AppendVisible(b, f.Site.Key)
+			return append(b, " with no value)"...)
+		}
 		variable := "USER"
 		if f.Source == finding.Hostname {
 			variable = "HOSTNAME"

@@ -13,6 +13,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ahab-go/ahab/internal/mode"
+	"github.com/ahab-go/ahab/internal/report"
 )
 
 // Target is one directory under fishery/ that holds a spec.json.
@@ -275,20 +278,43 @@ func (d *Driver) runAhab(t Target, extra ...string) error {
 	return err
 }
 
-// Check compares what Ahab finds now with the recorded expectation.
+// Check compares what Ahab finds now with the recorded expectation, in
+// the judgement the expectation was recorded with: the reports the
+// original recorded are checked with --compat 0.2.
 func (d *Driver) Check(t Target) error {
 	if err := d.EnsureExpectation(t); err != nil {
 		return err
 	}
-	return d.runAhab(t, "--expect-json="+d.expectationPath(t))
+	compat, err := d.compatArgs(t)
+	if err != nil {
+		return err
+	}
+	return d.runAhab(t, append(compat, "--expect-json="+d.expectationPath(t))...)
 }
 
-// Update records what Ahab finds now as the expectation.
+// compatArgs asks Ahab for the judgement of the target's expectation.
+func (d *Driver) compatArgs(t Target) ([]string, error) {
+	rep, err := report.ReadJSONFile(d.expectationPath(t))
+	if err != nil {
+		return nil, err
+	}
+	if rep.Mode == mode.Ahab02 {
+		return []string{"--compat=0.2"}, nil
+	}
+	return nil, nil
+}
+
+// Update records what Ahab finds now as the expectation, in the judgement
+// of the one on record.
 func (d *Driver) Update(t Target) error {
 	if err := d.EnsureExpectation(t); err != nil {
 		return err
 	}
-	if err := d.runAhab(t, "--no-fail", "--write-json="+d.expectationPath(t)); err != nil {
+	compat, err := d.compatArgs(t)
+	if err != nil {
+		return err
+	}
+	if err := d.runAhab(t, append(compat, "--no-fail", "--write-json="+d.expectationPath(t))...); err != nil {
 		return err
 	}
 	d.say("recorded %s", rel(t, "expectation.json"))

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -209,15 +210,9 @@ func TestAssignShards(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	report := `{
-  "violations": [
-    {"count": 1, "violation": {"kind": "execution_requirement"}},
-    {"count": 2, "violation": {"kind": "absolute_path"}},
-    {"count": 1, "violation": {"kind": "system_program"}},
-    {"count": 3, "violation": {"kind": "system_program"}},
-    {"count": 1, "violation": {"kind": "absolute_path"}}
-  ]
-}`
+	report := reportOf(
+		entry(1, "execution_requirement", 1), entry(2, "absolute_path", 2), entry(3, "system_program", 1),
+		entry(4, "system_program", 3), entry(5, "absolute_path", 1))
 	s, err := Summarize([]byte(report), "expectation.json")
 	if err != nil {
 		t.Fatal(err)
@@ -293,14 +288,14 @@ func TestEnsureExpectation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(data) != "{\n  \"violations\": []\n}\n" {
+	if string(data) != "{\n  \"mode\": \"default\",\n  \"violations\": []\n}\n" {
 		t.Errorf("empty expectation = %q", data)
 	}
 	if want := "fishery: no expectation on record, wrote an empty fishery/demo/expectation.json\n"; out.String() != want {
 		t.Errorf("message = %q, want %q", out.String(), want)
 	}
 
-	recorded := []byte("{\n  \"violations\": [{\"count\": 1, \"violation\": {\"kind\": \"bad_path\"}}]\n}\n")
+	recorded := []byte(reportOf(entry(1, "bad_path", 1)))
 	os.WriteFile(filepath.Join(tg.Dir, "expectation.json"), recorded, 0o644)
 	out.Reset()
 	if err := d.EnsureExpectation(tg); err != nil {
@@ -604,7 +599,7 @@ func TestCIFailure(t *testing.T) {
 	}
 	d, tg, out := newTestDriver(t)
 	tg.Spec.Repo = "missing.bundle"
-	os.WriteFile(filepath.Join(tg.Dir, "expectation.json"), []byte(`{"violations": [{"count": 2, "violation": {"kind": "bad_path"}}]}`), 0o644)
+	os.WriteFile(filepath.Join(tg.Dir, "expectation.json"), []byte(reportOf(entry(1, "bad_path", 2))), 0o644)
 	d.Targets = []Target{tg}
 	err := d.CI(CIOptions{Shard: &Shard{1, 1}})
 	if code, ok := err.(exitCode); !ok || code != 1 {
@@ -677,4 +672,21 @@ func TestMainBadSpec(t *testing.T) {
 	if code != 1 || stdout.Len() != 0 || stderr.String() != want {
 		t.Errorf("Main(ci) = %d\nstdout:\n%s\nstderr:\n%s\nwant 1 and\n%s", code, &stdout, &stderr, want)
 	}
+}
+
+// entry is one violation of a report: a finding of kind about target
+// //t:N, seen count times, with the fields its kind needs.
+func entry(n int, kind string, count int) string {
+	fields := map[string]string{
+		"execution_requirement": `"requirement": "local"`,
+		"absolute_path":         `"path": "/opt", "site": {"location": "argument", "value": "/opt"}`,
+		"system_program":        `"program": {"origin": "system", "path": "/usr/bin/gcc"}, "wrappers": []`,
+		"bad_path":              `"actual": "/bin"`,
+	}[kind]
+	return fmt.Sprintf(`{"count": %d, "violation": {"kind": %q, "action": {"mnemonic": "M", "target": "//t:%d"}, %s}}`, count, kind, n, fields)
+}
+
+// reportOf is a report of Ahab 0.2's judgement holding entries.
+func reportOf(entries ...string) string {
+	return "{\n  \"violations\": [" + strings.Join(entries, ",\n") + "]\n}\n"
 }

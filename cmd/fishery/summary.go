@@ -1,17 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/ahab-go/ahab/internal/report"
 )
 
-// emptyExpectation is what Ahab writes for a report with no findings (§8.1);
-// a target's first `check` compares against it.
-const emptyExpectation = "{\n  \"violations\": []\n}\n"
+// emptyExpectation is what Ahab writes for a report with no findings
+// (§8.1), of its own judgement; a target's first `check` compares against
+// it.
+const emptyExpectation = "{\n  \"mode\": \"default\",\n  \"violations\": []\n}\n"
 
 // Summary counts a recorded report's findings, in total and per kind.
 type Summary struct {
@@ -25,34 +28,24 @@ type KindCount struct {
 }
 
 // Summarize reads an expectation.json (a report in the §8.1 format) and
-// counts it. Only kind and count are read: the summary is for people
-// scanning CI logs, and Ahab itself validates the report when it compares.
+// counts it, per kind.
 func Summarize(data []byte, file string) (Summary, error) {
-	var doc struct {
-		Violations *[]struct {
-			Count     *int `json:"count"`
-			Violation *struct {
-				Kind string `json:"kind"`
-			} `json:"violation"`
-		} `json:"violations"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil || doc.Violations == nil {
-		return Summary{}, fmt.Errorf("%s: not a report Ahab wrote, expected {\"violations\": [...]}", file)
+	rep, err := report.ReadJSON(file, bytes.NewReader(data))
+	if err != nil {
+		return Summary{}, err
 	}
 	s := Summary{Kinds: map[string]*KindCount{}}
-	for i, v := range *doc.Violations {
-		if v.Count == nil || v.Violation == nil || v.Violation.Kind == "" {
-			return Summary{}, fmt.Errorf("%s: violation %d: missing count, violation or kind, expected a report Ahab wrote", file, i+1)
-		}
-		k := s.Kinds[v.Violation.Kind]
+	for _, c := range rep.Findings.Sorted() {
+		kind := c.Kind.String()
+		k := s.Kinds[kind]
 		if k == nil {
 			k = &KindCount{}
-			s.Kinds[v.Violation.Kind] = k
+			s.Kinds[kind] = k
 		}
 		k.Distinct++
-		k.Occurrences += *v.Count
+		k.Occurrences += c.Count
 		s.Distinct++
-		s.Occurrences += *v.Count
+		s.Occurrences += c.Count
 	}
 	return s, nil
 }

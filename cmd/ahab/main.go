@@ -10,5 +10,6 @@ import (
 )
 
 func main() {
+	cli.HandleSignals()
 	os.Exit(cli.Main(os.Args[1:], cli.OS()))
 }

@@ -89,6 +89,11 @@ func fakeBazel() {
 			os.Exit(1)
 		}
 		os.Stdout.Write(data)
+		if os.Getenv("FAKE_BAZEL_KEEP_GOING") != "" {
+			// --keep_going: the graph of what analysed, and exit 1.
+			fmt.Fprintf(os.Stderr, "ERROR: /ws/broken/BUILD:3:8: in cc_library rule //broken:lib: missing input file '//broken:gone.cc'\nWARNING: errors encountered while analyzing target '//broken:lib': it will not be built\nINFO: Elapsed time: 0.3s\n")
+			os.Exit(1)
+		}
 	case "config":
 		const id = "6e90e17ea7f256e25ba6cbd39f9028a32de863bcfc5c298943ee642cd98da496"
 		if args[len(args)-1] == id {

@@ -51,10 +51,11 @@ type Progress struct {
 	Done      bool
 }
 
-// Result is what a run found.
+// Result is what a run found, and how much it looked at.
 type Result struct {
 	Findings *finding.Set
-	Actions  int
+	Actions  int // actions in the dump
+	Targets  int // targets in the dump
 }
 
 // worker is what one goroutine accumulates. Workers share nothing, so
@@ -139,7 +140,7 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 		opts.Progress(Progress{Actions: checked.Load(), Done: true})
 	}
 	all := finding.ResolveTargets(sets, graph.Target)
-	return Result{Findings: all, Actions: graph.Actions()}, nil
+	return Result{Findings: all, Actions: graph.Actions(), Targets: graph.Targets()}, nil
 }
 
 // check runs the CommandLine checks over a and remembers it for the

@@ -20,6 +20,7 @@ type Graph struct {
 	// statusPaths maps a status artifact id to its reconstructed path.
 	statusPaths map[uint32]string
 	actions     int
+	targetCount int
 }
 
 // UnknownTarget is the label of a target id that names nothing (§3.0).
@@ -62,6 +63,9 @@ func (g *Graph) StatusInputs(depSets []uint32) []string {
 
 // Actions returns how many actions Decode read.
 func (g *Graph) Actions() int { return g.actions }
+
+// Targets returns how many targets the dump lists.
+func (g *Graph) Targets() int { return g.targetCount }
 
 func slicesContains(s []uint32, v uint32) bool {
 	for _, x := range s {
@@ -181,6 +185,7 @@ func (b *builder) target(id uint32, label []byte) {
 		return
 	}
 	b.g.targets.set(id, span{b.g.targetLabels.add(label), uint32(len(label))}, false)
+	b.g.targetCount++
 }
 
 func (b *builder) artifact(id, fragmentID uint32) { b.artifacts.set(id, fragmentID, false) }

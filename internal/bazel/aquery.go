@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"runtime"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/action"
@@ -153,14 +156,40 @@ func (r *Runner) Aquery(ctx context.Context, q AqueryRequest, consume func(stdou
 	runCtx, kill := context.WithCancel(ctx)
 	defer kill()
 	cmd, stderr := r.command(runCtx, withSentinels(r.environ()), args)
-	stdout, err := cmd.StdoutPipe()
+	// Our own pipe rather than StdoutPipe: reading it does not depend on
+	// Wait, which runs alongside, so that once Bazel has exited a process
+	// it left behind holding the pipe open cannot keep us reading.
+	stdout, writeEnd, err := os.Pipe()
 	if err != nil {
 		return &SpawnError{Command: aqueryCommand, Executable: r.executable(), Err: err}
 	}
+	defer stdout.Close()
+	cmd.Stdout = writeEnd
 	guard, err := start(cmd, aqueryCommand)
+	writeEnd.Close()
 	if err != nil {
 		return err
 	}
+	var waitErr error
+	exited := make(chan struct{})
+	go func() {
+		waitErr = cmd.Wait()
+		close(exited)
+	}()
+	go func() {
+		select {
+		case <-exited:
+			// Bazel has exited: what it wrote is in the pipe, and a
+			// reader that still blocks after waitDelay waits on a
+			// stray grandchild (Wait has waited that long already when
+			// the grandchild holds stderr too).
+			if !errors.Is(waitErr, exec.ErrWaitDelay) {
+				time.Sleep(waitDelay)
+			}
+		case <-guard.interrupted:
+		}
+		_ = stdout.SetReadDeadline(time.Now())
+	}()
 
 	out := &eofReader{r: stdout}
 	consumeErr := consume(out)
@@ -177,12 +206,21 @@ func (r *Runner) Aquery(ctx context.Context, q AqueryRequest, consume func(stdou
 		killed = true
 		kill()
 	}
-	waitErr := cmd.Wait()
+	<-exited
 	guard.release()
 
+	select {
+	case <-guard.interrupted:
+		return stopped(aqueryCommand, ErrInterrupted)
+	default:
+	}
 	state := cmd.ProcessState
 	if state != nil && !state.Success() {
 		switch {
+		case state.Exited() && !killed && consumeErr == nil && out.atEOF && out.n > 0:
+			// Bazel failed, but what it printed is a whole graph: with
+			// --keep_going, that of the targets it could analyse.
+			return &IncompleteError{Exit: exitError(aqueryCommand, state, stderr)}
 		case state.Exited() && !killed:
 			// Bazel failed by itself: its stderr says why, and any decoding
 			// error is only a consequence.
@@ -203,7 +241,9 @@ func (r *Runner) Aquery(ctx context.Context, q AqueryRequest, consume func(stdou
 	if consumeErr != nil {
 		return &DecodeError{Err: consumeErr}
 	}
-	if waitErr != nil {
+	// A grandchild holding stderr open past waitDelay costs us only the
+	// end of Bazel's stderr, which a successful Bazel does not need.
+	if waitErr != nil && !errors.Is(waitErr, exec.ErrWaitDelay) {
 		return fmt.Errorf("`%s`: %w", aqueryCommand, waitErr)
 	}
 	return nil
@@ -215,10 +255,17 @@ func (r *Runner) Aquery(ctx context.Context, q AqueryRequest, consume func(stdou
 type eofReader struct {
 	r     io.Reader
 	atEOF bool
+	n     int64 // bytes read
 }
 
 func (e *eofReader) Read(p []byte) (int, error) {
 	n, err := e.r.Read(p)
+	e.n += int64(n)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// Bazel exited a while ago (see Aquery): the rest of the pipe
+		// belongs to a process it left behind, not to its output.
+		err = io.EOF
+	}
 	if errors.Is(err, io.EOF) {
 		e.atEOF = true
 	}

@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -91,31 +93,58 @@ func (r *Runner) command(ctx context.Context, env []string, args []string) (*exe
 // start with SIGINT ignored, while a caught one is reset to the default in
 // the child. signal.Stop removes only our channel and leaves any handler
 // the caller installed in place.
+//
+// A second Ctrl-C is always honoured: Bazel had its chance with the first,
+// so the second kills it and ends the command with ErrInterrupted, even
+// when Bazel hangs or a process it left behind keeps its output open.
 type signalGuard struct {
 	signals    chan os.Signal
 	done       chan struct{}
 	forwarding chan struct{} // closed when the forwarding goroutine ends; nil if never started
+	// interrupted is closed on the second SIGINT.
+	interrupted chan struct{}
 }
+
+// ErrInterrupted is the error of a command the user stopped with a second
+// Ctrl-C.
+var ErrInterrupted = errors.New("interrupted")
+
+// guarding counts the commands running under a signalGuard, so that the
+// program's own handler can leave SIGINT to Bazel meanwhile (Guarding).
+var guarding atomic.Int32
+
+// Guarding says whether a Bazel command is running under a signalGuard,
+// which then owns SIGINT and SIGTERM.
+func Guarding() bool { return guarding.Load() > 0 }
 
 // guardSignals starts swallowing the signals; call it before cmd.Start so
 // there is no window in which Ctrl-C kills us but not Bazel.
 func guardSignals() *signalGuard {
-	g := &signalGuard{signals: make(chan os.Signal, 4), done: make(chan struct{})}
+	g := &signalGuard{signals: make(chan os.Signal, 4), done: make(chan struct{}), interrupted: make(chan struct{})}
+	guarding.Add(1)
 	signal.Notify(g.signals, os.Interrupt, syscall.SIGTERM)
 	return g
 }
 
 // forwardTo passes SIGTERM on to the started Bazel (one that arrived
-// before Start is still buffered and goes out now).
+// before Start is still buffered and goes out now), and kills it on the
+// second SIGINT.
 func (g *signalGuard) forwardTo(p *os.Process) {
 	g.forwarding = make(chan struct{})
 	go func() {
 		defer close(g.forwarding)
+		interrupts := 0
 		for {
 			select {
 			case s := <-g.signals:
-				if s == syscall.SIGTERM {
+				switch s {
+				case syscall.SIGTERM:
 					_ = p.Signal(syscall.SIGTERM)
+				case os.Interrupt:
+					if interrupts++; interrupts == 2 {
+						_ = p.Kill()
+						close(g.interrupted)
+					}
 				}
 			case <-g.done:
 				return
@@ -131,6 +160,7 @@ func (g *signalGuard) release() {
 	if g.forwarding != nil {
 		<-g.forwarding
 	}
+	guarding.Add(-1)
 }
 
 // start starts cmd under a signalGuard, which the caller releases after
@@ -167,4 +197,33 @@ func stopped(command string, err error) error {
 func drain(r io.Reader) error {
 	_, err := io.Copy(io.Discard, r)
 	return err
+}
+
+// workspaceMarkers are the files whose directory is a Bazel workspace.
+var workspaceMarkers = []string{"MODULE.bazel", "REPO.bazel", "WORKSPACE.bazel", "WORKSPACE"}
+
+// WorkspaceRoot finds the workspace dir is in: the nearest directory at or
+// above it holding a MODULE.bazel, REPO.bazel, WORKSPACE.bazel or
+// WORKSPACE file. ok is false outside any workspace, where Bazel would
+// only start a server to say so.
+func WorkspaceRoot(dir string) (root string, ok bool) {
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	for {
+		for _, m := range workspaceMarkers {
+			if info, err := os.Stat(filepath.Join(dir, m)); err == nil && !info.IsDir() {
+				return dir, true
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
 }

@@ -50,6 +50,36 @@ func (e *ExitError) Error() string {
 	return fmt.Sprintf("`%s` exited with %s:\n%s", e.Command, e.Status, e.Stderr)
 }
 
+// IncompleteError means Bazel failed, yet the graph it printed decoded to
+// its end: with --keep_going, aquery prints the graph of every target it
+// could analyse and exits 1 for the rest. The analysis stands for what it
+// covers; the targets Bazel names in its errors are not in it.
+type IncompleteError struct {
+	Exit *ExitError
+}
+
+// Error lists Bazel's own error lines, which name the targets that failed.
+func (e *IncompleteError) Error() string {
+	var lines []string
+	for line := range strings.Lines(e.Exit.Stderr) {
+		if strings.HasPrefix(line, "ERROR:") {
+			lines = append(lines, "  "+strings.TrimRight(line, "\n"))
+		}
+	}
+	if len(lines) == 0 {
+		lines = []string{"  (Bazel printed no ERROR line; its output ends:)", "  " + lastLine(e.Exit.Stderr)}
+	}
+	return fmt.Sprintf("`%s` exited with %s, so the report covers only the targets it could analyse; Bazel says:\n%s",
+		e.Exit.Command, e.Exit.Status, strings.Join(lines, "\n"))
+}
+
+func (e *IncompleteError) Unwrap() error { return e.Exit }
+
+func lastLine(s string) string {
+	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	return s[strings.LastIndexByte(s, '\n')+1:]
+}
+
 // DecodeError means Bazel succeeded (or was stopped by us) but the consumer
 // of its output failed; Err is the consumer's error.
 type DecodeError struct {

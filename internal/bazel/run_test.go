@@ -234,7 +234,19 @@ func TestAquery(t *testing.T) {
 			got, err = io.ReadAll(stdout)
 			return err
 		})
+		// The consumer took what Bazel printed as whole, as a decoder does
+		// with the graph --keep_going prints: the run is incomplete, and
+		// Bazel's own error says why.
 		want := "`bazel aquery` exited with exit status: 1:\n" + failStderr
+		incomplete, ok := errors.AsType[*IncompleteError](err)
+		if !ok || incomplete.Exit.Error() != want {
+			t.Fatalf("Aquery error = %v, want an IncompleteError of %s", err, want)
+		}
+		// A consumer that fails on what Bazel printed is Bazel's failure.
+		err = f.runner("fail").Aquery(context.Background(), req, func(stdout io.Reader) error {
+			io.ReadAll(stdout)
+			return errors.New("not a graph")
+		})
 		if err == nil || err.Error() != want {
 			t.Fatalf("Aquery error = %v, want %s", err, want)
 		}
@@ -421,4 +433,24 @@ func realPath(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return real
+}
+
+// A process Bazel leaves behind holding its stdout open does not keep Ahab
+// reading once Bazel has exited: the read ends waitDelay later, with what
+// Bazel wrote.
+func TestAqueryStopsReadingAfterBazelExits(t *testing.T) {
+	f := newFakeBazel(t)
+	start := time.Now()
+	var got []byte
+	err := f.runner("orphan").Aquery(context.Background(), AqueryRequest{OutputBase: "/ob/x", Label: "//..."}, func(stdout io.Reader) error {
+		var err error
+		got, err = io.ReadAll(stdout)
+		return err
+	})
+	if err != nil || string(got) != "graph\n" {
+		t.Fatalf("Aquery = %q, %v; want the graph and no error", got, err)
+	}
+	if elapsed := time.Since(start); elapsed > waitDelay+10*time.Second {
+		t.Errorf("Aquery took %v, want about %v", elapsed, waitDelay)
+	}
 }

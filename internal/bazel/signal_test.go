@@ -5,6 +5,7 @@ package bazel
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,12 @@ import (
 // the outcome to AHAB_BAZEL_TEST_OUTCOME, then sends itself SIGINT to show
 // that the default behaviour (dying) is back once Bazel has exited.
 func init() {
+	if os.Getenv("AHAB_BAZEL_TEST_HELPER") == "interrupt" {
+		r := &Runner{Bazel: os.Getenv("AHAB_BAZEL_TEST_FAKE"), Env: os.Environ()}
+		err := r.Aquery(context.Background(), AqueryRequest{OutputBase: "/ob/x", Label: "//..."}, discard)
+		os.WriteFile(os.Getenv("AHAB_BAZEL_TEST_OUTCOME"), []byte(fmt.Sprint(err)), 0o644)
+		os.Exit(0)
+	}
 	if os.Getenv("AHAB_BAZEL_TEST_HELPER") != "signals" {
 		return
 	}
@@ -86,5 +93,39 @@ func TestSignalsWhileBazelRuns(t *testing.T) {
 				t.Errorf("after Aquery, SIGINT did not kill the helper (%v): the signal guard was not released", err)
 			}
 		})
+	}
+}
+
+// A second Ctrl-C is always honoured: Bazel had the first, and a Bazel
+// that ignores it (or hangs) is killed on the second.
+func TestSecondInterruptStopsBazel(t *testing.T) {
+	f := newFakeBazel(t)
+	tmp := t.TempDir()
+	started, outcome := filepath.Join(tmp, "started"), filepath.Join(tmp, "outcome")
+	helper := exec.Command(os.Args[0], "-test.run=^$")
+	helper.Env = append(f.env("hang", "AHAB_FAKE_BAZEL_STARTED="+started),
+		"AHAB_BAZEL_TEST_HELPER=interrupt", "AHAB_BAZEL_TEST_FAKE="+f.path, "AHAB_BAZEL_TEST_OUTCOME="+outcome)
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer helper.Process.Kill()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the fake bazel never started")
+		}
+	}
+	start := time.Now()
+	helper.Process.Signal(os.Interrupt)
+	time.Sleep(200 * time.Millisecond)
+	helper.Process.Signal(os.Interrupt)
+	helper.Wait()
+	if elapsed := time.Since(start); elapsed > 10*time.Second {
+		t.Errorf("the second Ctrl-C took %v to stop the run", elapsed)
+	}
+	if got, _ := os.ReadFile(outcome); string(got) != "`bazel aquery` was stopped: interrupted" {
+		t.Errorf("Aquery returned %q, want it stopped", got)
 	}
 }

@@ -5,7 +5,7 @@
 package cli
 
 import (
-	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,7 +17,6 @@ import (
 
 	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/aquery"
-	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/check"
 	"github.com/ahab-go/ahab/internal/exception"
@@ -42,6 +41,8 @@ func Main(args []string, sys System) int {
 			return finish(sys, runKinds(args[1:], sys))
 		case "trace":
 			return finish(sys, runTrace(args[1:], sys))
+		case "aquery-command":
+			return finish(sys, runAqueryCommand(args[1:], sys))
 		}
 	}
 	o, fs, err := parseAnalysis(args)
@@ -68,6 +69,10 @@ func finish(sys System, err error) int {
 	var e exitError
 	if errors.As(err, &e) {
 		return e.code
+	}
+	if errors.Is(err, bazel.ErrInterrupted) {
+		fmt.Fprintf(sys.Stderr, "Error: %s\n", err)
+		return ExitInterrupted
 	}
 	var u usageError
 	if errors.As(err, &u) {
@@ -109,32 +114,56 @@ func (r resolver) paths(ps []string) []string {
 func run(o *options, sys System) error {
 	defer tuneMemory(sys)()
 	res := newResolver(sys)
+	out := newStreams(sys, o)
 	if o.explainJSON != "" {
 		rep, err := report.ReadJSONFile(res.path(o.explainJSON))
 		if err != nil {
 			return err
 		}
 		ordered := rep.Findings.Ordered()
-		return present(sys, o, ordered.Len(), exception.Summary{}, func(w io.Writer) error {
-			return report.WriteText(w, ordered, textOptions(sys, o, ""))
-		})
+		return out.present(o, ordered, exception.Summary{}, scope{})
 	}
 
 	// Everything the user wrote is read and validated before Bazel runs:
-	// a bad file costs milliseconds, not an analysis.
+	// a bad file or flag costs milliseconds, not an analysis.
+	if err := o.checkValues(res); err != nil {
+		return err
+	}
 	lib, err := loadLibrary(res.paths(o.reproSpecs), o.mode)
 	if err != nil {
 		return err
 	}
-	out, err := loadOutputs(o, res)
+	wanted, err := loadOutputs(o, res)
 	if err != nil {
 		return err
 	}
-	found, err := analyzeGraph(o, sys, res, lib)
+	a, err := analyzeGraph(o, sys, res, lib)
 	if err != nil {
 		return err
 	}
-	return out.deliver(sys, o, res, found)
+	if a.Actions == 0 && !o.allowEmpty {
+		return fmt.Errorf("nothing was analysed: %s holds no action, so a clean report would say nothing; check the query, or pass --allow-empty if an empty graph is expected", a.source)
+	}
+	if a.Actions > 0 && o.aqueryFile != "" && !a.sentinelSeen(a.Findings) && sys.StderrIsTerminal {
+		fmt.Fprintf(sys.Stderr, "warning: no USER or HOSTNAME sentinel appears in %s: either nothing leaked, or the dump was not taken with the sentinels and environment leaks cannot show; `ahab aquery-command LABEL` prints the command that takes a dump as Ahab does\n", quote.IfNeeded(a.source))
+	}
+	err = wanted.deliver(sys, o, res, out, a.Findings, scope{known: true, actions: a.Actions, targets: a.Targets})
+	if a.failed != nil {
+		// --keep_going: what analysed is reported; what did not fails
+		// the run.
+		fmt.Fprintf(sys.Stderr, "\n%s\n", a.failed)
+		if err == nil {
+			err = exitError{ExitFindings}
+		}
+	}
+	return err
+}
+
+// scope is how much an analysis looked at, which every report states so
+// that a clean report of nothing is never mistaken for a clean build.
+type scope struct {
+	known            bool // false for a saved report, which does not say
+	actions, targets int
 }
 
 // outputs is what the user asked to be done with the findings, with the
@@ -147,7 +176,7 @@ type outputs struct {
 func loadOutputs(o *options, res resolver) (*outputs, error) {
 	out := &outputs{}
 	for _, p := range res.paths(o.exceptions) {
-		more, err := exception.LoadFile(p, o.mode)
+		more, err := loadExceptions(p, o.mode)
 		if err != nil {
 			return nil, err
 		}
@@ -180,8 +209,8 @@ func modeMismatch(path string, baseline, run mode.Mode) error {
 
 // deliver applies the exceptions to what was found, warns about stale
 // ones, writes the JSON report, then compares or reports (§1.3 steps 6–10).
-func (out *outputs) deliver(sys System, o *options, res resolver, found *finding.Set) error {
-	kept, summary, unused := exception.Filter(found, out.exceptions)
+func (wanted *outputs) deliver(sys System, o *options, res resolver, out streams, found *finding.Set, sc scope) error {
+	kept, summary, unused := exception.Filter(found, wanted.exceptions)
 	if len(unused) > 0 {
 		fmt.Fprintf(sys.Stderr, "\n%s\n", exception.StaleWarning(unused))
 	}
@@ -190,34 +219,89 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 	ordered := sync.OnceValue(kept.Ordered)
 	if o.writeJSON != "" {
 		// §1.3: the JSON report is in place before anything is reported.
-		if err := writeJSONReport(res.path(o.writeJSON), ordered(), o.mode); err != nil {
+		if err := writeJSONReport(out, res.path(o.writeJSON), ordered(), o.mode); err != nil {
 			return err
 		}
 	}
-	if out.expected != nil {
-		if kept.Equal(out.expected) {
+	if wanted.expected != nil {
+		if kept.Equal(wanted.expected) {
 			return nil
 		}
-		diff := report.Diff(out.expected.Ordered(), ordered(), o.mode, sys.color(sys.StderrIsTerminal))
-		fmt.Fprintf(sys.Stderr, "\n%s", diff)
+		fmt.Fprintf(sys.Stderr, "\n%s", expectationMismatch(sys, o, wanted.expected, kept, out.color(sys.Stderr)))
 		return exitError{ExitFindings}
 	}
-	textOpts := textOptions(sys, o, summary.Note())
-	return present(sys, o, ordered().Len(), summary, func(w io.Writer) error {
-		return report.WriteText(w, ordered(), textOpts)
-	})
+	return out.present(o, ordered(), summary, sc)
 }
 
-// writeJSONReport writes the JSON report of mode m to path atomically
-// (§8.1).
-func writeJSONReport(path string, findings report.Findings, m mode.Mode) error {
-	return atomicfile.Write(path, "JSON report", func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 1<<20)
-		if err := report.WriteJSON(bw, findings, m); err != nil {
-			return err
+// expectationMismatch says how the findings differ from the baseline: a
+// header a person reads first, counting what is new, gone or differently
+// often found, each as the report's sentence; then the diff of the two
+// reports; then the command that records the new baseline.
+func expectationMismatch(sys System, o *options, expected, found *finding.Set, color bool) string {
+	var b strings.Builder
+	added, removed, changed := report.Changes(expected.Ordered(), found.Ordered())
+	fmt.Fprintf(&b, "the findings differ from %s: %d new, %d gone, %d found a different number of times\n", o.expectJSON, len(added), len(removed), len(changed))
+	p := report.Palette{Color: color}
+	for _, group := range []struct {
+		mark string
+		list []finding.Counted
+	}{{"new", added}, {"gone", removed}} {
+		for _, c := range group.list {
+			fmt.Fprintf(&b, "  %s: %s\n", group.mark, report.Sentence(&c.Finding, p))
 		}
-		return bw.Flush()
-	})
+	}
+	for _, c := range changed {
+		fmt.Fprintf(&b, "  now ×%d: %s\n", c.Count, report.Sentence(&c.Finding, p))
+	}
+	b.WriteString("\n")
+	b.WriteString(report.Diff(expected.Ordered(), found.Ordered(), o.mode, color))
+	b.WriteString("\nIf the new findings are what you expect, record them as the baseline:\n  ")
+	b.WriteString(refreshCommand(sys, o))
+	b.WriteString("\n")
+	return b.String()
+}
+
+// refreshCommand is how the user records a new baseline: the macro's
+// update target under `bazel run`, else this command line with
+// --write-json in place of --expect-json.
+func refreshCommand(sys System, o *options) string {
+	if _, underBazel := sys.LookupEnv("BUILD_WORKSPACE_DIRECTORY"); underBazel {
+		return "bazel run the ahab_update target of the same baseline (e.g. bazel run //:hermeticity.update)"
+	}
+	words := []string{"ahab"}
+	for _, a := range o.args {
+		switch {
+		case a == "--expect-json":
+			words = append(words, "--no-fail", "--write-json")
+		case strings.HasPrefix(a, "--expect-json="):
+			words = append(words, "--no-fail", "--write-json="+strings.TrimPrefix(a, "--expect-json="))
+		default:
+			words = append(words, a)
+		}
+	}
+	return shellJoin(words)
+}
+
+// shellJoin quotes words for a POSIX shell where they need it.
+func shellJoin(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:@+,%") == "" {
+			quoted[i] = w
+		} else {
+			quoted[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(quoted, " ")
+}
+
+// loadExceptions reads an exception file, or a ready-made set named
+// ahab:NAME.
+func loadExceptions(path string, m mode.Mode) ([]exception.Exception, error) {
+	if name, ok := strings.CutPrefix(path, exception.SetPrefix); ok {
+		return exception.LoadSet(name, m)
+	}
+	return exception.LoadFile(path, m)
 }
 
 // loadLibrary is the built-in library of mode m with the user's files on
@@ -235,8 +319,28 @@ func loadLibrary(paths []string, m mode.Mode) (*spec.Library, error) {
 	return lib, nil
 }
 
+// analysis is what analyzing a graph found and how much it looked at.
+type analysis struct {
+	analyze.Result
+	source string // the dump's name, for messages
+	// failed is Bazel's account of the targets it could not analyse when
+	// --keep_going still gave a graph of the rest; nil otherwise.
+	failed error
+}
+
+// sentinelSeen says whether a USER or HOSTNAME sentinel reached the graph
+// anywhere: every occurrence is an environment_leak finding.
+func (a analysis) sentinelSeen(found *finding.Set) bool {
+	for _, c := range found.Sorted() {
+		if c.Kind == finding.EnvironmentLeak && c.Source != finding.Inherited {
+			return true
+		}
+	}
+	return false
+}
+
 // analyzeGraph gets the graph, from a file or from Bazel, and checks it.
-func analyzeGraph(o *options, sys System, res resolver, lib *spec.Library) (*finding.Set, error) {
+func analyzeGraph(o *options, sys System, res resolver, lib *spec.Library) (analysis, error) {
 	checks := check.All(lib)
 	aopts := analyze.Options{}
 	if o.verbose {
@@ -252,45 +356,26 @@ func analyzeGraph(o *options, sys System, res resolver, lib *spec.Library) (*fin
 		if o.aqueryFormat != "" {
 			f, err := aquery.ParseFormat(o.aqueryFormat)
 			if err != nil {
-				return nil, usageError{fmt.Sprintf("--aquery-format: %v", err)}
+				return analysis{}, usageError{fmt.Sprintf("--aquery-format: %v", err)}
 			}
 			aopts.Format = f
 		}
 		return analyzeFile(res.path(o.aqueryFile), sys, checks, aopts)
 	}
 
-	runner := &bazel.Runner{
-		Bazel: o.bazel,
-		Dir:   bazel.WorkingDir(sys.LookupEnv),
-		Env:   sys.Environ(),
-	}
-	if runner.Bazel == "" {
-		runner.Bazel = "bazel"
+	runner := newRunner(o, sys)
+	if err := inWorkspace(runner.Dir); err != nil {
+		return analysis{}, err
 	}
 	ctx := context.Background()
-	outputBase := o.outputBase
-	if outputBase == "" {
-		if prog != nil {
-			prog.phase("bazel info")
-		}
-		ob, err := runner.OutputBase(ctx)
-		if err != nil {
-			return nil, err
-		}
-		outputBase = ob
-	}
-	req := bazel.AqueryRequest{
-		OutputBase:      outputBase,
-		Configs:         o.configs,
-		CompilationMode: o.compilationMode,
-		Flags:           o.bazelFlags,
-		Output:          o.aqueryOutput,
-		Label:           o.label,
+	req, err := aqueryRequest(ctx, o, runner, prog)
+	if err != nil {
+		return analysis{}, err
 	}
 	if o.aqueryOutput != "" {
 		f, err := aquery.ParseFormat(o.aqueryOutput)
 		if err != nil || f == aquery.JSONProto {
-			return nil, usageError{fmt.Sprintf("--aquery-output must be proto or streamed_proto, not %q", o.aqueryOutput)}
+			return analysis{}, usageError{fmt.Sprintf("--aquery-output must be proto or streamed_proto, not %q", o.aqueryOutput)}
 		}
 		aopts.Format = f
 	} else {
@@ -312,63 +397,92 @@ func analyzeGraph(o *options, sys System, res resolver, lib *spec.Library) (*fin
 	if prog != nil {
 		prog.phase("bazel aquery")
 	}
-	var result analyze.Result
-	err := runner.Aquery(ctx, req, func(stdout io.Reader) error {
+	a := analysis{source: "the aquery output of " + quote.Quote(req.Label)}
+	err = runner.Aquery(ctx, req, func(stdout io.Reader) error {
 		var err error
-		result, err = analyze.Dump(stdout, "stdout", checks, aopts)
+		a.Result, err = analyze.Dump(stdout, "stdout", checks, aopts)
 		return err
 	})
-	if err != nil {
-		return nil, err
+	if incomplete, ok := errors.AsType[*bazel.IncompleteError](err); ok {
+		if a.Actions > 0 {
+			// Bazel failed (--keep_going analysed what it could) but gave
+			// a whole graph: report it, and fail for the rest.
+			a.failed, err = incomplete, nil
+		} else {
+			err = incomplete.Exit // it printed nothing: only its error counts
+		}
 	}
-	return result.Findings, nil
+	if err != nil {
+		return analysis{}, err
+	}
+	return a, nil
 }
 
-func analyzeFile(path string, sys System, checks []*check.Check, aopts analyze.Options) (*finding.Set, error) {
+// inWorkspace says so when Bazel would run outside any workspace, before
+// a Bazel server starts only to say it.
+func inWorkspace(dir string) error {
+	if _, ok := bazel.WorkspaceRoot(dir); ok {
+		return nil
+	}
+	where := dir
+	if where == "" {
+		where, _ = os.Getwd()
+	}
+	return fmt.Errorf("%s is not inside a Bazel workspace (no MODULE.bazel, WORKSPACE.bazel or WORKSPACE in it or above it): run ahab in your workspace, or analyze a saved dump with --aquery-file", quote.IfNeeded(where))
+}
+
+// newRunner is the Bazel the analysis runs.
+func newRunner(o *options, sys System) *bazel.Runner {
+	return &bazel.Runner{
+		Bazel: cmp.Or(o.bazel, "bazel"),
+		Dir:   bazel.WorkingDir(sys.LookupEnv),
+		Env:   sys.Environ(),
+	}
+}
+
+// aqueryRequest is the aquery of the command line, its output base asked of
+// `bazel info` unless --output-base gives it.
+func aqueryRequest(ctx context.Context, o *options, runner *bazel.Runner, prog *progress) (bazel.AqueryRequest, error) {
+	outputBase := o.outputBase
+	if outputBase == "" {
+		if prog != nil {
+			prog.phase("bazel info")
+		}
+		ob, err := runner.OutputBase(ctx)
+		if err != nil {
+			return bazel.AqueryRequest{}, err
+		}
+		outputBase = ob
+	}
+	return bazel.AqueryRequest{
+		OutputBase:      outputBase,
+		Configs:         o.configs,
+		CompilationMode: o.compilationMode,
+		Flags:           o.bazelFlags,
+		Output:          o.aqueryOutput,
+		Label:           o.query(),
+	}, nil
+}
+
+func analyzeFile(path string, sys System, checks []*check.Check, aopts analyze.Options) (analysis, error) {
 	var r io.Reader = sys.Stdin
 	name := "<stdin>"
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, fileerr.Read("aquery dump", path, err)
+			return analysis{}, fileerr.Read("aquery dump", path, err)
 		}
 		defer f.Close()
 		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return nil, fileerr.Read("aquery dump", path, errors.New("is a directory"))
+			return analysis{}, fileerr.Read("aquery dump", path, errors.New("is a directory"))
 		}
 		r, name = f, path
 	}
 	result, err := analyze.Dump(r, name, checks, aopts)
 	if err != nil {
-		return nil, err
+		return analysis{}, err
 	}
-	return result.Findings, nil
-}
-
-// textOptions says how the text report is printed on stderr.
-func textOptions(sys System, o *options, note string) report.TextOptions {
-	return report.TextOptions{
-		Color:   sys.color(sys.StderrIsTerminal),
-		Note:    note,
-		SignOff: !o.shutUp && sys.StderrIsTerminal,
-	}
-}
-
-// present prints a report the way §1.5 places it: findings on stderr
-// (exit 1 unless --no-fail), a clean bill on stdout. text writes the text
-// report of the findings.
-func present(sys System, o *options, findings int, summary exception.Summary, text func(io.Writer) error) error {
-	if findings == 0 {
-		io.WriteString(sys.Stdout, report.AllPassed(summary.Note(), sys.color(sys.StdoutIsTerminal)))
-		return nil
-	}
-	io.WriteString(sys.Stderr, "\n")
-	text(sys.Stderr)
-	io.WriteString(sys.Stderr, "\n")
-	if o.noFail {
-		return nil
-	}
-	return exitError{ExitFindings}
+	return analysis{Result: result, source: name}, nil
 }
 
 // oneLine keeps the first line of a message, for a warning that must stay

@@ -37,12 +37,12 @@ func TestCommandLine(t *testing.T) {
 	}{
 		{"a_label_is_required_unless_a_report_is_being_explained", nil, ExitUsage, "a LABEL to analyze is required"},
 		{"no_fail_is_refused_together_with_expect_json", []string{"//...", "--no-fail", "--expect-json", "base.json"}, ExitUsage, "--no-fail cannot be used with --expect-json"},
-		{"a_second_label_is_refused", []string{"//a", "//b"}, ExitUsage, `unexpected argument "//b"`},
+		{"a_saved_dump_takes_no_label", []string{"--aquery-file", "x.pb", "//b"}, ExitUsage, `unexpected LABEL "//b"`},
 		{"a_single_valued_flag_is_refused_twice", []string{"//a", "--write-json", "a", "--write-json", "b"}, ExitUsage, "cannot be used multiple times"},
 		{"a_bool_flag_is_refused_twice", []string{"//a", "--no-fail", "--no-fail"}, ExitUsage, "cannot be used multiple times"},
 		{"an_unknown_flag_is_refused", []string{"--nope"}, ExitUsage, "unknown flag: --nope"},
 		{"aquery_format_needs_a_file", []string{"//a", "--aquery-format", "proto"}, ExitUsage, "--aquery-format needs --aquery-file"},
-		{"a_saved_dump_takes_no_bazel_flags", []string{"--aquery-file", "x.pb", "--bazel-flag=--keep_going", "//a"}, ExitUsage, "do not apply"},
+		{"a_saved_dump_takes_no_bazel_flags", []string{"--aquery-file", "x.pb", "--bazel-flag=--keep_going"}, ExitUsage, "do not apply"},
 		{"help_is_not_an_error", []string{"--help"}, ExitOK, ""},
 		{"version_is_not_an_error", []string{"-V"}, ExitOK, ""},
 	} {
@@ -63,7 +63,7 @@ func TestFlagsAreKeptVerbatim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.compilationMode != "dbg" || o.outputBase != "/tmp/somewhere" || o.label != "//..." {
+	if o.compilationMode != "dbg" || o.outputBase != "/tmp/somewhere" || o.query() != "//..." {
 		t.Errorf("got %+v", o)
 	}
 	// A config name with a comma is one config, not two.
@@ -107,25 +107,78 @@ func TestExitStatus(t *testing.T) {
 
 func TestColorAndSignOffFollowTheStream(t *testing.T) {
 	nonEmpty := filepath.Join(conformanceDir, "synthetic", "c.expected.json")
-	sys, _, stderr := testSystem(nil)
-	sys.StderrIsTerminal = true
+	sys, stdout, _ := testSystem(nil)
+	sys.StdoutIsTerminal = true
 	Main([]string{"--explain-json", nonEmpty}, sys)
-	if !strings.Contains(stderr.String(), "\x1b[") {
-		t.Errorf("no colour on a terminal:\n%s", stderr)
+	if !strings.Contains(stdout.String(), "\x1b[") {
+		t.Errorf("no colour on a terminal:\n%s", stdout)
 	}
-	lines := strings.Split(strings.TrimRight(stderr.String(), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(stdout.String(), "\n"), "\n")
 	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "  \x1b[2m") {
 		t.Errorf("no sign-off on a terminal; last line %q", last)
 	}
 
-	sys, _, stderr = testSystem(map[string]string{"NO_COLOR": ""})
-	sys.StderrIsTerminal = true
-	Main([]string{"--explain-json", nonEmpty, "--shut-up"}, sys)
-	if strings.Contains(stderr.String(), "\x1b[") {
-		t.Errorf("colour despite NO_COLOR:\n%s", stderr)
+	// no-color.org: a set NO_COLOR turns colour off, an empty one does
+	// not; neither has a dumb terminal.
+	for _, tc := range []struct {
+		env   map[string]string
+		color bool
+	}{
+		{map[string]string{"NO_COLOR": "1"}, false},
+		{map[string]string{"NO_COLOR": ""}, true},
+		{map[string]string{"TERM": "dumb"}, false},
+		{map[string]string{"TERM": "xterm-256color"}, true},
+	} {
+		sys, stdout, _ = testSystem(tc.env)
+		sys.StdoutIsTerminal = true
+		Main([]string{"--explain-json", nonEmpty, "--shut-up"}, sys)
+		if got := strings.Contains(stdout.String(), "\x1b["); got != tc.color {
+			t.Errorf("%v: colour %v, want %v", tc.env, got, tc.color)
+		}
 	}
 	// The sign-off would follow the list after a blank line.
-	if strings.Contains(strings.TrimPrefix(stderr.String(), "\n"), "\n\n") {
-		t.Errorf("sign-off despite --shut-up:\n%s", stderr)
+	if strings.Contains(strings.TrimPrefix(stdout.String(), "\n"), "\n\n") {
+		t.Errorf("sign-off despite --shut-up:\n%s", stdout)
+	}
+}
+
+// Several labels are one query, as bazel build takes them; the macros'
+// label is a default that one on the command line replaces.
+func TestLabels(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"//a/...", "//b/..."}, "//a/... + //b/..."},
+		{[]string{"//... - //x/..."}, "//... - //x/..."},
+		{[]string{"--default-label=//...", "//app/..."}, "//app/..."},
+		{[]string{"--default-label=//..."}, "//..."},
+	} {
+		o, _, err := parseAnalysis(tc.args)
+		if err != nil || o.query() != tc.want {
+			t.Errorf("%q: query %q, %v; want %q", tc.args, o.query(), err, tc.want)
+		}
+	}
+}
+
+// Flag values are checked before Bazel runs, as usage mistakes or with
+// what to do.
+func TestValuesAreCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"//...", "--compilation-mode=fast"}, ExitUsage, `--compilation-mode "fast", expected one of: fastbuild, dbg, opt`},
+		{[]string{"//...", "--output-base=" + filepath.Join(dir, "nope")}, ExitFindings, "is not a directory, expected the output base"},
+		{[]string{"//...", "--write-json=" + filepath.Join(dir, "nope", "r.json")}, ExitFindings, "does not exist, expected an existing directory"},
+		{[]string{"//...", "--write-json="}, ExitUsage, "--write-json needs a file name"},
+		{[]string{"//...", "--compat=0.3"}, ExitUsage, `--compat: unknown version "0.3"`},
+	} {
+		sys, _, stderr := testSystem(map[string]string{"PATH": ""})
+		if code := Main(tc.args, sys); code != tc.code || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
 	}
 }

@@ -74,10 +74,12 @@ func TestConformance(t *testing.T) {
 	})
 }
 
+// compareReport runs ahab --compat 0.2 and compares its JSON report with
+// wantFile; it returns what ahab printed, stderr then stdout.
 func compareReport(t *testing.T, args []string, wantFile string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "report.json")
-	sys, _, stderr := testSystem(nil)
+	sys, stdout, stderr := testSystem(nil)
 	code := Main(append(args, "--compat", "0.2", "--write-json", out, "--no-fail", "--shut-up"), sys)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
@@ -93,7 +95,7 @@ func compareReport(t *testing.T, args []string, wantFile string) string {
 	if !bytes.Equal(got, want) {
 		t.Errorf("report differs from %s:\n%s", wantFile, lineDiff(string(want), string(got)))
 	}
-	return stderr.String()
+	return stderr.String() + stdout.String()
 }
 
 // lineDiff is a short, readable account of where two texts part ways.

@@ -2,16 +2,22 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/mode"
+	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/spf13/pflag"
 )
 
 // options is the parsed command line of an analysis (§1.1).
 type options struct {
-	label           string
+	args            []string // as given, for the command that refreshes a baseline
+	labels          []string // the positional labels
+	defaultLabel    string   // analysed when no label is given (the macros')
+	allowEmpty      bool
 	configs         []string
 	compilationMode string
 	outputBase      string
@@ -107,6 +113,8 @@ func analysisFlags(o *options) *pflag.FlagSet {
 	fs.StringArrayVar(&o.bazelFlags, "bazel-flag", nil, "pass `FLAG` to bazel aquery verbatim (repeatable), e.g. --bazel-flag=--keep_going")
 	onceString(fs, &o.outputBase, "output-base", "", "use this Bazel output base `DIR` instead of asking bazel info (kept verbatim)")
 	onceString(fs, &o.compat, "compat", "", "judge exactly as Ahab `VERSION` did (only 0.2): the original's checks, verdicts and report, byte for byte")
+	onceBool(fs, &o.allowEmpty, "allow-empty", "", "accept a graph without actions (by default that is an error: a clean report of nothing would pass silently)")
+	onceString(fs, &o.defaultLabel, "default-label", "", "analyze `LABEL` when none is given on the command line (the macros pass theirs with it, so that `bazel run //:target -- //x/...` replaces it)")
 	onceBool(fs, &o.shutUp, "shut-up", "", "leave out the Moby-Dick sign-off")
 	onceBool(fs, &o.verbose, "verbose", "v", "print every action before checking it")
 	onceBool(fs, &o.version, "version", "V", "print the version and exit")
@@ -117,7 +125,7 @@ func analysisFlags(o *options) *pflag.FlagSet {
 // parseAnalysis parses the command line of an analysis. A usage mistake is
 // a usageError (exit 2).
 func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
-	o := &options{}
+	o := &options{args: args}
 	fs := analysisFlags(o)
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
@@ -129,15 +137,17 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 	if err := o.parseCompat(); err != nil {
 		return nil, fs, err
 	}
-	pos := fs.Args()
-	switch {
-	case len(pos) > 1:
-		return nil, fs, usageError{fmt.Sprintf("unexpected argument %q: give one LABEL (quote a query like \"//... - //x/...\" as one argument)", pos[1])}
-	case len(pos) == 1:
-		o.label = pos[0]
+	o.labels = fs.Args()
+	for _, l := range o.labels {
+		if strings.TrimSpace(l) == "" {
+			return nil, fs, usageError{"an empty LABEL: give a label or query, e.g. //... or \"//... - //x/...\""}
+		}
 	}
-	if o.label == "" && o.explainJSON == "" && o.aqueryFile == "" {
+	if o.query() == "" && o.explainJSON == "" && o.aqueryFile == "" {
 		return nil, fs, usageError{"a LABEL to analyze is required, unless --explain-json or --aquery-file is given"}
+	}
+	if len(o.labels) > 0 && (o.explainJSON != "" || o.aqueryFile != "") {
+		return nil, fs, usageError{fmt.Sprintf("unexpected LABEL %q: --explain-json and --aquery-file analyze no label", o.labels[0])}
 	}
 	if o.noFail && o.expectJSON != "" {
 		return nil, fs, usageError{"--no-fail cannot be used with --expect-json: a mismatch must fail"}
@@ -150,6 +160,41 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 	}
 	return o, fs, nil
 }
+
+// query is what aquery is asked for: the labels given, as one union, as
+// `bazel build` takes several; else the default label.
+func (o *options) query() string {
+	if len(o.labels) == 0 {
+		return o.defaultLabel
+	}
+	return strings.Join(o.labels, " + ")
+}
+
+// compilationModes are the values of Bazel's --compilation_mode.
+var compilationModes = []string{"fastbuild", "dbg", "opt"}
+
+// checkValues checks what the flags name before any work is done: a
+// compilation mode Bazel knows, an output base that is a directory, a
+// directory to write the report in, and a Bazel workspace to run in.
+func (o *options) checkValues(res resolver) error {
+	if o.compilationMode != "" && !slices.Contains(compilationModes, o.compilationMode) {
+		return usageError{fmt.Sprintf("--compilation-mode %s, expected one of: %s", quoteArg(o.compilationMode), strings.Join(compilationModes, ", "))}
+	}
+	if o.outputBase != "" {
+		if info, err := os.Stat(o.outputBase); err != nil || !info.IsDir() {
+			return fmt.Errorf("--output-base %s is not a directory, expected the output base of an existing Bazel workspace (bazel info output_base)", quoteArg(o.outputBase))
+		}
+	}
+	if o.writeJSON != "" || slices.Contains(o.args, "--write-json=") || slices.Contains(o.args, "--write-json") {
+		if err := checkOutputDir("--write-json", res.path(o.writeJSON)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// quoteArg shows a value from the command line in a message.
+func quoteArg(s string) string { return quote.Quote(s) }
 
 // parseCompat sets the mode from --compat.
 func (o *options) parseCompat() error {

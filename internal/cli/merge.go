@@ -75,11 +75,11 @@ func runMerge(args []string, sys System) error {
 		}
 		sum.Merge(rep.Findings)
 	}
-	out, err := loadOutputs(o, res)
+	wanted, err := loadOutputs(o, res)
 	if err != nil {
 		return err
 	}
-	return out.deliver(sys, o, res, sum)
+	return wanted.deliver(sys, o, res, newStreams(sys, o), sum, scope{})
 }
 
 var errKindsUsage = errors.New("usage: ahab kinds [KIND | --markdown]")
@@ -88,6 +88,10 @@ var errKindsUsage = errors.New("usage: ahab kinds [KIND | --markdown]")
 func runKinds(args []string, sys System) error {
 	if len(args) == 1 && args[0] == "--markdown" {
 		fmt.Fprint(sys.Stdout, report.KindsMarkdown())
+		return nil
+	}
+	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
+		fmt.Fprintln(sys.Stdout, "Usage: ahab kinds [KIND | --markdown]\n\nLists the kinds of finding, explains one, or prints docs/kinds.md.")
 		return nil
 	}
 	switch len(args) {
@@ -99,7 +103,7 @@ func runKinds(args []string, sys System) error {
 	case 1:
 		k, ok := finding.KindByTag(args[0])
 		if !ok {
-			return fmt.Errorf("unknown kind %q; run 'ahab kinds' to list them", args[0])
+			return usageError{fmt.Sprintf("unknown kind %s; run 'ahab kinds' to list them", quoteArg(args[0]))}
 		}
 		info := k.Info()
 		fmt.Fprintf(sys.Stdout, "%s: %s\n\nReported as: %s\nWhat to do: %s\n", k, info.Title, info.Prefix, info.Remedy)

@@ -36,10 +36,15 @@ func OS() System {
 	}
 }
 
-// color decides colour for one stream: only on a terminal, and never when
-// NO_COLOR is set, even to the empty string (§1.6).
+// color decides colour for one stream as no-color.org says: only on a
+// terminal, never when NO_COLOR is set to anything but the empty string,
+// and never when TERM says the terminal is dumb. (Ahab 0.2 also took an
+// empty NO_COLOR for a no.)
 func (s System) color(terminal bool) bool {
-	if _, set := s.LookupEnv("NO_COLOR"); set {
+	if v, _ := s.LookupEnv("NO_COLOR"); v != "" {
+		return false
+	}
+	if t, _ := s.LookupEnv("TERM"); t == "dumb" {
 		return false
 	}
 	return terminal

@@ -42,6 +42,9 @@ type Exception struct {
 
 	// Origin is the base name of the file the exception came from (§7.5).
 	Origin string
+	// ReadyMade says the exception comes from one of Ahab's ready-made
+	// sets (LoadSet): it is not warned about when it matches nothing.
+	ReadyMade bool
 
 	kind                                                     finding.Kind
 	mnemonic, target, program, path, actual, requirement, ev glob.Glob

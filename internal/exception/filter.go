@@ -85,7 +85,7 @@ func Filter(set *finding.Set, exs []Exception) (kept *finding.Set, s Summary, un
 	for i, u := range used {
 		if u {
 			s.Exceptions++
-		} else {
+		} else if !exs[i].ReadyMade {
 			unused = append(unused, exs[i])
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/rogpeppe/go-internal/diff"
 )
@@ -36,4 +37,38 @@ func Diff(expected, found Findings, m mode.Mode, color bool) string {
 		out.WriteByte('\n')
 	}
 	return out.String()
+}
+
+// Changes lists how found differs from expected, both in finding.Compare
+// order: the findings only found (added), only expected (removed), and
+// those in both with another count (changed, with the count found).
+func Changes(expected, found Findings) (added, removed, changed []finding.Counted) {
+	i, j := 0, 0
+	for i < expected.Len() || j < found.Len() {
+		switch {
+		case j == found.Len():
+			removed = append(removed, expected.At(i))
+			i++
+		case i == expected.Len():
+			added = append(added, found.At(j))
+			j++
+		default:
+			e, f := expected.At(i), found.At(j)
+			switch c := finding.Compare(&e.Finding, &f.Finding); {
+			case c < 0:
+				removed = append(removed, e)
+				i++
+			case c > 0:
+				added = append(added, f)
+				j++
+			default:
+				if e.Count != f.Count {
+					changed = append(changed, f)
+				}
+				i++
+				j++
+			}
+		}
+	}
+	return added, removed, changed
 }

@@ -18,6 +18,9 @@ type TextOptions struct {
 	Note string
 	// SignOff appends the Moby-Dick quote (§1.8).
 	SignOff bool
+	// Scope says how much was analysed, e.g. "(45 actions of 12 targets
+	// analysed)", or "" when it is not known (a saved report).
+	Scope string
 }
 
 // defaultPath is the PATH Bazel sets when the action environment is
@@ -50,6 +53,10 @@ func WriteText(w io.Writer, findings Findings, opts TextOptions) error {
 	if opts.Note != "" {
 		b = append(b, "\n  "...)
 		b = append(b, p.Faint(opts.Note)...)
+	}
+	if opts.Scope != "" {
+		b = append(b, "\n  "...)
+		b = append(b, p.Faint(opts.Scope)...)
 	}
 	if opts.SignOff {
 		b = append(b, SignOff(findings, p)...)
@@ -95,15 +102,18 @@ func appendLine(b []byte, p Palette, number int, c *finding.Counted) []byte {
 		b = p.close(b)
 		b = append(b, ' ')
 	}
-	return appendSentence(b, &c.Finding, p)
+	return appendSentenceOf(b, &c.Finding, p, true)
 }
 
-// AllPassed is what stdout receives when nothing is left to report
-// (§1.5), the suppression note under it when there is one.
-func AllPassed(note string, color bool) string {
+// AllPassed is what the report says when nothing is left to report
+// (§1.5): the suppression note under it when there is one, and how much
+// was analysed.
+func AllPassed(opts TextOptions) string {
 	s := "\nAll hermeticity checks passed.\n"
-	if note != "" {
-		s += "  " + Palette{Color: color}.Faint(note) + "\n"
+	for _, line := range []string{opts.Note, opts.Scope} {
+		if line != "" {
+			s += "  " + Palette{Color: opts.Color}.Faint(line) + "\n"
+		}
 	}
 	return s
 }
@@ -114,10 +124,16 @@ func Sentence(f *finding.Finding, p Palette) string {
 	return string(appendSentence(nil, f, p))
 }
 
-// appendSentence appends a finding's sentence piece by piece: a report
-// writes one per line, and building each as a string first would cost
-// more than the rest of the line.
 func appendSentence(b []byte, f *finding.Finding, p Palette) []byte {
+	return appendSentenceOf(b, f, p, false)
+}
+
+// appendSentenceOf appends a finding's sentence piece by piece: a report
+// writes one per line, and building each as a string first would cost
+// more than the rest of the line. withKind puts the kind's tag after the
+// prefix, "hermeticity violation [absolute_path]:", which is what an
+// exception names.
+func appendSentenceOf(b []byte, f *finding.Finding, p Palette, withKind bool) []byte {
 	// action appends the coloured "<Mnemonic> action for target <label>".
 	action := func(b []byte) []byte {
 		b = p.open(b, actionColor)
@@ -136,6 +152,11 @@ func appendSentence(b []byte, f *finding.Finding, p Palette) []byte {
 		return p.close(b)
 	}
 	b = append(b, f.Kind.Info().Prefix...)
+	if withKind {
+		b = append(b, " ["...)
+		b = append(b, f.Kind.String()...)
+		b = append(b, ']')
+	}
 	b = append(b, ": "...)
 	switch f.Kind {
 	case finding.EnvironmentLeak:

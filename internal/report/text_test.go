@@ -39,15 +39,15 @@ func TestText(t *testing.T) {
 		want     string
 	}{
 		{"single_violation_uses_singular_noun_and_is_numbered", []finding.Counted{leak(1)}, TextOptions{},
-			"found 1 hermeticity violation:\n  1. hermeticity violation: CppCompile action for target //test:t3 sets PATH to \"/bin\", expected \"/bin:/usr/bin:/usr/local/bin\""},
+			"found 1 hermeticity violation:\n  1. hermeticity violation [bad_path]: CppCompile action for target //test:t3 sets PATH to \"/bin\", expected \"/bin:/usr/bin:/usr/local/bin\""},
 		{"a_repeated_violation_is_listed_once_with_its_count", []finding.Counted{leak(342)}, TextOptions{},
-			"found 1 distinct hermeticity violation (342 occurrences):\n  1. ×342 hermeticity violation: CppCompile action for target //test:t3 sets PATH to \"/bin\", expected \"/bin:/usr/bin:/usr/local/bin\""},
+			"found 1 distinct hermeticity violation (342 occurrences):\n  1. ×342 hermeticity violation [bad_path]: CppCompile action for target //test:t3 sets PATH to \"/bin\", expected \"/bin:/usr/bin:/usr/local/bin\""},
 		{"the_header_totals_occurrences_across_distinct_violations", []finding.Counted{leak(3), abs}, TextOptions{},
-			"found 2 distinct hermeticity violations (7 occurrences):\n  1. ×3 hermeticity violation: CppCompile action for target //test:t3 sets PATH to \"/bin\", expected \"/bin:/usr/bin:/usr/local/bin\"\n  2. ×4 hermeticity violation: CppLink action for target //x references absolute path \"/opt/lib\" in an argument: -L/opt/lib"},
+			"found 2 distinct hermeticity violations (7 occurrences):\n  1. ×3 hermeticity violation [bad_path]: CppCompile action for target //test:t3 sets PATH to \"/bin\", expected \"/bin:/usr/bin:/usr/local/bin\"\n  2. ×4 hermeticity violation [absolute_path]: CppLink action for target //x references absolute path \"/opt/lib\" in an argument: -L/opt/lib"},
 		{"the_report_notes_what_exceptions_suppressed", []finding.Counted{leak(1)}, TextOptions{Note: "(3 violations suppressed by 1 exception)"},
-			"found 1 hermeticity violation:\n  1. hermeticity violation: CppCompile action for target //test:t3 sets PATH to \"/bin\", expected \"/bin:/usr/bin:/usr/local/bin\"\n  (3 violations suppressed by 1 exception)"},
+			"found 1 hermeticity violation:\n  1. hermeticity violation [bad_path]: CppCompile action for target //test:t3 sets PATH to \"/bin\", expected \"/bin:/usr/bin:/usr/local/bin\"\n  (3 violations suppressed by 1 exception)"},
 		{"color_marks_the_kind_the_action_and_the_finding", []finding.Counted{leak(3)}, TextOptions{Color: true},
-			"\x1b[1mfound 1 distinct hermeticity violation (3 occurrences):\x1b[0m\n  \x1b[2m1.\x1b[0m \x1b[33m×3\x1b[0m hermeticity violation: \x1b[35mCppCompile action for target //test:t3\x1b[0m sets PATH to \x1b[36m\"/bin\"\x1b[0m, expected \"/bin:/usr/bin:/usr/local/bin\""},
+			"\x1b[1mfound 1 distinct hermeticity violation (3 occurrences):\x1b[0m\n  \x1b[2m1.\x1b[0m \x1b[33m×3\x1b[0m hermeticity violation [bad_path]: \x1b[35mCppCompile action for target //test:t3\x1b[0m sets PATH to \x1b[36m\"/bin\"\x1b[0m, expected \"/bin:/usr/bin:/usr/local/bin\""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,14 +131,22 @@ func TestSentence(t *testing.T) {
 }
 
 func TestAllPassed(t *testing.T) {
-	if got := AllPassed("", true); got != "\nAll hermeticity checks passed.\n" {
-		t.Errorf("got %q", got)
+	tests := []struct {
+		name string
+		opts TextOptions
+		want string
+	}{
+		{"bare", TextOptions{Color: true}, "\nAll hermeticity checks passed.\n"},
+		{"note", TextOptions{Note: "(1 violation suppressed by 1 exception)"}, "\nAll hermeticity checks passed.\n  (1 violation suppressed by 1 exception)\n"},
+		{"note_in_faint", TextOptions{Note: "(n)", Color: true}, "\nAll hermeticity checks passed.\n  \x1b[2m(n)\x1b[0m\n"},
+		{"note_then_scope", TextOptions{Note: "(n)", Scope: "(3 actions of 2 targets analysed)"}, "\nAll hermeticity checks passed.\n  (n)\n  (3 actions of 2 targets analysed)\n"},
 	}
-	if got := AllPassed("(1 violation suppressed by 1 exception)", false); got != "\nAll hermeticity checks passed.\n  (1 violation suppressed by 1 exception)\n" {
-		t.Errorf("got %q", got)
-	}
-	if got := AllPassed("(n)", true); got != "\nAll hermeticity checks passed.\n  \x1b[2m(n)\x1b[0m\n" {
-		t.Errorf("got %q", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := AllPassed(tt.opts); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
 

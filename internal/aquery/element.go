@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
@@ -100,8 +101,49 @@ func (d *elementDecoder) element(num protowire.Number, body []byte) error {
 // refused (say, invalid UTF-8 in a configuration's mnemonic) is refused here
 // too. These elements are few and small.
 func validate(body []byte, m proto.Message) error {
+	if err := checkNesting(body, m.ProtoReflect().Descriptor(), elementLevel); err != nil {
+		return err
+	}
 	if err := proto.Unmarshal(body, m); err != nil {
 		return errors.New(trimProtoPrefix(err.Error()))
+	}
+	return nil
+}
+
+// checkNesting refuses the unknown groups of a message nothing reads that
+// nest past the recursion limit, which the generated code would accept:
+// it walks the message as prost decodes it, each known message field one
+// level below its parent. What else is wrong with the message is left to
+// proto.Unmarshal.
+func checkNesting(b []byte, md protoreflect.MessageDescriptor, level int) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		fd := md.Fields().ByNumber(num)
+		var m int
+		switch {
+		case fd == nil:
+			var err error
+			if m, err = skipUnknown(num, typ, b, level); err != nil {
+				return err
+			}
+		case fd.Message() != nil && typ == protowire.BytesType:
+			var v []byte
+			if v, m = protowire.ConsumeBytes(b); m >= 0 {
+				if err := checkNesting(v, fd.Message(), level-1); err != nil {
+					return err
+				}
+			}
+		default:
+			m = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if m < 0 {
+			return fmt.Errorf("field %d: %w", num, protowire.ParseError(m))
+		}
+		b = b[m:]
 	}
 	return nil
 }
@@ -119,15 +161,34 @@ type fieldValue struct {
 	bytes []byte // length-delimited value
 }
 
-// read consumes one field of b into f and returns its length. Fields of
-// other wire types than varint and bytes are skipped whole and reported
-// with typ set, so that callers can reject them for known fields. f is
-// filled in place rather than returned: copying the struct out would cost
-// a stalled load per field, for it is written a member at a time.
-func (f *fieldValue) read(b []byte) (int, error) {
+// recursionLimit is the nesting the original accepts: prost's limit,
+// which counts every level from the container down. A field of the
+// container is at level recursionLimit, a field of one of its elements at
+// elementLevel, a field of a message inside an element (a param file, an
+// environment variable) at nestedLevel, a field inside a group one level
+// below the group, and a field at level 0 is refused, whatever its type.
+const (
+	recursionLimit = 100
+	elementLevel   = recursionLimit - 1
+	nestedLevel    = recursionLimit - 2
+)
+
+// errTooDeep is a field past the recursion limit. Only unknown groups can
+// nest that deep in an ActionGraphContainer.
+var errTooDeep = fmt.Errorf("nested more than %d levels deep, expected at most %d (protobuf's recursion limit)", recursionLimit, recursionLimit)
+
+// read consumes one field of b, whose fields are at the given nesting
+// level, into f and returns its length. Fields of other wire types than
+// varint and bytes are skipped whole and reported with typ set, so that
+// callers can reject them for known fields. f is filled in place rather
+// than returned, for callers read millions of fields.
+func (f *fieldValue) read(b []byte, level int) (int, error) {
 	num, typ, n := protowire.ConsumeTag(b)
 	if n < 0 {
 		return 0, protowire.ParseError(n)
+	}
+	if num > protowire.MaxValidNumber {
+		return 0, fmt.Errorf("invalid field number %d", num)
 	}
 	f.num, f.typ = num, typ
 	var m int
@@ -137,12 +198,54 @@ func (f *fieldValue) read(b []byte) (int, error) {
 	case protowire.BytesType:
 		f.bytes, m = protowire.ConsumeBytes(b[n:])
 	default:
-		m = protowire.ConsumeFieldValue(num, typ, b[n:])
+		var err error
+		if m, err = skipUnknown(num, typ, b[n:], level); err != nil {
+			return 0, err
+		}
 	}
 	if m < 0 {
 		return 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(m))
 	}
 	return n + m, nil
+}
+
+// skipUnknown returns the length of the value of a field at the given
+// nesting level, as prost skips it: a group's fields are one level below
+// the group, and a field at level 0 is refused. (protowire's own skipping
+// allows groups 10000 deep.)
+func skipUnknown(num protowire.Number, typ protowire.Type, b []byte, level int) (int, error) {
+	if level <= 0 {
+		return 0, fmt.Errorf("field %d: %w", num, errTooDeep)
+	}
+	if typ != protowire.StartGroupType {
+		m := protowire.ConsumeFieldValue(num, typ, b)
+		if m < 0 {
+			return 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(m))
+		}
+		return m, nil
+	}
+	n := 0
+	for {
+		inner, ityp, k := protowire.ConsumeTag(b[n:])
+		if k < 0 {
+			return 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(k))
+		}
+		if inner > protowire.MaxValidNumber {
+			return 0, fmt.Errorf("field %d: invalid field number %d", num, inner)
+		}
+		n += k
+		if ityp == protowire.EndGroupType {
+			if inner != num {
+				return 0, fmt.Errorf("field %d: mismatched end of group", num)
+			}
+			return n, nil
+		}
+		m, err := skipUnknown(inner, ityp, b[n:], level-1)
+		if err != nil {
+			return 0, err
+		}
+		n += m
+	}
 }
 
 func (f *fieldValue) uint32(name string) (uint32, error) {
@@ -254,7 +357,7 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 				continue
 			}
 		}
-		n, err := f.read(b)
+		n, err := f.read(b, elementLevel)
 		if err != nil {
 			return nil, err
 		}
@@ -308,8 +411,6 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 			err = f.checkUint32s("aspect_descriptor_ids")
 		case 9:
 			err = f.checkUint32s("output_ids")
-		case 20:
-			err = f.checkUint32s("scheduling_dep_dep_set_ids")
 		case 3:
 			_, err = f.str("action_key")
 		case 5:
@@ -333,6 +434,9 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 			_, err = f.str("unresolved_symlink_target")
 		case 19:
 			err = f.bool("is_executable")
+		case 21:
+			_, err = f.str("progress_message")
+		// Field 20 is reserved: skipped like any unknown field.
 		}
 		if err != nil {
 			return nil, err
@@ -373,7 +477,7 @@ func (d *elementDecoder) value(b []byte) string {
 func keyValue(b []byte) (key, value []byte, err error) {
 	var f fieldValue
 	for len(b) > 0 {
-		n, err := f.read(b)
+		n, err := f.read(b, nestedLevel)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -395,7 +499,7 @@ func (d *elementDecoder) paramFile(b []byte, lines []string) (action.ParamFile, 
 	pf := action.ParamFile{Lines: lines}
 	var f fieldValue
 	for len(b) > 0 {
-		n, err := f.read(b)
+		n, err := f.read(b, nestedLevel)
 		if err != nil {
 			return pf, err
 		}
@@ -422,7 +526,7 @@ func (d *elementDecoder) artifact(b []byte) error {
 	var id, fragmentID uint32
 	var f fieldValue
 	for len(b) > 0 {
-		n, err := f.read(b)
+		n, err := f.read(b, elementLevel)
 		if err != nil {
 			return err
 		}
@@ -450,7 +554,7 @@ func (d *elementDecoder) target(b []byte) error {
 	var label []byte
 	var f fieldValue
 	for len(b) > 0 {
-		n, err := f.read(b)
+		n, err := f.read(b, elementLevel)
 		if err != nil {
 			return err
 		}
@@ -478,7 +582,7 @@ func (d *elementDecoder) depSet(b []byte) error {
 	d.direct, d.trans = d.direct[:0], d.trans[:0]
 	var f fieldValue
 	for len(b) > 0 {
-		n, err := f.read(b)
+		n, err := f.read(b, elementLevel)
 		if err != nil {
 			return err
 		}
@@ -507,7 +611,7 @@ func (d *elementDecoder) pathFragment(b []byte) error {
 	var label []byte
 	var f fieldValue
 	for len(b) > 0 {
-		n, err := f.read(b)
+		n, err := f.read(b, elementLevel)
 		if err != nil {
 			return err
 		}

@@ -18,8 +18,6 @@ const (
 	growChunk = 1 << 20
 	// maxElementSize is protobuf's own limit on a message.
 	maxElementSize = math.MaxInt32
-	// maxGroupDepth bounds the nesting of unknown group fields we skip.
-	maxGroupDepth = 100
 	progressEvery = 1 << 20
 )
 
@@ -190,7 +188,7 @@ func (s *stream) container(d *elementDecoder, limit int64) error {
 		}
 		if !isContainerField(num) {
 			// Unknown fields are skipped (§2), group or not.
-			if err := s.skipField(num, typ, 0); err != nil {
+			if err := s.skipField(num, typ, recursionLimit); err != nil {
 				return s.errorAt(fmt.Sprintf("unknown field %d", num), start, err)
 			}
 			if limit >= 0 && s.off > end {
@@ -298,8 +296,12 @@ type fnError struct{ err error }
 
 func (e fnError) Error() string { return e.err.Error() }
 
-// skipField skips the value of an unknown field straight from the stream.
-func (s *stream) skipField(num protowire.Number, typ protowire.Type, depth int) error {
+// skipField skips the value of an unknown field at the given nesting level
+// straight from the stream, as skipUnknown does in memory.
+func (s *stream) skipField(num protowire.Number, typ protowire.Type, level int) error {
+	if level <= 0 {
+		return errTooDeep
+	}
 	switch typ {
 	case protowire.VarintType:
 		_, err := s.varint()
@@ -324,9 +326,6 @@ func (s *stream) skipField(num protowire.Number, typ protowire.Type, depth int) 
 		}
 		return s.discard(int64(n))
 	case protowire.StartGroupType:
-		if depth >= maxGroupDepth {
-			return errors.New("groups nested too deeply")
-		}
 		for {
 			tag, err := s.varint()
 			if err == errCleanEOF {
@@ -336,7 +335,7 @@ func (s *stream) skipField(num protowire.Number, typ protowire.Type, depth int) 
 				return err
 			}
 			n, t := protowire.DecodeTag(tag)
-			if n < protowire.MinValidNumber {
+			if n < protowire.MinValidNumber || n > protowire.MaxValidNumber {
 				return fmt.Errorf("invalid field tag 0x%x in group", tag)
 			}
 			if t == protowire.EndGroupType {
@@ -345,7 +344,7 @@ func (s *stream) skipField(num protowire.Number, typ protowire.Type, depth int) 
 				}
 				return nil
 			}
-			if err := s.skipField(n, t, depth+1); err != nil {
+			if err := s.skipField(n, t, level-1); err != nil {
 				return err
 			}
 		}

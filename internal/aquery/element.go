@@ -436,8 +436,8 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 			err = f.bool("is_executable")
 		case 21:
 			_, err = f.str("progress_message")
-		// Field 20 is reserved: skipped like any unknown field.
 		}
+		// Field 20 is reserved: read skipped it like any unknown field.
 		if err != nil {
 			return nil, err
 		}

@@ -18,7 +18,7 @@ const (
 	growChunk = 1 << 20
 	// maxElementSize is protobuf's own limit on a message.
 	maxElementSize = math.MaxInt32
-	progressEvery = 1 << 20
+	progressEvery  = 1 << 20
 )
 
 // stream reads a dump through a bufio.Reader, keeping the byte offset for

@@ -2,7 +2,6 @@ package aquery
 
 import (
 	"io"
-	"slices"
 	"sync"
 	"unsafe"
 
@@ -195,12 +194,8 @@ func (p *pipeline) read(s *stream, num protowire.Number, n int, entry entryName,
 	// may be padded: the next element's place then starts a run of its
 	// own.
 	bt.place(start, off)
-	body := len(bt.data)
-	// Grown without zeroing: the read overwrites every byte.
-	bt.data = slices.Grow(bt.data, n)[:body+n]
-	got, err := io.ReadFull(s.br, bt.data[body:])
-	s.off += int64(got)
-	if err := s.truncated(err, got, n); err != nil {
+	var err error
+	if bt.data, err = s.readAppend(bt.data, n); err != nil {
 		return s.errorAt(entry, off, err)
 	}
 	return p.added(bt, num)

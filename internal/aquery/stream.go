@@ -6,16 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
 const (
 	readBufferSize = 256 << 10
-	// growChunk bounds how much buffer a declared element length can make
-	// us allocate before its bytes have actually arrived, so a corrupted
-	// length fails with EOF instead of a huge allocation.
-	growChunk = 1 << 20
 	// maxElementSize is protobuf's own limit on a message.
 	maxElementSize = math.MaxInt32
 	progressEvery  = 1 << 20
@@ -109,29 +106,30 @@ const binary64MaxVarintLen = 10
 
 // read reads the next n bytes into the reused buffer.
 func (s *stream) read(n int) ([]byte, error) {
-	if n <= cap(s.buf) {
-		s.buf = s.buf[:n]
-		got, err := io.ReadFull(s.br, s.buf)
-		s.off += int64(got)
-		return s.buf, s.truncated(err, got, n)
-	}
-	s.buf = s.buf[:0]
-	for len(s.buf) < n {
-		chunk := min(n-len(s.buf), max(growChunk, len(s.buf)))
-		start := len(s.buf)
-		if cap(s.buf)-start < chunk {
-			grown := make([]byte, start, start+chunk)
-			copy(grown, s.buf)
-			s.buf = grown
+	buf, err := s.readAppend(s.buf[:0], n)
+	s.buf = buf
+	return buf, err
+}
+
+// readAppend appends the next n bytes of the stream to dst. It grows dst
+// as the bytes arrive, each time by at most what has arrived so far (or a
+// read buffer's worth), so that a corrupted length fails at the end of the
+// input having allocated about what the input held, never what the length
+// claims.
+func (s *stream) readAppend(dst []byte, n int) ([]byte, error) {
+	for got := 0; got < n; {
+		if len(dst) == cap(dst) {
+			dst = slices.Grow(dst, min(n-got, max(got, readBufferSize)))
 		}
-		s.buf = s.buf[:start+chunk]
-		got, err := io.ReadFull(s.br, s.buf[start:])
-		s.off += int64(got)
+		k, err := io.ReadFull(s.br, dst[len(dst):len(dst)+min(n-got, cap(dst)-len(dst))])
+		dst = dst[:len(dst)+k]
+		got += k
+		s.off += int64(k)
 		if err != nil {
-			return nil, s.truncated(err, start+got, n)
+			return dst, s.truncated(err, got, n)
 		}
 	}
-	return s.buf, nil
+	return dst, nil
 }
 
 func (s *stream) truncated(err error, got, want int) error {

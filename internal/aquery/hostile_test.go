@@ -5,7 +5,9 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
 )
 
 // allocated returns how many bytes f allocates.
@@ -77,4 +79,55 @@ func appendVarint(b []byte, v uint64) []byte {
 		v >>= 7
 	}
 	return append(b, byte(v))
+}
+
+// zeros is /dev/zero.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// In streamed_proto each message holds one element; an empty message, or
+// an empty element, carries nothing and is refused, so that an endless run
+// of them (/dev/zero) ends at once instead of never.
+func TestStreamedProtoRefusesEmptyMessages(t *testing.T) {
+	tests := []struct {
+		name string
+		r    func() io.Reader
+		want string
+	}{
+		{"dev_zero", func() io.Reader { return zeros{} },
+			"dump.pb: message 1 (byte 0): empty, expected one element of an ActionGraphContainer"},
+		{"empty_message_after_a_good_one", func() io.Reader {
+			return bytes.NewReader(append(toStreamed(t, dump(t, tgt(1, "//a"))), 0))
+		}, "dump.pb: message 2 (byte 10): empty, expected one element of an ActionGraphContainer"},
+		{"empty_element", func() io.Reader { return bytes.NewReader([]byte{2, 0x12, 0}) },
+			"dump.pb: action 1 (byte 1): empty, expected an action with at least one field"},
+		{"empty_element_after_a_good_one", func() io.Reader {
+			return bytes.NewReader(append(toStreamed(t, dump(t, tgt(1, "//a"))), 2, 0x1a, 0))
+		}, "dump.pb: target 2 (byte 11): empty, expected a target with at least one field"},
+	}
+	for _, tc := range tests {
+		for _, opts := range []Options{{Format: StreamedProto}, {Format: StreamedProto, Workers: 2}, {Format: StreamedProto, Workers: 2, ReuseActions: true}} {
+			done := make(chan error, 1)
+			go func() {
+				_, err := Decode(tc.r(), "dump.pb", opts, func(*Action) error { return nil })
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err == nil || err.Error() != tc.want {
+					t.Errorf("%s %+v: error %v, want %s", tc.name, opts, err, tc.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s %+v: still decoding after 10s", tc.name, opts)
+			}
+		}
+	}
+	// Detection does not take zeros for a dump either.
+	if _, err := Decode(zeros{}, "zero", Options{}, func(*Action) error { return nil }); err == nil || !strings.Contains(err.Error(), "not an aquery dump") {
+		t.Errorf("detecting /dev/zero: %v", err)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -212,6 +213,11 @@ func (s *stream) container(d *elementDecoder, limit int64) error {
 		if limit >= 0 && s.off+int64(n) > end {
 			return s.errorAt(entry, start, fmt.Errorf("length %d runs past the end of its streamed message", n))
 		}
+		if limit >= 0 && n == 0 {
+			// Bazel never streams an element with nothing in it, and an
+			// endless run of them would never end.
+			return s.errorAt(entry, start, fmt.Errorf("empty, expected %s with at least one field", withArticle(entryNames[num])))
+		}
 		if d.pipe != nil {
 			if err := d.pipe.read(s, num, int(n), entry, start); err != nil {
 				return err
@@ -259,7 +265,7 @@ func (s *stream) splitBuffered(p *pipeline, limit, end int64) error {
 			break
 		}
 		size, m := protowire.ConsumeVarint(b[n:])
-		if m < 0 || size > uint64(len(b)-n-m) {
+		if m < 0 || size > uint64(len(b)-n-m) || size == 0 && limit >= 0 {
 			break
 		}
 		total := n + m + int(size)
@@ -286,6 +292,14 @@ func (s *stream) splitBuffered(p *pipeline, limit, end int64) error {
 func (s *stream) discardBuffered(n int) {
 	s.br.Discard(n)
 	s.off += int64(n)
+}
+
+// withArticle puts "a" or "an" before a name.
+func withArticle(name string) string {
+	if strings.IndexByte("aeiou", name[0]) >= 0 {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // fnError carries an error returned by the caller's fn through the decoder
@@ -365,6 +379,10 @@ func (s *stream) streamed(d *elementDecoder) error {
 		}
 		if n > maxElementSize {
 			return s.errorAt(entry, start, fmt.Errorf("length %d exceeds the protobuf limit of 2 GiB", n))
+		}
+		if n == 0 {
+			// An endless run of empty messages (/dev/zero) would never end.
+			return s.errorAt(entry, start, errors.New("empty, expected one element of an ActionGraphContainer"))
 		}
 		if err := s.container(d, int64(n)); err != nil {
 			return err

@@ -399,7 +399,7 @@ func TestEmptyInput(t *testing.T) {
 
 func TestFnErrorStopsDecoding(t *testing.T) {
 	stop := errors.New("stop")
-	data := dump(t, act(&analysispb.Action{}), act(&analysispb.Action{}))
+	data := dump(t, act(&analysispb.Action{Mnemonic: "M"}), act(&analysispb.Action{Mnemonic: "M"}))
 	for _, d := range [][]byte{data, toStreamed(t, data)} {
 		n := 0
 		_, err := Decode(bytes.NewReader(d), "dump.pb", Options{}, func(*Action) error { n++; return stop })

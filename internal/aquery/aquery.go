@@ -184,7 +184,11 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 		return nil, err
 	}
 	s.progressDone()
-	return b.finish(), nil
+	g, err := b.finish()
+	if err != nil {
+		return nil, &Error{File: name, Offset: -1, Err: err}
+	}
+	return g, nil
 }
 
 // errorOffset is where in the dump err happened, if it says.

@@ -1,6 +1,8 @@
 package aquery
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -47,13 +49,24 @@ func (g *Graph) StatusInputs(depSets []uint32) []string {
 	}
 	var out []string
 	var seen []uint32
+	var seenSet map[uint32]struct{} // once seen is long
 	for _, ds := range depSets {
 		ids, _ := g.reach.get(ds)
 		for _, id := range ids {
-			if !slicesContains(seen, id) {
-				seen = append(seen, id)
-				out = append(out, g.statusPaths[id])
+			if seenSet != nil {
+				if _, ok := seenSet[id]; ok {
+					continue
+				}
+				seenSet[id] = struct{}{}
+			} else if slices.Contains(seen, id) {
+				continue
+			} else if seen = append(seen, id); len(seen) > 16 {
+				seenSet = make(map[uint32]struct{}, 2*len(seen))
+				for _, x := range seen {
+					seenSet[x] = struct{}{}
+				}
 			}
+			out = append(out, g.statusPaths[id])
 		}
 	}
 	return out
@@ -61,15 +74,6 @@ func (g *Graph) StatusInputs(depSets []uint32) []string {
 
 // Actions returns how many actions Decode read.
 func (g *Graph) Actions() int { return g.actions }
-
-func slicesContains(s []uint32, v uint32) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
 
 // depSetRef locates one dep set's ids in builder.depSetIDs: its direct
 // artifact ids, then its transitive dep set ids.
@@ -204,15 +208,17 @@ func isStatusFile(label []byte) bool {
 }
 
 // finish resolves the workspace status files (§3.5) and returns the graph.
-func (b *builder) finish() *Graph {
+func (b *builder) finish() (*Graph, error) {
 	b.g.statusPaths = b.statusArtifacts()
 	if len(b.g.statusPaths) > 0 {
-		b.computeReach()
+		if err := b.computeReach(); err != nil {
+			return nil, err
+		}
 	}
 	// A copy, so that the builder's indexes are garbage once Decode returns.
 	g := new(Graph)
 	*g = b.g
-	return g
+	return g, nil
 }
 
 // statusArtifacts returns, for every artifact whose leaf path fragment is
@@ -285,70 +291,139 @@ func (b *builder) statusFilter() func(id uint32) bool {
 	}
 }
 
+// reachWalk is one dep set on computeReach's stack: where its transitive
+// dep set ids lie, and the next one to visit.
+type reachWalk struct {
+	id, pos, direct, trans, next uint32
+}
+
 const (
 	unvisited = iota
 	onStack
 	done
 )
 
-// computeReach fills g.reach for every dep set (§3.5 step 3). Dep sets are
-// visited in ascending id order so that the result is deterministic even for
-// cyclic input, where a set on the DFS stack contributes nothing.
-func (b *builder) computeReach() {
+// maxReachEntries bounds the reach lists computeReach builds, beyond
+// those it shares. Bazel writes two status files, so each dep set holds
+// at most two; only a hand-made graph with thousands of status files down
+// a deep chain of dep sets could need more, quadratically many.
+const maxReachEntries = 1 << 24
+
+// errReachTooBig is a graph whose status files are reachable too many times.
+var errReachTooBig = fmt.Errorf("the dep sets reach workspace status files more than %d times over, expected at most a few per dep set (Bazel writes two status files)", maxReachEntries)
+
+// computeReach fills g.reach for every dep set (§3.5 step 3): the status
+// artifacts it reaches through its direct artifacts and, transitively, its
+// dep sets, in the order first reached. It is the depth-first walk of the
+// reference, from every dep set in ascending id order, done in two passes
+// so that no goroutine stack grows with the graph: the first orders the
+// dep sets as the walk finishes them, with a stack of its own; the second
+// computes each dep set's list from its children's, which the first put
+// before it, except for a child still on the stack when the walk reached
+// it (a cycle, which Bazel never writes), which contributes nothing. The
+// cost is linear in the dep sets and their ids: a dep set whose list is
+// exactly one child's shares that child's list.
+func (b *builder) computeReach() error {
+	order, finished := b.finishOrder()
 	isStatus := b.statusFilter()
-	var state table[uint8]
-	var visit func(id uint32) []uint32
-	visit = func(id uint32) []uint32 {
-		switch s, _ := state.get(id); s {
-		case done:
-			r, _ := b.g.reach.get(id)
-			return r
-		case onStack:
-			return nil
-		}
-		ref, ok := b.depSets.get(id)
-		if !ok {
-			return nil // unknown dep sets reach nothing
-		}
-		state.set(id, onStack, false)
-		var out []uint32
-		shared := false // out aliases a child's list: copy before appending
-		add := func(ids []uint32) {
-			for _, a := range ids {
-				if slicesContains(out, a) {
-					continue
-				}
-				if out == nil {
-					// Share the first contributor's list; most dep sets
-					// reach what exactly one child reaches.
-					out, shared = ids, true
-					break
-				}
-				if shared {
-					out, shared = append([]uint32(nil), out...), false
-				}
-				out = append(out, a)
+	entries := 0
+	var out []uint32
+	var seen map[uint32]struct{} // out's ids, once out is long
+	has := func(a uint32) bool {
+		if seen == nil && len(out) > 16 { // beyond this, a scan costs more than a map
+			seen = make(map[uint32]struct{}, 2*len(out))
+			for _, x := range out {
+				seen[x] = struct{}{}
 			}
 		}
+		if seen != nil {
+			_, ok := seen[a]
+			return ok
+		}
+		return slices.Contains(out, a)
+	}
+	shared := false // out is a child's list, to be copied before it grows
+	add := func(a uint32) {
+		if shared {
+			out, shared = slices.Clone(out), false
+		}
+		out = append(out, a)
+		entries++
+		if seen != nil {
+			seen[a] = struct{}{}
+		}
+	}
+	for i, id := range order {
+		ref, _ := b.depSets.get(id)
 		ids := b.depSetIDs.get(ref.pos, ref.direct+ref.trans)
+		out, shared, seen = nil, false, nil
 		for _, a := range ids[:ref.direct] {
-			if isStatus(a) && !slicesContains(out, a) {
-				if shared {
-					out, shared = append([]uint32(nil), out...), false
-				}
-				out = append(out, a)
+			if isStatus(a) && !has(a) {
+				add(a)
 			}
 		}
 		for _, t := range ids[ref.direct:] {
-			add(visit(t))
+			if f, ok := finished.get(t); !ok || f >= uint32(i) {
+				continue // unknown, or on the stack when the walk reached it
+			}
+			r, _ := b.g.reach.get(t)
+			if len(r) == 0 {
+				continue
+			}
+			if len(out) == 0 {
+				out, shared = r, true
+				continue
+			}
+			for _, a := range r {
+				if !has(a) {
+					add(a)
+				}
+			}
 		}
-		state.set(id, done, false)
+		if entries > maxReachEntries {
+			return errReachTooBig
+		}
 		if len(out) > 0 {
 			b.g.reach.set(id, out, false)
 		}
-		return out
 	}
-	for _, id := range b.depSets.ids() {
-		visit(id)
+	return nil
+}
+
+// finishOrder walks the dep sets depth-first, from each in ascending id
+// order, and returns them in the order the walk finishes them, with each
+// one's place in that order.
+func (b *builder) finishOrder() ([]uint32, *table[uint32]) {
+	order := make([]uint32, 0, b.depSets.len())
+	finished := new(table[uint32])
+	var state table[uint8]
+	var stack []reachWalk
+	push := func(id uint32) {
+		if s, _ := state.get(id); s != unvisited {
+			return
+		}
+		ref, ok := b.depSets.get(id)
+		if !ok {
+			return
+		}
+		state.set(id, onStack, false)
+		stack = append(stack, reachWalk{id: id, pos: ref.pos, direct: ref.direct, trans: ref.trans})
 	}
+	for _, root := range b.depSets.ids() {
+		push(root)
+		for len(stack) > 0 {
+			w := &stack[len(stack)-1]
+			if w.next == w.trans {
+				state.set(w.id, done, false)
+				finished.set(w.id, uint32(len(order)), false)
+				order = append(order, w.id)
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			t := b.depSetIDs.get(w.pos, w.direct+w.trans)[w.direct+w.next]
+			w.next++
+			push(t)
+		}
+	}
+	return order, finished
 }

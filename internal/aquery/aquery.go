@@ -166,8 +166,10 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 		err = s.container(d, -1)
 	case StreamedProto:
 		err = s.streamed(d)
-	case JSONProto, TextProto:
-		err = s.text(d, format)
+	case JSONProto:
+		err = s.jsonproto(d)
+	case TextProto:
+		err = s.textproto(d)
 	default:
 		return nil, fmt.Errorf("%s: unknown format %v", name, format)
 	}
@@ -186,6 +188,10 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 	s.progressDone()
 	g, err := b.finish()
 	if err != nil {
+		if e, ok := errors.AsType[*Error](err); ok {
+			e.File = name
+			return nil, e
+		}
 		return nil, &Error{File: name, Offset: -1, Err: err}
 	}
 	return g, nil

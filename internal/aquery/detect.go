@@ -40,7 +40,7 @@ const detectElements = 4
 //
 // Empty input is a proto dump with nothing in it.
 func (s *stream) detect() (Format, error) {
-	prefix, err := s.br.Peek(detectPrefix)
+	prefix, err := s.br.Peek(min(detectPrefix, s.br.Size()))
 	complete := false
 	switch err {
 	case nil:
@@ -159,7 +159,7 @@ func parsesAsProto(b []byte, complete bool, max int) (int, bool) {
 		if bl < 0 {
 			return n, !complete && bl == truncatedCode
 		}
-		if d.element(num, body) != nil {
+		if d.element(num, body, place{}) != nil {
 			return n, false
 		}
 		n++

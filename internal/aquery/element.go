@@ -62,17 +62,36 @@ type elementDecoder struct {
 	// reuse hands fn the same Action every time, its slices emptied and
 	// refilled: fn must not keep the Action or its slices, only strings.
 	reuse  *Action
-	direct []uint32 // scratch for dep sets
+	refs   actionRefs // the last action's references
+	direct []uint32   // scratch for dep sets
 	trans  []uint32
 }
 
-// element decodes the body of one container element.
-func (d *elementDecoder) element(num protowire.Number, body []byte) error {
+// place is where an element is in the dump: its kind (the container
+// field), its number among the elements of that kind, from 1, and the byte
+// offset where it starts, or -1 when the format has none.
+type place struct {
+	off   int64
+	index int
+	num   protowire.Number
+}
+
+func (p place) entry() entryName { return entryName{p.num, p.index} }
+
+// element decodes the body of one container element, found at the given
+// place.
+func (d *elementDecoder) element(num protowire.Number, body []byte, at place) error {
 	switch num {
 	case fieldActions:
 		a, err := d.action(body)
-		if err != nil || d.fn == nil {
+		if err != nil {
 			return err
+		}
+		if d.graph != nil {
+			d.graph.action(at, &d.refs)
+		}
+		if d.fn == nil {
+			return nil
 		}
 		d.actions++
 		if err := d.fn(a); err != nil {
@@ -80,32 +99,38 @@ func (d *elementDecoder) element(num protowire.Number, body []byte) error {
 		}
 		return nil
 	case fieldArtifacts:
-		return d.artifact(body)
+		return d.artifact(body, at)
 	case fieldTargets:
-		return d.target(body)
+		return d.target(body, at)
 	case fieldDepSetOfFiles:
-		return d.depSet(body)
+		return d.depSet(body, at)
 	case fieldPathFragments:
-		return d.pathFragment(body)
+		return d.pathFragment(body, at)
 	case fieldConfiguration:
-		return validate(body, &analysispb.Configuration{})
+		return d.other(body, at, &analysispb.Configuration{})
 	case fieldAspectDescriptors:
-		return validate(body, &analysispb.AspectDescriptor{})
+		return d.other(body, at, &analysispb.AspectDescriptor{})
 	case fieldRuleClasses:
-		return validate(body, &analysispb.RuleClass{})
+		return d.other(body, at, &analysispb.RuleClass{})
 	}
 	return nil
 }
 
-// validate checks an element nothing reads, so that a dump the original
-// refused (say, invalid UTF-8 in a configuration's mnemonic) is refused here
-// too. These elements are few and small.
-func validate(body []byte, m proto.Message) error {
+// other checks an element nothing reads but its id, so that a dump the
+// original refused (say, invalid UTF-8 in a configuration's mnemonic) is
+// refused here too. These elements are few and small.
+func (d *elementDecoder) other(body []byte, at place, m interface {
+	proto.Message
+	GetId() uint32
+}) error {
 	if err := checkNesting(body, m.ProtoReflect().Descriptor(), elementLevel); err != nil {
 		return err
 	}
 	if err := proto.Unmarshal(body, m); err != nil {
 		return errors.New(trimProtoPrefix(err.Error()))
+	}
+	if d.graph != nil {
+		return d.graph.other(at, m.GetId())
 	}
 	return nil
 }
@@ -343,6 +368,9 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 			a.Arguments = make([]string, 0, n)
 		}
 	}
+	r := &d.refs
+	r.configuration, r.primaryOutput = 0, 0
+	r.aspects, r.outputs = r.aspects[:0], r.outputs[:0]
 	var f fieldValue
 	for len(b) > 0 {
 		// Arguments are most of a dump: read them without the general
@@ -406,19 +434,20 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 					a.ParamFiles = append(a.ParamFiles, pf)
 				}
 			}
-		// Fields nothing reads, checked as prost checked them.
+		// References, read to be checked.
 		case 2:
-			err = f.checkUint32s("aspect_descriptor_ids")
+			r.aspects, err = f.appendUint32s(r.aspects, "aspect_descriptor_ids")
 		case 9:
-			err = f.checkUint32s("output_ids")
+			r.outputs, err = f.appendUint32s(r.outputs, "output_ids")
+		case 5:
+			r.configuration, err = f.uint32("configuration_id")
+		case 13:
+			r.primaryOutput, err = f.uint32("primary_output_id")
+		// Fields nothing reads, checked as prost checked them.
 		case 3:
 			_, err = f.str("action_key")
-		case 5:
-			_, err = f.uint32("configuration_id")
 		case 10:
 			err = f.bool("discovers_inputs")
-		case 13:
-			_, err = f.uint32("primary_output_id")
 		case 14:
 			_, err = f.str("execution_platform")
 		case 15:
@@ -442,6 +471,7 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 			return nil, err
 		}
 	}
+	r.target, r.inputs = a.TargetID, a.InputDepSets
 	return a, nil
 }
 
@@ -522,7 +552,7 @@ func (d *elementDecoder) paramFile(b []byte, lines []string) (action.ParamFile, 
 	return pf, nil
 }
 
-func (d *elementDecoder) artifact(b []byte) error {
+func (d *elementDecoder) artifact(b []byte, at place) error {
 	var id, fragmentID uint32
 	var f fieldValue
 	for len(b) > 0 {
@@ -544,13 +574,13 @@ func (d *elementDecoder) artifact(b []byte) error {
 		}
 	}
 	if d.graph != nil {
-		d.graph.artifact(id, fragmentID)
+		return d.graph.artifact(at, id, fragmentID)
 	}
 	return nil
 }
 
-func (d *elementDecoder) target(b []byte) error {
-	var id uint32
+func (d *elementDecoder) target(b []byte, at place) error {
+	var id, ruleClass uint32
 	var label []byte
 	var f fieldValue
 	for len(b) > 0 {
@@ -565,19 +595,19 @@ func (d *elementDecoder) target(b []byte) error {
 		case 2:
 			label, err = f.str("label")
 		case 3:
-			_, err = f.uint32("rule_class_id")
+			ruleClass, err = f.uint32("rule_class_id")
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if d.graph != nil {
-		d.graph.target(id, label)
+		return d.graph.target(at, id, label, ruleClass)
 	}
 	return nil
 }
 
-func (d *elementDecoder) depSet(b []byte) error {
+func (d *elementDecoder) depSet(b []byte, at place) error {
 	var id uint32
 	d.direct, d.trans = d.direct[:0], d.trans[:0]
 	var f fieldValue
@@ -601,12 +631,12 @@ func (d *elementDecoder) depSet(b []byte) error {
 	}
 	if d.graph != nil {
 		d.direct = append(d.direct, d.trans...)
-		d.graph.depSet(id, d.direct, len(d.direct)-len(d.trans))
+		return d.graph.depSet(at, id, d.direct, len(d.direct)-len(d.trans))
 	}
 	return nil
 }
 
-func (d *elementDecoder) pathFragment(b []byte) error {
+func (d *elementDecoder) pathFragment(b []byte, at place) error {
 	var id, parent uint32
 	var label []byte
 	var f fieldValue
@@ -631,7 +661,7 @@ func (d *elementDecoder) pathFragment(b []byte) error {
 	if d.graph != nil {
 		// Not interned: Bazel already shares path prefixes through parent
 		// ids, so labels rarely repeat.
-		d.graph.pathFragment(id, label, parent)
+		return d.graph.pathFragment(at, id, label, parent)
 	}
 	return nil
 }

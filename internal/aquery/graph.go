@@ -91,7 +91,9 @@ type fragment struct {
 }
 
 // builder collects, while the dump streams past, the parts of the graph that
-// later lookups need; finish turns them into a Graph and drops the rest.
+// later lookups need, and checks that every id is defined once and every
+// reference names something; finish turns them into a Graph and drops the
+// rest.
 type builder struct {
 	g         Graph
 	artifacts table[uint32] // artifact id → path fragment id
@@ -101,36 +103,55 @@ type builder struct {
 	// depSetIDs holds every dep set's ids back to back, so that a dep set
 	// costs its ids and one small header rather than two slices.
 	depSetIDs arena[uint32]
+	// The ids of the elements nothing reads, for the references to them.
+	configurations, aspectDescriptors, ruleClasses table[struct{}]
+	pending                                        pendingRefs
 }
 
-// graphSink receives the graph's elements as they are decoded: the builder
-// itself, or a graphLog that a pipeline worker fills for the builder to
-// replay in dump order. A sink copies what it keeps of label and ids.
+// graphSink receives the graph's elements as they are decoded, each with
+// its place in the dump: the builder itself, or a graphLog that a pipeline
+// worker fills for the builder to replay in dump order. A sink copies what
+// it keeps of label and ids.
 type graphSink interface {
-	target(id uint32, label []byte)
-	artifact(id, fragmentID uint32)
-	pathFragment(id uint32, label []byte, parent uint32)
-	depSet(id uint32, ids []uint32, direct int)
+	target(at place, id uint32, label []byte, ruleClass uint32) error
+	artifact(at place, id, fragmentID uint32) error
+	pathFragment(at place, id uint32, label []byte, parent uint32) error
+	depSet(at place, id uint32, ids []uint32, direct int) error
+	// other is an element nothing reads but its id: a configuration, an
+	// aspect descriptor or a rule class.
+	other(at place, id uint32) error
+	// action hands over what an action refers to.
+	action(at place, refs *actionRefs)
 }
 
-// graphLog records a batch of graph elements, decoded on any worker, so
-// that they reach the builder in dump order: duplicate ids then resolve
-// exactly as a sequential read resolves them. Replaying is the one part
-// of the graph's elements that runs on a single goroutine, so a log is
-// compact: small fixed-size records, with labels and ids in two buffers.
+// graphLog records a batch of elements, decoded on any worker, so that
+// they reach the builder in dump order: a repeated id is then found where
+// a sequential read finds it. Replaying is the one part of the graph's
+// elements that runs on a single goroutine, so a log is compact: small
+// fixed-size records, with labels and ids in two buffers.
 type graphLog struct {
 	ops    []graphOp
 	labels []byte   // labels, back to back
-	ids    []uint32 // dep sets' ids, back to back
+	ids    []uint32 // dep sets' and actions' ids, back to back
 }
 
 type graphOp struct {
-	id, x      uint32 // x: fragment id, parent id or direct count
-	start, end uint32 // the label is labels[start:end], the dep set's ids ids[start:end]
+	off        int64  // where the element starts in the dump
+	index      uint32 // its number among the elements of its kind
+	id, x      uint32 // x: fragment id, parent id, direct count, rule class or configuration
+	start, end uint32 // the label is labels[start:end]; the ids are ids[start:end]
 	num        uint8  // the container field: which builder method
 }
 
+func (op *graphOp) place() place {
+	return place{off: op.off, index: int(op.index), num: protowire.Number(op.num)}
+}
+
 func (l *graphLog) reset() { l.ops, l.labels, l.ids = l.ops[:0], l.labels[:0], l.ids[:0] }
+
+func (l *graphLog) op(at place, id, x, start, end uint32) {
+	l.ops = append(l.ops, graphOp{off: at.off, index: uint32(at.index), num: uint8(at.num), id: id, x: x, start: start, end: end})
+}
 
 func (l *graphLog) label(label []byte) (start, end uint32) {
 	start = uint32(len(l.labels))
@@ -138,68 +159,149 @@ func (l *graphLog) label(label []byte) (start, end uint32) {
 	return start, uint32(len(l.labels))
 }
 
-func (l *graphLog) target(id uint32, label []byte) {
+func (l *graphLog) target(at place, id uint32, label []byte, ruleClass uint32) error {
 	start, end := l.label(label)
-	l.ops = append(l.ops, graphOp{num: uint8(fieldTargets), id: id, start: start, end: end})
+	l.op(at, id, ruleClass, start, end)
+	return nil
 }
 
-func (l *graphLog) artifact(id, fragmentID uint32) {
-	l.ops = append(l.ops, graphOp{num: uint8(fieldArtifacts), id: id, x: fragmentID})
+func (l *graphLog) artifact(at place, id, fragmentID uint32) error {
+	l.op(at, id, fragmentID, 0, 0)
+	return nil
 }
 
-func (l *graphLog) pathFragment(id uint32, label []byte, parent uint32) {
+func (l *graphLog) pathFragment(at place, id uint32, label []byte, parent uint32) error {
 	start, end := l.label(label)
-	l.ops = append(l.ops, graphOp{num: uint8(fieldPathFragments), id: id, x: parent, start: start, end: end})
+	l.op(at, id, parent, start, end)
+	return nil
 }
 
-func (l *graphLog) depSet(id uint32, ids []uint32, direct int) {
+func (l *graphLog) depSet(at place, id uint32, ids []uint32, direct int) error {
 	start := uint32(len(l.ids))
 	l.ids = append(l.ids, ids...)
-	l.ops = append(l.ops, graphOp{num: uint8(fieldDepSetOfFiles), id: id, x: uint32(direct), start: start, end: uint32(len(l.ids))})
+	l.op(at, id, uint32(direct), start, uint32(len(l.ids)))
+	return nil
+}
+
+func (l *graphLog) other(at place, id uint32) error {
+	l.op(at, id, 0, 0, 0)
+	return nil
+}
+
+// action records the target and configuration in the op, and the rest as
+// ids: the primary output, the aspect descriptors and the input dep sets,
+// each list after its length, then the outputs.
+func (l *graphLog) action(at place, r *actionRefs) {
+	start := uint32(len(l.ids))
+	l.ids = append(l.ids, r.primaryOutput, uint32(len(r.aspects)))
+	l.ids = append(l.ids, r.aspects...)
+	l.ids = append(l.ids, uint32(len(r.inputs)))
+	l.ids = append(l.ids, r.inputs...)
+	l.ids = append(l.ids, r.outputs...)
+	l.op(at, r.target, r.configuration, start, uint32(len(l.ids)))
 }
 
 // replay hands the recorded elements to the builder in the order they
-// were recorded.
-func (l *graphLog) replay(b *builder) {
+// were recorded, and returns the first error, with its place.
+func (l *graphLog) replay(b *builder) (place, error) {
+	var refs actionRefs
 	for i := range l.ops {
 		op := &l.ops[i]
-		switch protowire.Number(op.num) {
+		at := op.place()
+		var err error
+		switch at.num {
 		case fieldTargets:
-			b.target(op.id, l.labels[op.start:op.end])
+			err = b.target(at, op.id, l.labels[op.start:op.end], op.x)
 		case fieldArtifacts:
-			b.artifact(op.id, op.x)
+			err = b.artifact(at, op.id, op.x)
 		case fieldPathFragments:
-			b.pathFragment(op.id, l.labels[op.start:op.end], op.x)
+			err = b.pathFragment(at, op.id, l.labels[op.start:op.end], op.x)
 		case fieldDepSetOfFiles:
-			b.depSet(op.id, l.ids[op.start:op.end], int(op.x))
+			err = b.depSet(at, op.id, l.ids[op.start:op.end], int(op.x))
+		case fieldActions:
+			ids := l.ids[op.start:op.end]
+			refs.target, refs.configuration, refs.primaryOutput = op.id, op.x, ids[0]
+			n := ids[1]
+			refs.aspects, ids = ids[2:2+n], ids[2+n:]
+			n = ids[0]
+			refs.inputs, refs.outputs = ids[1:1+n], ids[1+n:]
+			b.action(at, &refs)
+		default:
+			err = b.other(at, op.id)
+		}
+		if err != nil {
+			return at, err
 		}
 	}
+	return place{}, nil
 }
 
-// Duplicate ids never occur in Bazel's output. For targets the first entry
-// wins (the original looks the target up with a linear search); for the
-// indexes the last one does (the original collects them into maps).
-func (b *builder) target(id uint32, label []byte) {
-	if _, ok := b.g.targets.get(id); ok {
-		return
+func (b *builder) target(at place, id uint32, label []byte, ruleClass uint32) error {
+	if b.g.targets.has(id) {
+		return duplicate(at, id)
 	}
 	b.g.targets.set(id, span{b.g.targetLabels.add(label), uint32(len(label))}, false)
+	if ruleClass != 0 && !b.ruleClasses.has(ruleClass) {
+		b.pending.ruleClass(at, ruleClass)
+	}
+	return nil
 }
 
-func (b *builder) artifact(id, fragmentID uint32) { b.artifacts.set(id, fragmentID, false) }
+func (b *builder) artifact(at place, id, fragmentID uint32) error {
+	if b.artifacts.has(id) {
+		return duplicate(at, id)
+	}
+	b.artifacts.set(id, fragmentID, false)
+	return nil
+}
 
-func (b *builder) pathFragment(id uint32, label []byte, parent uint32) {
+func (b *builder) pathFragment(at place, id uint32, label []byte, parent uint32) error {
+	if b.fragments.has(id) {
+		return duplicate(at, id)
+	}
 	pos := b.labels.add(label)
 	b.fragments.set(id, fragment{pos, uint32(len(label)), parent}, false)
+	return nil
+}
+
+func (b *builder) other(at place, id uint32) error {
+	t := b.otherIDs(at.num)
+	if t.has(id) {
+		return duplicate(at, id)
+	}
+	t.set(id, struct{}{}, false)
+	return nil
+}
+
+func (b *builder) otherIDs(num protowire.Number) *table[struct{}] {
+	switch num {
+	case fieldConfiguration:
+		return &b.configurations
+	case fieldAspectDescriptors:
+		return &b.aspectDescriptors
+	}
+	return &b.ruleClasses
+}
+
+// duplicate is an element whose id an earlier element of its kind has.
+// Bazel never writes one; the original kept the last definition, but which
+// one a tool keeps is no answer to which one Bazel meant.
+func duplicate(at place, id uint32) error {
+	name := entryNames[at.num]
+	return fmt.Errorf("id %d is already %s's, expected each %s to have an id of its own", id, withArticle("earlier "+name), name)
 }
 
 func (b *builder) label(f fragment) []byte { return b.labels.get(f.pos, f.len) }
 
 // depSet stores a dep set's ids as one run, direct then transitive, which
 // the decoder hands over back to back in one slice.
-func (b *builder) depSet(id uint32, ids []uint32, direct int) {
+func (b *builder) depSet(at place, id uint32, ids []uint32, direct int) error {
+	if b.depSets.has(id) {
+		return duplicate(at, id)
+	}
 	pos := b.depSetIDs.add(ids)
 	b.depSets.set(id, depSetRef{pos, uint32(direct), uint32(len(ids) - direct)}, false)
+	return nil
 }
 
 func isStatusFile(label []byte) bool {
@@ -207,8 +309,12 @@ func isStatusFile(label []byte) bool {
 	return string(label) == "stable-status.txt" || string(label) == "volatile-status.txt"
 }
 
-// finish resolves the workspace status files (§3.5) and returns the graph.
+// finish checks the references that could not be checked as they were
+// read, resolves the workspace status files (§3.5) and returns the graph.
 func (b *builder) finish() (*Graph, error) {
+	if err := b.checkReferences(); err != nil {
+		return nil, err
+	}
 	b.g.statusPaths = b.statusArtifacts()
 	if len(b.g.statusPaths) > 0 {
 		if err := b.computeReach(); err != nil {

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 )
 
@@ -176,3 +177,24 @@ func referenceActions(t testing.TB, data []byte) []*Action {
 }
 
 func unsafeStringData(s string) *byte { return unsafe.StringData(s) }
+
+// fromProtoAction converts a generated action to the model, the way Decode
+// decodes it.
+func fromProtoAction(pa *analysispb.Action, strs *interner) *Action {
+	a := &Action{
+		TargetID:     pa.GetTargetId(),
+		InputDepSets: pa.GetInputDepSetIds(),
+	}
+	a.Mnemonic = strs.intern([]byte(pa.GetMnemonic()))
+	a.Arguments = pa.GetArguments()
+	for _, kv := range pa.GetEnvironmentVariables() {
+		a.Env = append(a.Env, action.EnvVar{Key: strs.intern([]byte(kv.GetKey())), Value: kv.GetValue()})
+	}
+	for _, kv := range pa.GetExecutionInfo() {
+		a.ExecutionInfo = append(a.ExecutionInfo, strs.intern([]byte(kv.GetKey())))
+	}
+	for _, pf := range pa.GetParamFiles() {
+		a.ParamFiles = append(a.ParamFiles, action.ParamFile{ExecPath: pf.GetExecPath(), Lines: pf.GetArguments()})
+	}
+	return a
+}

@@ -131,3 +131,112 @@ func TestStreamedProtoRefusesEmptyMessages(t *testing.T) {
 		t.Errorf("detecting /dev/zero: %v", err)
 	}
 }
+
+// repeating yields head, then body n times, then tail, never holding more
+// than one copy of each.
+func repeating(head, body, tail string, n int) io.Reader {
+	return io.MultiReader(strings.NewReader(head), &repeatReader{data: []byte(body), n: n}, strings.NewReader(tail))
+}
+
+// spaces is an endless run of white space.
+type spaces struct{}
+
+func (spaces) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+// jsonproto is streamed like the binary formats: memory is bounded by the
+// largest element, not the dump (issue #11: /dev/zero grew past 1.3 GB, a
+// 700 MB dump needed 2.3 GB).
+func TestJSONProtoIsStreamed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decodes 64 MiB of JSON")
+	}
+	element := `{"targetId": 1, "mnemonic": "CppCompile", "arguments": ["gcc", "-c", "` + strings.Repeat("src/a/very/long/path/", 100) + `"]},`
+	const total = 64 << 20
+	n := total / len(element)
+	r := repeating(`{"targets": [{"id": 1, "label": "//a"}], "actions": [`, element, `{"targetId": 1}]}`, n)
+	var peak uint64
+	var ms runtime.MemStats
+	count := 0
+	g, err := Decode(r, "big.json", Options{Format: JSONProto}, func(a *Action) error {
+		if count++; count%2000 == 0 {
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Actions() != n+1 || g.Target(1) != "//a" {
+		t.Errorf("%d actions, target %q", g.Actions(), g.Target(1))
+	}
+	t.Logf("%d actions, peak live heap %.1f MiB", count, float64(peak)/(1<<20))
+	if peak == 0 || peak > 8<<20 {
+		t.Errorf("live heap reached %d MiB while decoding %d MiB of jsonproto", peak>>20, total>>20)
+	}
+}
+
+func TestJSONProtoHostileInput(t *testing.T) {
+	tests := []struct {
+		name string
+		r    func() io.Reader
+		want string
+	}{
+		{"dev_zero", func() io.Reader { return zeros{} },
+			"dump.json: byte 0: invalid jsonproto: invalid character '\\x00' looking for beginning of value"},
+		{"endless_white_space", func() io.Reader { return spaces{} }, "more than 256 MiB without an element ending"},
+		{"endless_white_space_between_elements", func() io.Reader {
+			return io.MultiReader(strings.NewReader(`{"actions": [{"mnemonic": "M"},`), spaces{})
+		}, "more than 256 MiB without an element ending"},
+		{"endless_element", func() io.Reader {
+			return io.MultiReader(strings.NewReader(`{"actions": [{"mnemonic": "`), zeros{})
+		}, "dump.json: "},
+		{"a_list_that_is_not_one", func() io.Reader { return strings.NewReader(`{"actions": {}}`) },
+			`dump.json: byte 12: invalid jsonproto: unexpected "{" for field "actions", expected a list`},
+		{"a_repeated_field", func() io.Reader { return strings.NewReader(`{"actions": [], "actions": []}`) },
+			`dump.json: byte 16: invalid jsonproto: duplicate field "actions"`},
+		{"trailing_data", func() io.Reader { return strings.NewReader(`{"actions": []} {}`) },
+			`dump.json: byte 16: invalid jsonproto: unexpected "{" after the container`},
+		{"truncated", func() io.Reader { return strings.NewReader(`{"actions": [{"mnemonic": "M"}`) },
+			`dump.json: byte 30: invalid jsonproto: unexpected EOF`},
+	}
+	for _, tc := range tests {
+		if testing.Short() && strings.HasPrefix(tc.name, "endless") {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			got := allocated(func() {
+				_, err = Decode(tc.r(), "dump.json", Options{Format: JSONProto}, func(*Action) error { return nil })
+			})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line")
+			}
+			if got > 3<<30 {
+				t.Errorf("allocated %d MiB", got>>20)
+			}
+		})
+	}
+}
+
+// textproto is read whole, but only up to a sane size.
+func TestTextProtoIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 64 MiB")
+	}
+	r := repeating("", "# a comment that goes on and on\n", "", maxTextProto/32+1)
+	_, err := Decode(r, "dump.txt", Options{Format: TextProto}, func(*Action) error { return nil })
+	want := "dump.txt: textproto dump larger than 64 MiB, expected a small graph written by hand (real graphs are --output=proto)"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}

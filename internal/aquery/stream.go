@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
@@ -32,7 +33,28 @@ type stream struct {
 }
 
 func newStream(r io.Reader, name string, progress func(int64)) *stream {
-	return &stream{br: bufio.NewReaderSize(r, readBufferSize), name: name, progress: progress}
+	size := readBufferSize
+	if n, ok := inputSize(r); ok && n < readBufferSize {
+		// One byte more than the input, so that detection sees its end.
+		size = int(n) + 1
+	}
+	return &stream{br: bufio.NewReaderSize(r, size), name: name, progress: progress}
+}
+
+// inputSize is how many bytes r holds, when it says: a dump smaller than
+// the read buffer gets a buffer its size, which small files and tests
+// (thousands of tiny dumps when fuzzing) would otherwise pay for.
+func inputSize(r io.Reader) (int64, bool) {
+	switch r := r.(type) {
+	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer
+		return int64(r.Len()), true
+	case *os.File:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			off, err := r.Seek(0, io.SeekCurrent)
+			return fi.Size() - off, err == nil && off <= fi.Size()
+		}
+	}
+	return 0, false
 }
 
 // entryName names an element for errors, formatted only when one occurs:
@@ -229,7 +251,7 @@ func (s *stream) container(d *elementDecoder, limit int64) error {
 		if err != nil {
 			return s.errorAt(entry, start, err)
 		}
-		if err := d.element(num, body); err != nil {
+		if err := d.element(num, body, place{off: start, index: s.counts[num], num: num}); err != nil {
 			if _, fromFn := err.(fnError); fromFn {
 				return err.(fnError).err
 			}

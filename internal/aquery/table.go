@@ -98,7 +98,36 @@ func (t *table[V]) get(id uint32) (V, bool) {
 	return v, ok
 }
 
+func (t *table[V]) has(id uint32) bool {
+	if pi := int(id >> pageBits); pi < len(t.pages) {
+		if p := t.pages[pi]; p != nil && p.has[id&(pageLen-1)] {
+			return true
+		}
+	}
+	_, ok := t.sparse[id]
+	return ok
+}
+
 func (t *table[V]) len() int { return t.n }
+
+// all yields every id and its value, in no particular order.
+func (t *table[V]) all(yield func(uint32, V) bool) {
+	for pi, p := range t.pages {
+		if p == nil {
+			continue
+		}
+		for i, ok := range p.has {
+			if ok && !yield(uint32(pi<<pageBits|i), p.v[i]) {
+				return
+			}
+		}
+	}
+	for id, v := range t.sparse {
+		if !yield(id, v) {
+			return
+		}
+	}
+}
 
 // ids returns every id in ascending order.
 func (t *table[V]) ids() []uint32 {

@@ -135,11 +135,11 @@ func (d *elementDecoder) other(body []byte, at place, m interface {
 	return nil
 }
 
-// checkNesting refuses the unknown groups of a message nothing reads that
-// nest past the recursion limit, which the generated code would accept:
-// it walks the message as prost decodes it, each known message field one
-// level below its parent. What else is wrong with the message is left to
-// proto.Unmarshal.
+// checkNesting walks a message nothing reads as prost decodes it, each
+// known message field one level below its parent, and refuses what prost
+// refuses and the generated code would accept: unknown groups nested past
+// the recursion limit, and known fields of the wrong wire type. What else
+// is wrong with the message is left to proto.Unmarshal.
 func checkNesting(b []byte, md protoreflect.MessageDescriptor, level int) error {
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
@@ -155,7 +155,9 @@ func checkNesting(b []byte, md protoreflect.MessageDescriptor, level int) error 
 			if m, err = skipUnknown(num, typ, b, level); err != nil {
 				return err
 			}
-		case fd.Message() != nil && typ == protowire.BytesType:
+		case typ != wireTypeOf(fd) && !(fd.IsList() && typ == protowire.BytesType && wireTypeOf(fd) != protowire.BytesType):
+			return wireTypeError(string(fd.Name()), typ, wireTypeOf(fd))
+		case fd.Message() != nil:
 			var v []byte
 			if v, m = protowire.ConsumeBytes(b); m >= 0 {
 				if err := checkNesting(v, fd.Message(), level-1); err != nil {
@@ -173,9 +175,41 @@ func checkNesting(b []byte, md protoreflect.MessageDescriptor, level int) error 
 	return nil
 }
 
+// errWireType is a known field encoded with the wrong wire type, which
+// prost, and so the original, refuses; the generated Go code would keep it
+// as an unknown field.
+var errWireType = errors.New("wrong wire type")
+
 // wireTypeError reports a known field encoded with the wrong wire type.
 func wireTypeError(field string, got, want protowire.Type) error {
-	return fmt.Errorf("field %s has wire type %d, expected %d", field, got, want)
+	return &wireTypeErr{field, got, want}
+}
+
+type wireTypeErr struct {
+	field     string
+	got, want protowire.Type
+}
+
+func (e *wireTypeErr) Error() string {
+	return fmt.Sprintf("field %s has wire type %d, expected %d", e.field, e.got, e.want)
+}
+
+func (e *wireTypeErr) Is(target error) bool { return target == errWireType }
+
+// wireTypeOf is the wire type prost expects for a field of that kind; a
+// repeated scalar may also be packed, length-delimited.
+func wireTypeOf(fd protoreflect.FieldDescriptor) protowire.Type {
+	switch fd.Kind() {
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
+		return protowire.BytesType
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		return protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		return protowire.Fixed64Type
+	case protoreflect.GroupKind:
+		return protowire.StartGroupType
+	}
+	return protowire.VarintType
 }
 
 // fieldValue is one field of a message as read reads it.

@@ -172,3 +172,46 @@ func TestReservedAndProgressMessage(t *testing.T) {
 		})
 	}
 }
+
+// The elements nothing reads are checked as prost checks them: a known
+// field of the wrong wire type is an error there too, where the generated
+// code would keep it as an unknown field.
+func TestWireTypesOfElementsNothingReads(t *testing.T) {
+	varintField := func(num protowire.Number) []byte {
+		return protowire.AppendVarint(protowire.AppendTag(nil, num, protowire.VarintType), 1)
+	}
+	bytesField := func(num protowire.Number) []byte {
+		return protowire.AppendBytes(protowire.AppendTag(nil, num, protowire.BytesType), []byte{1})
+	}
+	fragment, _ := proto.Marshal(&analysispb.Fragment{Name: "cpp"})
+	tests := []struct {
+		name string
+		data []byte
+		want string // "" for no error
+	}{
+		{"configuration_mnemonic_as_varint", rawElement(nil, fieldConfiguration, varintField(2)),
+			"dump.pb: configuration 1 (byte 0): field mnemonic has wire type 0, expected 2"},
+		{"configuration_id_as_bytes", rawElement(nil, fieldConfiguration, bytesField(1)),
+			"dump.pb: configuration 1 (byte 0): field id has wire type 2, expected 0"},
+		{"configuration_fragment_as_varint", rawElement(nil, fieldConfiguration, varintField(6)),
+			"dump.pb: configuration 1 (byte 0): field fragments has wire type 0, expected 2"},
+		{"fragment_name_as_varint", rawElement(nil, fieldConfiguration, rawElement(nil, 6, append(fragment, varintField(1)...))),
+			"dump.pb: configuration 1 (byte 0): field name has wire type 0, expected 2"},
+		{"rule_class_name_as_varint", rawElement(nil, fieldRuleClasses, varintField(2)),
+			"dump.pb: rule class 1 (byte 0): field name has wire type 0, expected 2"},
+		{"aspect_parameter_as_varint", rawElement(nil, fieldAspectDescriptors, varintField(3)),
+			"dump.pb: aspect descriptor 1 (byte 0): field parameters has wire type 0, expected 2"},
+		{"is_tool_as_varint", rawElement(nil, fieldConfiguration, varintField(5)), ""},
+	}
+	for _, tc := range tests {
+		for _, opts := range []Options{{Format: Proto}, {Format: Proto, Workers: 2}} {
+			_, _, err := decodeAll(tc.data, opts)
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
+				t.Errorf("%s %+v: error %v, want %q", tc.name, opts, err, tc.want)
+			}
+			if err != nil && !errors.Is(err, errWireType) {
+				t.Errorf("%s: %v is not errWireType", tc.name, err)
+			}
+		}
+	}
+}

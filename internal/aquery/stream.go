@@ -220,7 +220,7 @@ func (s *stream) container(d *elementDecoder, limit int64) error {
 		s.counts[num]++
 		entry := entryName{num, s.counts[num]}
 		if typ != protowire.BytesType {
-			return s.errorAt(entry, start, fmt.Errorf("wire type %d, expected 2 (a length-delimited message)", typ))
+			return s.errorAt(entry, start, marked{fmt.Errorf("wire type %d, expected 2 (a length-delimited message)", typ), errWireType})
 		}
 		n, err := s.varint()
 		if err == errCleanEOF {
@@ -315,6 +315,17 @@ func (s *stream) discardBuffered(n int) {
 	s.br.Discard(n)
 	s.off += int64(n)
 }
+
+// marked is an error that is also a sentinel, for errors.Is, without
+// saying so in its text.
+type marked struct {
+	error
+	mark error
+}
+
+func (m marked) Is(target error) bool { return target == m.mark }
+
+func (m marked) Unwrap() error { return m.error }
 
 // withArticle puts "a" or "an" before a name.
 func withArticle(name string) string {

@@ -200,6 +200,12 @@ func (p *pipeline) read(s *stream, num protowire.Number, n int, entry entryName,
 	bt.place(start, off)
 	var err error
 	if bt.data, err = s.readAppend(bt.data, n); err != nil {
+		// The batch keeps its whole elements only: it is still decoded,
+		// for an error in them may come earlier in the dump.
+		bt.data = bt.data[:start]
+		if last := len(bt.runs) - 1; last >= 0 && bt.runs[last].pos == start {
+			bt.runs = bt.runs[:last]
+		}
 		return s.errorAt(entry, off, err)
 	}
 	return p.added(bt, num)

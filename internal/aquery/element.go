@@ -232,6 +232,11 @@ const (
 	nestedLevel    = recursionLimit - 2
 )
 
+// errFieldNumber is a field number past protobuf's limit of 2^29-1, which
+// prost refuses wherever it is (the generated Go code allows up to 2^31-1
+// inside unknown groups).
+var errFieldNumber = errors.New("invalid field number")
+
 // errTooDeep is a field past the recursion limit. Only unknown groups can
 // nest that deep in an ActionGraphContainer.
 var errTooDeep = fmt.Errorf("nested more than %d levels deep, expected at most %d (protobuf's recursion limit)", recursionLimit, recursionLimit)
@@ -247,7 +252,7 @@ func (f *fieldValue) read(b []byte, level int) (int, error) {
 		return 0, protowire.ParseError(n)
 	}
 	if num > protowire.MaxValidNumber {
-		return 0, fmt.Errorf("invalid field number %d", num)
+		return 0, fmt.Errorf("%w %d", errFieldNumber, num)
 	}
 	f.num, f.typ = num, typ
 	var m int
@@ -290,7 +295,7 @@ func skipUnknown(num protowire.Number, typ protowire.Type, b []byte, level int) 
 			return 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(k))
 		}
 		if inner > protowire.MaxValidNumber {
-			return 0, fmt.Errorf("field %d: invalid field number %d", num, inner)
+			return 0, fmt.Errorf("field %d: %w %d", num, errFieldNumber, inner)
 		}
 		n += k
 		if ityp == protowire.EndGroupType {

@@ -218,6 +218,12 @@ func depSetsOf(t *testing.T, data []byte) map[uint32]testDepSet {
 // ascending id order, where a set on the stack contributes nothing and an
 // unknown one reaches nothing.
 func recursiveReach(sets map[uint32]testDepSet, order []uint32) map[uint32][]uint32 {
+	return recursiveReachOf(sets, order, func(a uint32) bool { return a <= 2 })
+}
+
+// recursiveReachOf is recursiveReach with the status artifacts told apart
+// by isStatus.
+func recursiveReachOf(sets map[uint32]testDepSet, order []uint32, isStatus func(uint32) bool) map[uint32][]uint32 {
 	const onStack = 1
 	state := map[uint32]int{}
 	reach := map[uint32][]uint32{}
@@ -236,7 +242,7 @@ func recursiveReach(sets map[uint32]testDepSet, order []uint32) map[uint32][]uin
 		state[id] = onStack
 		var out []uint32
 		for _, a := range ds.direct {
-			if a <= 2 && !slices.Contains(out, a) {
+			if isStatus(a) && !slices.Contains(out, a) {
 				out = append(out, a)
 			}
 		}

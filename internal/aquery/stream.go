@@ -142,7 +142,7 @@ func (s *stream) read(n int) ([]byte, error) {
 func (s *stream) readAppend(dst []byte, n int) ([]byte, error) {
 	for got := 0; got < n; {
 		if len(dst) == cap(dst) {
-			dst = slices.Grow(dst, min(n-got, max(got, readBufferSize)))
+			dst = slices.Grow(dst, min(n-got, max(got, s.br.Size())))
 		}
 		k, err := io.ReadFull(s.br, dst[len(dst):len(dst)+min(n-got, cap(dst)-len(dst))])
 		dst = dst[:len(dst)+k]
@@ -381,7 +381,7 @@ func (s *stream) skipField(num protowire.Number, typ protowire.Type, level int) 
 			}
 			n, t := protowire.DecodeTag(tag)
 			if n < protowire.MinValidNumber || n > protowire.MaxValidNumber {
-				return fmt.Errorf("invalid field tag 0x%x in group", tag)
+				return marked{fmt.Errorf("invalid field tag 0x%x in group", tag), errFieldNumber}
 			}
 			if t == protowire.EndGroupType {
 				if n != num {

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -93,18 +92,7 @@ func FuzzDecodeParallel(f *testing.F) {
 // summarize decodes data and describes each action with its target and
 // status inputs, in sorted order.
 func summarize(data []byte, opts Options) ([]string, error) {
-	var mu sync.Mutex
-	var actions []*Action
-	g, err := Decode(bytes.NewReader(data), "fuzz", opts, func(a *Action) error {
-		mu.Lock()
-		defer mu.Unlock()
-		// ReuseActions: keep a copy.
-		c := *a
-		c.Arguments = slices.Clone(a.Arguments)
-		c.InputDepSets = slices.Clone(a.InputDepSets)
-		actions = append(actions, &c)
-		return nil
-	})
+	g, actions, err := decodeAll(data, opts)
 	if err != nil {
 		return nil, err
 	}

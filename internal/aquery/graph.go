@@ -312,14 +312,21 @@ func isStatusFile(label []byte) bool {
 // finish checks the references that could not be checked as they were
 // read, resolves the workspace status files (§3.5) and returns the graph.
 func (b *builder) finish() (*Graph, error) {
-	if err := b.checkReferences(); err != nil {
-		return nil, err
-	}
+	// The references are checked on another core while the status files
+	// are resolved: neither writes what the other reads, and a graph
+	// whose references fail is thrown away.
+	refs := make(chan error, 1)
+	go func() { refs <- b.checkReferences() }()
 	b.g.statusPaths = b.statusArtifacts()
+	var err error
 	if len(b.g.statusPaths) > 0 {
-		if err := b.computeReach(); err != nil {
-			return nil, err
-		}
+		err = b.computeReach()
+	}
+	if rerr := <-refs; rerr != nil {
+		return nil, rerr
+	}
+	if err != nil {
+		return nil, err
 	}
 	// A copy, so that the builder's indexes are garbage once Decode returns.
 	g := new(Graph)

@@ -36,6 +36,7 @@ type pendingRefs struct {
 	// distance from the previous action's, for naming one in an error.
 	actionOffsets []byte
 	lastOffset    int64
+	lastTarget    uint32 // the last action's target
 	// By the first target that named the rule class: rule classes are few.
 	ruleClasses table[place]
 }
@@ -47,9 +48,11 @@ func (b *builder) action(at place, r *actionRefs) {
 	p.actionOffsets = protowire.AppendVarint(p.actionOffsets, uint64(at.off-p.lastOffset))
 	p.lastOffset = at.off
 	index := uint32(at.index)
-	if r.target != 0 && !b.g.targets.has(r.target) {
+	// Bazel writes the actions of a target one after another.
+	if r.target != 0 && r.target != p.lastTarget && !b.g.targets.has(r.target) {
 		pend(&p.targets, r.target, index)
 	}
+	p.lastTarget = r.target
 	if r.configuration != 0 && !b.configurations.has(r.configuration) {
 		pend(&p.configurations, r.configuration, index)
 	}

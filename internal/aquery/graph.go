@@ -237,10 +237,10 @@ func (l *graphLog) replay(b *builder) (place, error) {
 }
 
 func (b *builder) target(at place, id uint32, label []byte, ruleClass uint32) error {
-	if b.g.targets.has(id) {
+	// A duplicate's label is added for nothing, but it fails the decode.
+	if !b.g.targets.set(id, span{b.g.targetLabels.add(label), uint32(len(label))}, true) {
 		return duplicate(at, id)
 	}
-	b.g.targets.set(id, span{b.g.targetLabels.add(label), uint32(len(label))}, false)
 	if ruleClass != 0 && !b.ruleClasses.has(ruleClass) {
 		b.pending.ruleClass(at, ruleClass)
 	}
@@ -248,28 +248,23 @@ func (b *builder) target(at place, id uint32, label []byte, ruleClass uint32) er
 }
 
 func (b *builder) artifact(at place, id, fragmentID uint32) error {
-	if b.artifacts.has(id) {
+	if !b.artifacts.set(id, fragmentID, true) {
 		return duplicate(at, id)
 	}
-	b.artifacts.set(id, fragmentID, false)
 	return nil
 }
 
 func (b *builder) pathFragment(at place, id uint32, label []byte, parent uint32) error {
-	if b.fragments.has(id) {
+	if !b.fragments.set(id, fragment{b.labels.add(label), uint32(len(label)), parent}, true) {
 		return duplicate(at, id)
 	}
-	pos := b.labels.add(label)
-	b.fragments.set(id, fragment{pos, uint32(len(label)), parent}, false)
 	return nil
 }
 
 func (b *builder) other(at place, id uint32) error {
-	t := b.otherIDs(at.num)
-	if t.has(id) {
+	if !b.otherIDs(at.num).set(id, struct{}{}, true) {
 		return duplicate(at, id)
 	}
-	t.set(id, struct{}{}, false)
 	return nil
 }
 
@@ -296,11 +291,9 @@ func (b *builder) label(f fragment) []byte { return b.labels.get(f.pos, f.len) }
 // depSet stores a dep set's ids as one run, direct then transitive, which
 // the decoder hands over back to back in one slice.
 func (b *builder) depSet(at place, id uint32, ids []uint32, direct int) error {
-	if b.depSets.has(id) {
+	if !b.depSets.set(id, depSetRef{b.depSetIDs.add(ids), uint32(direct), uint32(len(ids) - direct)}, true) {
 		return duplicate(at, id)
 	}
-	pos := b.depSetIDs.add(ids)
-	b.depSets.set(id, depSetRef{pos, uint32(direct), uint32(len(ids) - direct)}, false)
 	return nil
 }
 

@@ -78,17 +78,9 @@ func (b *builder) action(at place, r *actionRefs) {
 
 // pend records that the action at index named id, unless an earlier one
 // did. Actions arrive in dump order, so the first is the earliest.
-func pend(t *table[uint32], id, index uint32) {
-	if !t.has(id) {
-		t.set(id, index, false)
-	}
-}
+func pend(t *table[uint32], id, index uint32) { t.set(id, index, true) }
 
-func (p *pendingRefs) ruleClass(at place, id uint32) {
-	if !p.ruleClasses.has(id) {
-		p.ruleClasses.set(id, at, false)
-	}
-}
+func (p *pendingRefs) ruleClass(at place, id uint32) { p.ruleClasses.set(id, at, true) }
 
 // actionOffset returns the offset of the action with that index.
 func (p *pendingRefs) actionOffset(index int) int64 {

@@ -348,24 +348,6 @@ func (f *fieldValue) message(name string) ([]byte, error) {
 	return f.bytes, nil
 }
 
-// checkUint32s checks a repeated uint32 field nothing reads, packed or not.
-func (f *fieldValue) checkUint32s(name string) error {
-	switch f.typ {
-	case protowire.VarintType:
-		return nil
-	case protowire.BytesType:
-		for b := f.bytes; len(b) > 0; {
-			_, n := protowire.ConsumeVarint(b)
-			if n < 0 {
-				return fmt.Errorf("field %s: %w", name, protowire.ParseError(n))
-			}
-			b = b[n:]
-		}
-		return nil
-	}
-	return wireTypeError(name, f.typ, protowire.BytesType)
-}
-
 // appendUint32s appends the values of a repeated uint32 field, packed or not.
 func (f *fieldValue) appendUint32s(dst []uint32, name string) ([]uint32, error) {
 	switch f.typ {

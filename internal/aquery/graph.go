@@ -18,9 +18,11 @@ type Graph struct {
 	// per target rather than a string the collector scans.
 	targets      table[span]
 	targetLabels arena[byte]
-	// reach holds, for each dep set that reaches a status file, the ids of
-	// the status artifacts it reaches in the order first reached.
-	reach table[[]uint32]
+	// reach holds, for each dep set that reaches a status file, which of
+	// reachLists lists the status artifacts it reaches, in the order first
+	// reached. Most dep sets reach what one child does, and share its list.
+	reach      table[uint32]
+	reachLists [][]uint32
 	// statusPaths maps a status artifact id to its reconstructed path.
 	statusPaths map[uint32]string
 	actions     int
@@ -51,8 +53,11 @@ func (g *Graph) StatusInputs(depSets []uint32) []string {
 	var seen []uint32
 	var seenSet map[uint32]struct{} // once seen is long
 	for _, ds := range depSets {
-		ids, _ := g.reach.get(ds)
-		for _, id := range ids {
+		list, ok := g.reach.get(ds)
+		if !ok {
+			continue
+		}
+		for _, id := range g.reachLists[list] {
 			if seenSet != nil {
 				if _, ok := seenSet[id]; ok {
 					continue
@@ -463,6 +468,7 @@ func (b *builder) computeReach() error {
 		ref, _ := b.depSets.get(id)
 		ids := b.depSetIDs.get(ref.pos, ref.direct+ref.trans)
 		out, shared, seen = nil, false, nil
+		var sharedList uint32 // the list out is, while shared
 		for _, a := range ids[:ref.direct] {
 			if isStatus(a) && !has(a) {
 				add(a)
@@ -472,12 +478,13 @@ func (b *builder) computeReach() error {
 			if f, ok := finished.get(t); !ok || f >= uint32(i) {
 				continue // unknown, or on the stack when the walk reached it
 			}
-			r, _ := b.g.reach.get(t)
-			if len(r) == 0 {
+			list, ok := b.g.reach.get(t)
+			if !ok {
 				continue
 			}
+			r := b.g.reachLists[list]
 			if len(out) == 0 {
-				out, shared = r, true
+				out, shared, sharedList = r, true, list
 				continue
 			}
 			for _, a := range r {
@@ -489,8 +496,12 @@ func (b *builder) computeReach() error {
 		if entries > maxReachEntries {
 			return errReachTooBig
 		}
-		if len(out) > 0 {
-			b.g.reach.set(id, out, false)
+		switch {
+		case shared:
+			b.g.reach.set(id, sharedList, false)
+		case len(out) > 0:
+			b.g.reach.set(id, uint32(len(b.g.reachLists)), false)
+			b.g.reachLists = append(b.g.reachLists, out)
 		}
 	}
 	return nil

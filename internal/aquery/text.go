@@ -15,15 +15,14 @@ import (
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 )
 
-const (
-	// maxJSONElement bounds one element of a jsonproto dump, and the
-	// white space before it: encoding/json holds a value whole while it
-	// reads it.
-	maxJSONElement = 256 << 20
-	// maxTextProto bounds a textproto dump, which is read whole: the
-	// format is for graphs written by hand in tests.
-	maxTextProto = 64 << 20
-)
+// maxJSONElement bounds one element of a jsonproto dump, and the white
+// space before it: encoding/json holds a value whole while it reads it. A
+// variable so that tests need not feed it 256 MiB.
+var maxJSONElement int64 = 256 << 20
+
+// maxTextProto bounds a textproto dump, which is read whole: the format is
+// for graphs written by hand in tests.
+const maxTextProto = 64 << 20
 
 // containerFields are the ActionGraphContainer's fields, for the names a
 // jsonproto dump gives them.
@@ -63,7 +62,7 @@ func (s *stream) jsonproto(d *elementDecoder) error {
 	fail := func(at place, err error) error {
 		switch {
 		case errors.Is(err, errJSONTooBig):
-			err = errJSONTooBig
+			err = jsonTooBig()
 		case err == io.EOF:
 			err = fmt.Errorf("invalid jsonproto: %w", io.ErrUnexpectedEOF)
 		default:
@@ -219,7 +218,11 @@ func describeToken(tok json.Token) string {
 }
 
 // errJSONTooBig is an element, or a run of white space, too big to hold.
-var errJSONTooBig = fmt.Errorf("more than %d MiB without an element ending, expected elements of a few MiB at most", maxJSONElement>>20)
+var errJSONTooBig = errors.New("too big")
+
+func jsonTooBig() error {
+	return fmt.Errorf("more than %d MiB without an element ending, expected elements of a few MiB at most", maxJSONElement>>20)
+}
 
 // boundedReader lets a json.Decoder read at most maxJSONElement bytes past
 // the last token it returned: it holds a value whole while reading it, and

@@ -34,6 +34,7 @@ type pendingRefs struct {
 	targets, configurations, aspectDescriptors, inputs, outputs, primaryOutputs table[uint32]
 	// actionOffsets holds the offset of every action as varints, each the
 	// distance from the previous action's, for naming one in an error.
+	// (textproto has no offsets: -1 goes through uint64 and back intact.)
 	actionOffsets []byte
 	lastOffset    int64
 	lastTarget    uint32 // the last action's target

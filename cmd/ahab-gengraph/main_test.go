@@ -72,7 +72,7 @@ func TestAmplify(t *testing.T) {
 		sys := cli.System{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &errs,
 			LookupEnv: func(string) (string, bool) { return "", false }, Environ: func() []string { return nil }}
 		cli.Main([]string{"--compat", "0.2", "--aquery-file", dump, "--no-fail", "--shut-up"}, sys)
-		return errs.String()
+		return stdout.String() + errs.String()
 	}
 	real := "../../testdata/conformance/real/webapp.pb"
 	one := report("-amplify", real, "-copies", "1")

@@ -44,11 +44,12 @@ type ParamFile struct {
 }
 
 // String is one string of an action's command line with where it came
-// from: ParamFile is the exec path of the param file it was read from, or
-// empty for a raw argument.
+// from: a raw argument, or a line of the param file at ParamFile, whose
+// exec path may be empty (§9).
 type String struct {
-	Value     string
-	ParamFile string
+	Value       string
+	ParamFile   string
+	InParamFile bool
 }
 
 // References reports whether arg names the param file at execPath, as mode
@@ -113,7 +114,7 @@ func (a *Action) AnalyzableStrings(f func(String)) {
 	}
 	for _, pf := range a.ParamFiles {
 		for _, line := range pf.Lines {
-			f(String{Value: line, ParamFile: pf.ExecPath})
+			f(String{Value: line, ParamFile: pf.ExecPath, InParamFile: true})
 		}
 	}
 }

@@ -89,8 +89,18 @@ func TestAnalyzableStrings(t *testing.T) {
 		a.AnalyzableStrings(func(s String) { got = append(got, s) })
 		want := []String{
 			{Value: "clang"}, {Value: "@out/foo.params"}, {Value: "-fmodule-map-file=out/m.cppmap"},
-			{Value: "-O2", ParamFile: "out/foo.params"}, {Value: `module "crosstool" {`, ParamFile: "out/m.cppmap"},
+			{Value: "-O2", ParamFile: "out/foo.params", InParamFile: true},
+			{Value: `module "crosstool" {`, ParamFile: "out/m.cppmap", InParamFile: true},
 		}
+		if !slices.Equal(got, want) {
+			t.Errorf("got %+v\nwant %+v", got, want)
+		}
+	})
+	t.Run("a_param_file_without_an_exec_path_is_still_a_param_file", func(t *testing.T) {
+		a := Action{Arguments: []string{"ld"}, ParamFiles: []ParamFile{{Lines: []string{"-lm"}}}}
+		var got []String
+		a.AnalyzableStrings(func(s String) { got = append(got, s) })
+		want := []String{{Value: "ld"}, {Value: "-lm", InParamFile: true}}
 		if !slices.Equal(got, want) {
 			t.Errorf("got %+v\nwant %+v", got, want)
 		}

@@ -3,7 +3,10 @@
 // handed over one at a time as they are read, and only what later lookups
 // need (target labels, dep sets, the artifacts and path fragments that locate
 // workspace status files) is kept until the dump ends. The whole dump is
-// never held in memory (except for jsonproto and textproto; see Decode).
+// never held in memory (except for textproto, which tests write by hand;
+// see Decode), and a dump Bazel could not have written (a dangling
+// reference, an id defined twice, a field nested past protobuf's limit) is
+// refused.
 package aquery
 
 import (
@@ -137,11 +140,20 @@ func (e *Error) Unwrap() error { return e.Err }
 // is the file name used in errors ("-" or "<stdin>" for stdin, "stdout" for
 // Bazel's output).
 //
-// Binary dumps (proto, streamed_proto) are read one top-level element at a
-// time; memory is bounded by the largest element plus the lookups the Graph
-// keeps. jsonproto and textproto are read whole and decoded with protojson
-// and prototext: they are not streamed, which is fine for the small graphs
-// they are used for.
+// Every format is read one top-level element at a time (jsonproto too,
+// each element decoded with protojson), except textproto, which is read
+// whole, up to 64 MiB, and decoded with prototext; memory is bounded by the
+// largest element plus the lookups the Graph keeps. No buffer grows ahead
+// of the bytes that arrive, whatever a length prefix claims.
+//
+// Every element is checked as the original's prost decoder checks it, and
+// more: each id is defined once per kind, and every reference (an action's
+// target, configuration, aspect descriptors, input dep sets and outputs, a
+// target's rule class, an artifact's path fragment, a path fragment's
+// parent, a dep set's artifacts and dep sets) names an element of the
+// dump; a singular reference of 0 names nothing. References are checked
+// once the whole dump has been read, since Bazel writes actions before
+// what they name. The error is an *Error naming the element and the id.
 //
 // An error from fn stops decoding and is returned as is.
 func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Graph, error) {
@@ -164,8 +176,10 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 		err = s.container(d, -1)
 	case StreamedProto:
 		err = s.streamed(d)
-	case JSONProto, TextProto:
-		err = s.text(d, format)
+	case JSONProto:
+		err = s.jsonproto(d)
+	case TextProto:
+		err = s.textproto(d)
 	default:
 		return nil, fmt.Errorf("%s: unknown format %v", name, format)
 	}
@@ -182,7 +196,15 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 		return nil, err
 	}
 	s.progressDone()
-	return b.finish(), nil
+	g, err := b.finish()
+	if err != nil {
+		if e, ok := errors.AsType[*Error](err); ok {
+			e.File = name
+			return nil, e
+		}
+		return nil, &Error{File: name, Offset: -1, Err: err}
+	}
+	return g, nil
 }
 
 // errorOffset is where in the dump err happened, if it says.

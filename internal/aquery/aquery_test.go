@@ -231,14 +231,19 @@ func TestDecodeFields(t *testing.T) {
 	}
 	for _, format := range []Format{Proto, StreamedProto, JSONProto} {
 		t.Run(format.String(), func(t *testing.T) {
-			data := dump(t, act(full), tgt(7, "//app:bin"))
+			// What the action names, for it to name something.
+			named := []elem{tgt(7, "//app:bin"), cfg(2), art(9, 0), deps(3, nil), deps(1, nil)}
+			data := dump(t, append([]elem{act(full)}, named...)...)
 			switch format {
 			case StreamedProto:
 				data = toStreamed(t, data)
 			case JSONProto:
 				data = []byte(protojson.Format(&analysispb.ActionGraphContainer{
-					Actions: []*analysispb.Action{full},
-					Targets: []*analysispb.Target{{Id: 7, Label: "//app:bin"}},
+					Actions:       []*analysispb.Action{full},
+					Targets:       []*analysispb.Target{{Id: 7, Label: "//app:bin"}},
+					Configuration: []*analysispb.Configuration{named[1].msg.(*analysispb.Configuration)},
+					Artifacts:     []*analysispb.Artifact{{Id: 9}},
+					DepSetOfFiles: []*analysispb.DepSetOfFiles{{Id: 3}, {Id: 1}},
 				}))
 			}
 			g, actions := mustDecode(t, data, Options{})
@@ -275,7 +280,7 @@ func TestUnpackedRepeatedIDs(t *testing.T) {
 	ds = protowire.AppendVarint(ds, 1)
 	data := rawElement(nil, fieldActions, body)
 	data = rawElement(data, fieldDepSetOfFiles, ds)
-	data = append(data, dump(t, art(1, 1), frag(1, "stable-status.txt", 0))...)
+	data = append(data, dump(t, deps(5, nil), art(1, 1), frag(1, "stable-status.txt", 0))...)
 	g, actions := mustDecode(t, data, Options{})
 	if !slices.Equal(actions[0].InputDepSets, []uint32{4, 5}) {
 		t.Errorf("InputDepSets = %v", actions[0].InputDepSets)
@@ -326,7 +331,7 @@ func TestOrderDoesNotMatter(t *testing.T) {
 		art(1, 3), art(2, 4), art(3, 5),
 		act(&analysispb.Action{TargetId: 1, Mnemonic: "Genrule", InputDepSetIds: []uint32{1}}),
 		act(&analysispb.Action{TargetId: 2, Mnemonic: "CppCompile", InputDepSetIds: []uint32{2}}),
-		act(&analysispb.Action{TargetId: 3, Mnemonic: "Orphan"}),
+		act(&analysispb.Action{Mnemonic: "Orphan"}), // no target: <unknown target>
 		tgt(1, "//a:gen"), tgt(2, "//a:lib"),
 		deps(1, []uint32{1, 3}, 2), deps(2, []uint32{2}),
 		frag(1, "bazel-out", 0), frag(3, "stable-status.txt", 1), frag(4, "volatile-status.txt", 1), frag(5, "main.cc", 2), frag(2, "src", 0),
@@ -399,7 +404,7 @@ func TestEmptyInput(t *testing.T) {
 
 func TestFnErrorStopsDecoding(t *testing.T) {
 	stop := errors.New("stop")
-	data := dump(t, act(&analysispb.Action{}), act(&analysispb.Action{}))
+	data := dump(t, act(&analysispb.Action{Mnemonic: "M"}), act(&analysispb.Action{Mnemonic: "M"}))
 	for _, d := range [][]byte{data, toStreamed(t, data)} {
 		n := 0
 		_, err := Decode(bytes.NewReader(d), "dump.pb", Options{}, func(*Action) error { n++; return stop })
@@ -531,7 +536,7 @@ func TestTruncationErrors(t *testing.T) {
 
 func TestInvalidJSONProto(t *testing.T) {
 	_, _, err := decodeAll([]byte(`{"actions": [{"mnemonic": 3}]}`), Options{})
-	if err == nil || !strings.HasPrefix(err.Error(), "dump.pb: invalid jsonproto: ") || strings.Contains(err.Error(), "jsonproto: proto") {
+	if err == nil || err.Error() != "dump.pb: action 1 (byte 13): invalid jsonproto: invalid value for string field mnemonic: 3" {
 		t.Errorf("error = %v", err)
 	}
 	// Unknown fields, as a newer Bazel might write, are ignored.

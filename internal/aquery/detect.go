@@ -2,6 +2,7 @@ package aquery
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 
@@ -25,20 +26,21 @@ const detectElements = 4
 //     text (optional whitespace, then "#" or a lower-case field name followed
 //     by "{" or ":") is textproto. No binary dump Bazel writes can start
 //     like either: it would need unknown fields in its first element.
-//  2. Otherwise the first few top-level elements in the peeked prefix are
+//  2. Otherwise the first few top-level fields in the peeked prefix are
 //     parsed both as proto (container fields 1 to 8, each a message that
-//     decodes) and as streamed_proto (length-prefixed containers holding
-//     exactly one such element each). The one that parses wins; when both
-//     do, the one that parsed more complete elements wins, and proto wins
-//     ties. An element cut off by the end of the prefix counts as neither
-//     good nor bad, unless the input itself ends there.
+//     decodes, and well-formed unknown fields, which a newer Bazel may
+//     write) and as streamed_proto (length-prefixed containers holding
+//     exactly one such field each). The one that parses wins; when both
+//     do, the one that parsed more complete elements of fields 1 to 8
+//     wins, and proto wins ties. A field cut off by the end of the prefix
+//     counts as neither good nor bad, unless the input itself ends there.
 //  3. When neither parses, a dump whose first byte is a container field tag
 //     is decoded as proto, so that the decoder reports exactly what is
 //     wrong with it; anything else is not a dump.
 //
 // Empty input is a proto dump with nothing in it.
 func (s *stream) detect() (Format, error) {
-	prefix, err := s.br.Peek(detectPrefix)
+	prefix, err := s.br.Peek(min(detectPrefix, s.br.Size()))
 	complete := false
 	switch err {
 	case nil:
@@ -121,26 +123,43 @@ func looksLikeTextProto(b []byte) bool {
 	return len(b) > 0 && (b[0] == '{' || b[0] == ':')
 }
 
-// parsesAsProto reports whether b starts with container elements that
-// decode, and how many complete ones it parsed (at most max). When complete
-// is false, b is a prefix of the input and an element cut off at its end
-// stops the parse without failing it.
+// parsesAsProto reports whether b starts with container fields that
+// decode, and how many complete container elements it parsed among its
+// first max fields. Unknown fields are skipped, as decoding skips them (a
+// newer Bazel may add container fields), but do not count: a streamed
+// dump read as proto is a run of such fields. When complete is false, b is
+// a prefix of the input and a field cut off at its end stops the parse
+// without failing it.
 func parsesAsProto(b []byte, complete bool, max int) (int, bool) {
 	d := &elementDecoder{}
 	n := 0
-	for n < max && len(b) > 0 {
+	for range max {
+		if len(b) == 0 {
+			break
+		}
 		num, typ, tl := protowire.ConsumeTag(b)
 		if tl < 0 {
 			return n, !complete && tl == truncatedCode
 		}
-		if !isContainerField(num) || typ != protowire.BytesType {
+		if num > protowire.MaxValidNumber {
+			return n, false
+		}
+		if !isContainerField(num) {
+			vl, err := skipUnknown(num, typ, b[tl:], recursionLimit)
+			if err != nil {
+				return n, !complete && errors.Is(err, io.ErrUnexpectedEOF)
+			}
+			b = b[tl+vl:]
+			continue
+		}
+		if typ != protowire.BytesType {
 			return n, false
 		}
 		body, bl := protowire.ConsumeBytes(b[tl:])
 		if bl < 0 {
 			return n, !complete && bl == truncatedCode
 		}
-		if d.element(num, body) != nil {
+		if d.element(num, body, place{}) != nil {
 			return n, false
 		}
 		n++
@@ -150,10 +169,13 @@ func parsesAsProto(b []byte, complete bool, max int) (int, bool) {
 }
 
 // parsesAsStreamed is parsesAsProto for streamed_proto, whose messages must
-// each hold exactly one element.
+// each hold exactly one field.
 func parsesAsStreamed(b []byte, complete bool) (int, bool) {
 	n := 0
-	for n < detectElements && len(b) > 0 {
+	for range detectElements {
+		if len(b) == 0 {
+			break
+		}
 		size, vl := protowire.ConsumeVarint(b)
 		if vl < 0 {
 			return n, !complete && vl == truncatedCode
@@ -169,14 +191,24 @@ func parsesAsStreamed(b []byte, complete bool) (int, bool) {
 			_, ok := parsesAsProto(b, false, 1)
 			return n, ok
 		}
-		m, ok := parsesAsProto(b[:size], true, 2)
-		if !ok || m != 1 {
+		m, ok := parsesAsProto(b[:size], true, 1)
+		if !ok || !holdsOneField(b[:size]) {
 			return n, false
 		}
-		n++
+		n += m
 		b = b[size:]
 	}
 	return n, true
+}
+
+// holdsOneField reports whether b, which parses, is exactly one field.
+func holdsOneField(b []byte) bool {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 {
+		return false
+	}
+	m := protowire.ConsumeFieldValue(num, typ, b[n:])
+	return m >= 0 && n+m == len(b)
 }
 
 // truncatedCode is protowire's error code for input that ends early.

@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
@@ -61,17 +62,36 @@ type elementDecoder struct {
 	// reuse hands fn the same Action every time, its slices emptied and
 	// refilled: fn must not keep the Action or its slices, only strings.
 	reuse  *Action
-	direct []uint32 // scratch for dep sets
+	refs   actionRefs // the last action's references
+	direct []uint32   // scratch for dep sets
 	trans  []uint32
 }
 
-// element decodes the body of one container element.
-func (d *elementDecoder) element(num protowire.Number, body []byte) error {
+// place is where an element is in the dump: its kind (the container
+// field), its number among the elements of that kind, from 1, and the byte
+// offset where it starts, or -1 when the format has none.
+type place struct {
+	off   int64
+	index int
+	num   protowire.Number
+}
+
+func (p place) entry() entryName { return entryName{p.num, p.index} }
+
+// element decodes the body of one container element, found at the given
+// place.
+func (d *elementDecoder) element(num protowire.Number, body []byte, at place) error {
 	switch num {
 	case fieldActions:
 		a, err := d.action(body)
-		if err != nil || d.fn == nil {
+		if err != nil {
 			return err
+		}
+		if d.graph != nil {
+			d.graph.action(at, &d.refs)
+		}
+		if d.fn == nil {
+			return nil
 		}
 		d.actions++
 		if err := d.fn(a); err != nil {
@@ -79,36 +99,117 @@ func (d *elementDecoder) element(num protowire.Number, body []byte) error {
 		}
 		return nil
 	case fieldArtifacts:
-		return d.artifact(body)
+		return d.artifact(body, at)
 	case fieldTargets:
-		return d.target(body)
+		return d.target(body, at)
 	case fieldDepSetOfFiles:
-		return d.depSet(body)
+		return d.depSet(body, at)
 	case fieldPathFragments:
-		return d.pathFragment(body)
+		return d.pathFragment(body, at)
 	case fieldConfiguration:
-		return validate(body, &analysispb.Configuration{})
+		return d.other(body, at, &analysispb.Configuration{})
 	case fieldAspectDescriptors:
-		return validate(body, &analysispb.AspectDescriptor{})
+		return d.other(body, at, &analysispb.AspectDescriptor{})
 	case fieldRuleClasses:
-		return validate(body, &analysispb.RuleClass{})
+		return d.other(body, at, &analysispb.RuleClass{})
 	}
 	return nil
 }
 
-// validate checks an element nothing reads, so that a dump the original
-// refused (say, invalid UTF-8 in a configuration's mnemonic) is refused here
-// too. These elements are few and small.
-func validate(body []byte, m proto.Message) error {
+// other checks an element nothing reads but its id, so that a dump the
+// original refused (say, invalid UTF-8 in a configuration's mnemonic) is
+// refused here too. These elements are few and small.
+func (d *elementDecoder) other(body []byte, at place, m interface {
+	proto.Message
+	GetId() uint32
+}) error {
+	if err := checkNesting(body, m.ProtoReflect().Descriptor(), elementLevel); err != nil {
+		return err
+	}
 	if err := proto.Unmarshal(body, m); err != nil {
 		return errors.New(trimProtoPrefix(err.Error()))
 	}
+	if d.graph != nil {
+		return d.graph.other(at, m.GetId())
+	}
 	return nil
 }
 
+// checkNesting walks a message nothing reads as prost decodes it, each
+// known message field one level below its parent, and refuses what prost
+// refuses and the generated code would accept: unknown groups nested past
+// the recursion limit, and known fields of the wrong wire type. What else
+// is wrong with the message is left to proto.Unmarshal.
+func checkNesting(b []byte, md protoreflect.MessageDescriptor, level int) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		fd := md.Fields().ByNumber(num)
+		var m int
+		switch {
+		case fd == nil:
+			var err error
+			if m, err = skipUnknown(num, typ, b, level); err != nil {
+				return err
+			}
+		case typ != wireTypeOf(fd) && !(fd.IsList() && typ == protowire.BytesType && wireTypeOf(fd) != protowire.BytesType):
+			return wireTypeError(string(fd.Name()), typ, wireTypeOf(fd))
+		case fd.Message() != nil:
+			var v []byte
+			if v, m = protowire.ConsumeBytes(b); m >= 0 {
+				if err := checkNesting(v, fd.Message(), level-1); err != nil {
+					return err
+				}
+			}
+		default:
+			m = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if m < 0 {
+			return fmt.Errorf("field %d: %w", num, protowire.ParseError(m))
+		}
+		b = b[m:]
+	}
+	return nil
+}
+
+// errWireType is a known field encoded with the wrong wire type, which
+// prost, and so the original, refuses; the generated Go code would keep it
+// as an unknown field.
+var errWireType = errors.New("wrong wire type")
+
 // wireTypeError reports a known field encoded with the wrong wire type.
 func wireTypeError(field string, got, want protowire.Type) error {
-	return fmt.Errorf("field %s has wire type %d, expected %d", field, got, want)
+	return &wireTypeErr{field, got, want}
+}
+
+type wireTypeErr struct {
+	field     string
+	got, want protowire.Type
+}
+
+func (e *wireTypeErr) Error() string {
+	return fmt.Sprintf("field %s has wire type %d, expected %d", e.field, e.got, e.want)
+}
+
+func (e *wireTypeErr) Is(target error) bool { return target == errWireType }
+
+// wireTypeOf is the wire type prost expects for a field of that kind; a
+// repeated scalar may also be packed, length-delimited.
+func wireTypeOf(fd protoreflect.FieldDescriptor) protowire.Type {
+	switch fd.Kind() {
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
+		return protowire.BytesType
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		return protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		return protowire.Fixed64Type
+	case protoreflect.GroupKind:
+		return protowire.StartGroupType
+	}
+	return protowire.VarintType
 }
 
 // fieldValue is one field of a message as read reads it.
@@ -119,15 +220,39 @@ type fieldValue struct {
 	bytes []byte // length-delimited value
 }
 
-// read consumes one field of b into f and returns its length. Fields of
-// other wire types than varint and bytes are skipped whole and reported
-// with typ set, so that callers can reject them for known fields. f is
-// filled in place rather than returned: copying the struct out would cost
-// a stalled load per field, for it is written a member at a time.
-func (f *fieldValue) read(b []byte) (int, error) {
+// recursionLimit is the nesting the original accepts: prost's limit,
+// which counts every level from the container down. A field of the
+// container is at level recursionLimit, a field of one of its elements at
+// elementLevel, a field of a message inside an element (a param file, an
+// environment variable) at nestedLevel, a field inside a group one level
+// below the group, and a field at level 0 is refused, whatever its type.
+const (
+	recursionLimit = 100
+	elementLevel   = recursionLimit - 1
+	nestedLevel    = recursionLimit - 2
+)
+
+// errFieldNumber is a field number past protobuf's limit of 2^29-1, which
+// prost refuses wherever it is (the generated Go code allows up to 2^31-1
+// inside unknown groups).
+var errFieldNumber = errors.New("invalid field number")
+
+// errTooDeep is a field past the recursion limit. Only unknown groups can
+// nest that deep in an ActionGraphContainer.
+var errTooDeep = fmt.Errorf("nested more than %d levels deep, expected at most %d (protobuf's recursion limit)", recursionLimit, recursionLimit)
+
+// read consumes one field of b, whose fields are at the given nesting
+// level, into f and returns its length. Fields of other wire types than
+// varint and bytes are skipped whole and reported with typ set, so that
+// callers can reject them for known fields. f is filled in place rather
+// than returned, for callers read millions of fields.
+func (f *fieldValue) read(b []byte, level int) (int, error) {
 	num, typ, n := protowire.ConsumeTag(b)
 	if n < 0 {
 		return 0, protowire.ParseError(n)
+	}
+	if num > protowire.MaxValidNumber {
+		return 0, fmt.Errorf("%w %d", errFieldNumber, num)
 	}
 	f.num, f.typ = num, typ
 	var m int
@@ -137,12 +262,54 @@ func (f *fieldValue) read(b []byte) (int, error) {
 	case protowire.BytesType:
 		f.bytes, m = protowire.ConsumeBytes(b[n:])
 	default:
-		m = protowire.ConsumeFieldValue(num, typ, b[n:])
+		var err error
+		if m, err = skipUnknown(num, typ, b[n:], level); err != nil {
+			return 0, err
+		}
 	}
 	if m < 0 {
 		return 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(m))
 	}
 	return n + m, nil
+}
+
+// skipUnknown returns the length of the value of a field at the given
+// nesting level, as prost skips it: a group's fields are one level below
+// the group, and a field at level 0 is refused. (protowire's own skipping
+// allows groups 10000 deep.)
+func skipUnknown(num protowire.Number, typ protowire.Type, b []byte, level int) (int, error) {
+	if level <= 0 {
+		return 0, fmt.Errorf("field %d: %w", num, errTooDeep)
+	}
+	if typ != protowire.StartGroupType {
+		m := protowire.ConsumeFieldValue(num, typ, b)
+		if m < 0 {
+			return 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(m))
+		}
+		return m, nil
+	}
+	n := 0
+	for {
+		inner, ityp, k := protowire.ConsumeTag(b[n:])
+		if k < 0 {
+			return 0, fmt.Errorf("field %d: %w", num, protowire.ParseError(k))
+		}
+		if inner > protowire.MaxValidNumber {
+			return 0, fmt.Errorf("field %d: %w %d", num, errFieldNumber, inner)
+		}
+		n += k
+		if ityp == protowire.EndGroupType {
+			if inner != num {
+				return 0, fmt.Errorf("field %d: mismatched end of group", num)
+			}
+			return n, nil
+		}
+		m, err := skipUnknown(inner, ityp, b[n:], level-1)
+		if err != nil {
+			return 0, err
+		}
+		n += m
+	}
 }
 
 func (f *fieldValue) uint32(name string) (uint32, error) {
@@ -179,24 +346,6 @@ func (f *fieldValue) message(name string) ([]byte, error) {
 		return nil, wireTypeError(name, f.typ, protowire.BytesType)
 	}
 	return f.bytes, nil
-}
-
-// checkUint32s checks a repeated uint32 field nothing reads, packed or not.
-func (f *fieldValue) checkUint32s(name string) error {
-	switch f.typ {
-	case protowire.VarintType:
-		return nil
-	case protowire.BytesType:
-		for b := f.bytes; len(b) > 0; {
-			_, n := protowire.ConsumeVarint(b)
-			if n < 0 {
-				return fmt.Errorf("field %s: %w", name, protowire.ParseError(n))
-			}
-			b = b[n:]
-		}
-		return nil
-	}
-	return wireTypeError(name, f.typ, protowire.BytesType)
 }
 
 // appendUint32s appends the values of a repeated uint32 field, packed or not.
@@ -240,6 +389,9 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 			a.Arguments = make([]string, 0, n)
 		}
 	}
+	r := &d.refs
+	r.configuration, r.primaryOutput = 0, 0
+	r.aspects, r.outputs = r.aspects[:0], r.outputs[:0]
 	var f fieldValue
 	for len(b) > 0 {
 		// Arguments are most of a dump: read them without the general
@@ -254,7 +406,7 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 				continue
 			}
 		}
-		n, err := f.read(b)
+		n, err := f.read(b, elementLevel)
 		if err != nil {
 			return nil, err
 		}
@@ -303,21 +455,20 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 					a.ParamFiles = append(a.ParamFiles, pf)
 				}
 			}
-		// Fields nothing reads, checked as prost checked them.
+		// References, read to be checked.
 		case 2:
-			err = f.checkUint32s("aspect_descriptor_ids")
+			r.aspects, err = f.appendUint32s(r.aspects, "aspect_descriptor_ids")
 		case 9:
-			err = f.checkUint32s("output_ids")
-		case 20:
-			err = f.checkUint32s("scheduling_dep_dep_set_ids")
+			r.outputs, err = f.appendUint32s(r.outputs, "output_ids")
+		case 5:
+			r.configuration, err = f.uint32("configuration_id")
+		case 13:
+			r.primaryOutput, err = f.uint32("primary_output_id")
+		// Fields nothing reads, checked as prost checked them.
 		case 3:
 			_, err = f.str("action_key")
-		case 5:
-			_, err = f.uint32("configuration_id")
 		case 10:
 			err = f.bool("discovers_inputs")
-		case 13:
-			_, err = f.uint32("primary_output_id")
 		case 14:
 			_, err = f.str("execution_platform")
 		case 15:
@@ -333,11 +484,15 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 			_, err = f.str("unresolved_symlink_target")
 		case 19:
 			err = f.bool("is_executable")
+		case 21:
+			_, err = f.str("progress_message")
 		}
+		// Field 20 is reserved: read skipped it like any unknown field.
 		if err != nil {
 			return nil, err
 		}
 	}
+	r.target, r.inputs = a.TargetID, a.InputDepSets
 	return a, nil
 }
 
@@ -373,7 +528,7 @@ func (d *elementDecoder) value(b []byte) string {
 func keyValue(b []byte) (key, value []byte, err error) {
 	var f fieldValue
 	for len(b) > 0 {
-		n, err := f.read(b)
+		n, err := f.read(b, nestedLevel)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -395,7 +550,7 @@ func (d *elementDecoder) paramFile(b []byte, lines []string) (action.ParamFile, 
 	pf := action.ParamFile{Lines: lines}
 	var f fieldValue
 	for len(b) > 0 {
-		n, err := f.read(b)
+		n, err := f.read(b, nestedLevel)
 		if err != nil {
 			return pf, err
 		}
@@ -418,11 +573,11 @@ func (d *elementDecoder) paramFile(b []byte, lines []string) (action.ParamFile, 
 	return pf, nil
 }
 
-func (d *elementDecoder) artifact(b []byte) error {
+func (d *elementDecoder) artifact(b []byte, at place) error {
 	var id, fragmentID uint32
 	var f fieldValue
 	for len(b) > 0 {
-		n, err := f.read(b)
+		n, err := f.read(b, elementLevel)
 		if err != nil {
 			return err
 		}
@@ -440,17 +595,17 @@ func (d *elementDecoder) artifact(b []byte) error {
 		}
 	}
 	if d.graph != nil {
-		d.graph.artifact(id, fragmentID)
+		return d.graph.artifact(at, id, fragmentID)
 	}
 	return nil
 }
 
-func (d *elementDecoder) target(b []byte) error {
-	var id uint32
+func (d *elementDecoder) target(b []byte, at place) error {
+	var id, ruleClass uint32
 	var label []byte
 	var f fieldValue
 	for len(b) > 0 {
-		n, err := f.read(b)
+		n, err := f.read(b, elementLevel)
 		if err != nil {
 			return err
 		}
@@ -461,24 +616,24 @@ func (d *elementDecoder) target(b []byte) error {
 		case 2:
 			label, err = f.str("label")
 		case 3:
-			_, err = f.uint32("rule_class_id")
+			ruleClass, err = f.uint32("rule_class_id")
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if d.graph != nil {
-		d.graph.target(id, label)
+		return d.graph.target(at, id, label, ruleClass)
 	}
 	return nil
 }
 
-func (d *elementDecoder) depSet(b []byte) error {
+func (d *elementDecoder) depSet(b []byte, at place) error {
 	var id uint32
 	d.direct, d.trans = d.direct[:0], d.trans[:0]
 	var f fieldValue
 	for len(b) > 0 {
-		n, err := f.read(b)
+		n, err := f.read(b, elementLevel)
 		if err != nil {
 			return err
 		}
@@ -497,17 +652,17 @@ func (d *elementDecoder) depSet(b []byte) error {
 	}
 	if d.graph != nil {
 		d.direct = append(d.direct, d.trans...)
-		d.graph.depSet(id, d.direct, len(d.direct)-len(d.trans))
+		return d.graph.depSet(at, id, d.direct, len(d.direct)-len(d.trans))
 	}
 	return nil
 }
 
-func (d *elementDecoder) pathFragment(b []byte) error {
+func (d *elementDecoder) pathFragment(b []byte, at place) error {
 	var id, parent uint32
 	var label []byte
 	var f fieldValue
 	for len(b) > 0 {
-		n, err := f.read(b)
+		n, err := f.read(b, elementLevel)
 		if err != nil {
 			return err
 		}
@@ -527,7 +682,7 @@ func (d *elementDecoder) pathFragment(b []byte) error {
 	if d.graph != nil {
 		// Not interned: Bazel already shares path prefixes through parent
 		// ids, so labels rarely repeat.
-		d.graph.pathFragment(id, label, parent)
+		return d.graph.pathFragment(at, id, label, parent)
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package aquery
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -14,9 +16,11 @@ type Graph struct {
 	// per target rather than a string the collector scans.
 	targets      table[span]
 	targetLabels arena[byte]
-	// reach holds, for each dep set that reaches a status file, the ids of
-	// the status artifacts it reaches in the order first reached.
-	reach table[[]uint32]
+	// reach holds, for each dep set that reaches a status file, which of
+	// reachLists lists the status artifacts it reaches, in the order first
+	// reached. Most dep sets reach what one child does, and share its list.
+	reach      table[uint32]
+	reachLists [][]uint32
 	// statusPaths maps a status artifact id to its reconstructed path.
 	statusPaths map[uint32]string
 	actions     int
@@ -49,13 +53,27 @@ func (g *Graph) StatusInputs(depSets []uint32) []string {
 	}
 	var out []string
 	var seen []uint32
+	var seenSet map[uint32]struct{} // once seen is long
 	for _, ds := range depSets {
-		ids, _ := g.reach.get(ds)
-		for _, id := range ids {
-			if !slicesContains(seen, id) {
-				seen = append(seen, id)
-				out = append(out, g.statusPaths[id])
+		list, ok := g.reach.get(ds)
+		if !ok {
+			continue
+		}
+		for _, id := range g.reachLists[list] {
+			if seenSet != nil {
+				if _, ok := seenSet[id]; ok {
+					continue
+				}
+				seenSet[id] = struct{}{}
+			} else if slices.Contains(seen, id) {
+				continue
+			} else if seen = append(seen, id); len(seen) > 16 {
+				seenSet = make(map[uint32]struct{}, 2*len(seen))
+				for _, x := range seen {
+					seenSet[x] = struct{}{}
+				}
 			}
+			out = append(out, g.statusPaths[id])
 		}
 	}
 	return out
@@ -66,15 +84,6 @@ func (g *Graph) Actions() int { return g.actions }
 
 // Targets returns how many targets the dump lists.
 func (g *Graph) Targets() int { return g.targetCount }
-
-func slicesContains(s []uint32, v uint32) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
 
 // depSetRef locates one dep set's ids in builder.depSetIDs: its direct
 // artifact ids, then its transitive dep set ids.
@@ -92,7 +101,9 @@ type fragment struct {
 }
 
 // builder collects, while the dump streams past, the parts of the graph that
-// later lookups need; finish turns them into a Graph and drops the rest.
+// later lookups need, and checks that every id is defined once and every
+// reference names something; finish turns them into a Graph and drops the
+// rest.
 type builder struct {
 	g         Graph
 	artifacts table[uint32] // artifact id → path fragment id
@@ -102,36 +113,55 @@ type builder struct {
 	// depSetIDs holds every dep set's ids back to back, so that a dep set
 	// costs its ids and one small header rather than two slices.
 	depSetIDs arena[uint32]
+	// The ids of the elements nothing reads, for the references to them.
+	configurations, aspectDescriptors, ruleClasses table[struct{}]
+	pending                                        pendingRefs
 }
 
-// graphSink receives the graph's elements as they are decoded: the builder
-// itself, or a graphLog that a pipeline worker fills for the builder to
-// replay in dump order. A sink copies what it keeps of label and ids.
+// graphSink receives the graph's elements as they are decoded, each with
+// its place in the dump: the builder itself, or a graphLog that a pipeline
+// worker fills for the builder to replay in dump order. A sink copies what
+// it keeps of label and ids.
 type graphSink interface {
-	target(id uint32, label []byte)
-	artifact(id, fragmentID uint32)
-	pathFragment(id uint32, label []byte, parent uint32)
-	depSet(id uint32, ids []uint32, direct int)
+	target(at place, id uint32, label []byte, ruleClass uint32) error
+	artifact(at place, id, fragmentID uint32) error
+	pathFragment(at place, id uint32, label []byte, parent uint32) error
+	depSet(at place, id uint32, ids []uint32, direct int) error
+	// other is an element nothing reads but its id: a configuration, an
+	// aspect descriptor or a rule class.
+	other(at place, id uint32) error
+	// action hands over what an action refers to.
+	action(at place, refs *actionRefs)
 }
 
-// graphLog records a batch of graph elements, decoded on any worker, so
-// that they reach the builder in dump order: duplicate ids then resolve
-// exactly as a sequential read resolves them. Replaying is the one part
-// of the graph's elements that runs on a single goroutine, so a log is
-// compact: small fixed-size records, with labels and ids in two buffers.
+// graphLog records a batch of elements, decoded on any worker, so that
+// they reach the builder in dump order: a repeated id is then found where
+// a sequential read finds it. Replaying is the one part of the graph's
+// elements that runs on a single goroutine, so a log is compact: small
+// fixed-size records, with labels and ids in two buffers.
 type graphLog struct {
 	ops    []graphOp
 	labels []byte   // labels, back to back
-	ids    []uint32 // dep sets' ids, back to back
+	ids    []uint32 // dep sets' and actions' ids, back to back
 }
 
 type graphOp struct {
-	id, x      uint32 // x: fragment id, parent id or direct count
-	start, end uint32 // the label is labels[start:end], the dep set's ids ids[start:end]
+	off        int64  // where the element starts in the dump
+	index      uint32 // its number among the elements of its kind
+	id, x      uint32 // x: fragment id, parent id, direct count, rule class or configuration
+	start, end uint32 // the label is labels[start:end]; the ids are ids[start:end]
 	num        uint8  // the container field: which builder method
 }
 
+func (op *graphOp) place() place {
+	return place{off: op.off, index: int(op.index), num: protowire.Number(op.num)}
+}
+
 func (l *graphLog) reset() { l.ops, l.labels, l.ids = l.ops[:0], l.labels[:0], l.ids[:0] }
+
+func (l *graphLog) op(at place, id, x, start, end uint32) {
+	l.ops = append(l.ops, graphOp{off: at.off, index: uint32(at.index), num: uint8(at.num), id: id, x: x, start: start, end: end})
+}
 
 func (l *graphLog) label(label []byte) (start, end uint32) {
 	start = uint32(len(l.labels))
@@ -139,69 +169,143 @@ func (l *graphLog) label(label []byte) (start, end uint32) {
 	return start, uint32(len(l.labels))
 }
 
-func (l *graphLog) target(id uint32, label []byte) {
+func (l *graphLog) target(at place, id uint32, label []byte, ruleClass uint32) error {
 	start, end := l.label(label)
-	l.ops = append(l.ops, graphOp{num: uint8(fieldTargets), id: id, start: start, end: end})
+	l.op(at, id, ruleClass, start, end)
+	return nil
 }
 
-func (l *graphLog) artifact(id, fragmentID uint32) {
-	l.ops = append(l.ops, graphOp{num: uint8(fieldArtifacts), id: id, x: fragmentID})
+func (l *graphLog) artifact(at place, id, fragmentID uint32) error {
+	l.op(at, id, fragmentID, 0, 0)
+	return nil
 }
 
-func (l *graphLog) pathFragment(id uint32, label []byte, parent uint32) {
+func (l *graphLog) pathFragment(at place, id uint32, label []byte, parent uint32) error {
 	start, end := l.label(label)
-	l.ops = append(l.ops, graphOp{num: uint8(fieldPathFragments), id: id, x: parent, start: start, end: end})
+	l.op(at, id, parent, start, end)
+	return nil
 }
 
-func (l *graphLog) depSet(id uint32, ids []uint32, direct int) {
+func (l *graphLog) depSet(at place, id uint32, ids []uint32, direct int) error {
 	start := uint32(len(l.ids))
 	l.ids = append(l.ids, ids...)
-	l.ops = append(l.ops, graphOp{num: uint8(fieldDepSetOfFiles), id: id, x: uint32(direct), start: start, end: uint32(len(l.ids))})
+	l.op(at, id, uint32(direct), start, uint32(len(l.ids)))
+	return nil
+}
+
+func (l *graphLog) other(at place, id uint32) error {
+	l.op(at, id, 0, 0, 0)
+	return nil
+}
+
+// action records the target and configuration in the op, and the rest as
+// ids: the primary output, the aspect descriptors and the input dep sets,
+// each list after its length, then the outputs.
+func (l *graphLog) action(at place, r *actionRefs) {
+	start := uint32(len(l.ids))
+	l.ids = append(l.ids, r.primaryOutput, uint32(len(r.aspects)))
+	l.ids = append(l.ids, r.aspects...)
+	l.ids = append(l.ids, uint32(len(r.inputs)))
+	l.ids = append(l.ids, r.inputs...)
+	l.ids = append(l.ids, r.outputs...)
+	l.op(at, r.target, r.configuration, start, uint32(len(l.ids)))
 }
 
 // replay hands the recorded elements to the builder in the order they
-// were recorded.
-func (l *graphLog) replay(b *builder) {
+// were recorded, and returns the first error, with its place.
+func (l *graphLog) replay(b *builder) (place, error) {
+	var refs actionRefs
 	for i := range l.ops {
 		op := &l.ops[i]
-		switch protowire.Number(op.num) {
+		at := op.place()
+		var err error
+		switch at.num {
 		case fieldTargets:
-			b.target(op.id, l.labels[op.start:op.end])
+			err = b.target(at, op.id, l.labels[op.start:op.end], op.x)
 		case fieldArtifacts:
-			b.artifact(op.id, op.x)
+			err = b.artifact(at, op.id, op.x)
 		case fieldPathFragments:
-			b.pathFragment(op.id, l.labels[op.start:op.end], op.x)
+			err = b.pathFragment(at, op.id, l.labels[op.start:op.end], op.x)
 		case fieldDepSetOfFiles:
-			b.depSet(op.id, l.ids[op.start:op.end], int(op.x))
+			err = b.depSet(at, op.id, l.ids[op.start:op.end], int(op.x))
+		case fieldActions:
+			ids := l.ids[op.start:op.end]
+			refs.target, refs.configuration, refs.primaryOutput = op.id, op.x, ids[0]
+			n := ids[1]
+			refs.aspects, ids = ids[2:2+n], ids[2+n:]
+			n = ids[0]
+			refs.inputs, refs.outputs = ids[1:1+n], ids[1+n:]
+			b.action(at, &refs)
+		default:
+			err = b.other(at, op.id)
+		}
+		if err != nil {
+			return at, err
 		}
 	}
+	return place{}, nil
 }
 
-// Duplicate ids never occur in Bazel's output. For targets the first entry
-// wins (the original looks the target up with a linear search); for the
-// indexes the last one does (the original collects them into maps).
-func (b *builder) target(id uint32, label []byte) {
-	if _, ok := b.g.targets.get(id); ok {
-		return
+func (b *builder) target(at place, id uint32, label []byte, ruleClass uint32) error {
+	// A duplicate's label is added for nothing, but it fails the decode.
+	if !b.g.targets.set(id, span{b.g.targetLabels.add(label), uint32(len(label))}, true) {
+		return duplicate(at, id)
 	}
-	b.g.targets.set(id, span{b.g.targetLabels.add(label), uint32(len(label))}, false)
 	b.g.targetCount++
+	if ruleClass != 0 && !b.ruleClasses.has(ruleClass) {
+		b.pending.ruleClass(at, ruleClass)
+	}
+	return nil
 }
 
-func (b *builder) artifact(id, fragmentID uint32) { b.artifacts.set(id, fragmentID, false) }
+func (b *builder) artifact(at place, id, fragmentID uint32) error {
+	if !b.artifacts.set(id, fragmentID, true) {
+		return duplicate(at, id)
+	}
+	return nil
+}
 
-func (b *builder) pathFragment(id uint32, label []byte, parent uint32) {
-	pos := b.labels.add(label)
-	b.fragments.set(id, fragment{pos, uint32(len(label)), parent}, false)
+func (b *builder) pathFragment(at place, id uint32, label []byte, parent uint32) error {
+	if !b.fragments.set(id, fragment{b.labels.add(label), uint32(len(label)), parent}, true) {
+		return duplicate(at, id)
+	}
+	return nil
+}
+
+func (b *builder) other(at place, id uint32) error {
+	if !b.otherIDs(at.num).set(id, struct{}{}, true) {
+		return duplicate(at, id)
+	}
+	return nil
+}
+
+func (b *builder) otherIDs(num protowire.Number) *table[struct{}] {
+	switch num {
+	case fieldConfiguration:
+		return &b.configurations
+	case fieldAspectDescriptors:
+		return &b.aspectDescriptors
+	}
+	return &b.ruleClasses
+}
+
+// duplicate is an element whose id an earlier element of its kind has.
+// Bazel never writes one; the original kept the last definition, but which
+// one a tool keeps is no answer to which one Bazel meant.
+func duplicate(at place, id uint32) error {
+	name := entryNames[at.num]
+	return fmt.Errorf("id %d is already %s's, expected each %s to have an id of its own", id, withArticle("earlier "+name), name)
 }
 
 func (b *builder) label(f fragment) []byte { return b.labels.get(f.pos, f.len) }
 
 // depSet stores a dep set's ids as one run, direct then transitive, which
 // the decoder hands over back to back in one slice.
-func (b *builder) depSet(id uint32, ids []uint32, direct int) {
-	pos := b.depSetIDs.add(ids)
-	b.depSets.set(id, depSetRef{pos, uint32(direct), uint32(len(ids) - direct)}, false)
+func (b *builder) depSet(at place, id uint32, ids []uint32, direct int) error {
+	if !b.depSets.set(id, depSetRef{b.depSetIDs.add(ids), uint32(direct), uint32(len(ids) - direct)}, true) {
+		return duplicate(at, id)
+	}
+	return nil
 }
 
 func isStatusFile(label []byte) bool {
@@ -209,16 +313,29 @@ func isStatusFile(label []byte) bool {
 	return string(label) == "stable-status.txt" || string(label) == "volatile-status.txt"
 }
 
-// finish resolves the workspace status files (§3.5) and returns the graph.
-func (b *builder) finish() *Graph {
+// finish checks the references that could not be checked as they were
+// read, resolves the workspace status files (§3.5) and returns the graph.
+func (b *builder) finish() (*Graph, error) {
+	// The references are checked on another core while the status files
+	// are resolved: neither writes what the other reads, and a graph
+	// whose references fail is thrown away.
+	refs := make(chan error, 1)
+	go func() { refs <- b.checkReferences() }()
 	b.g.statusPaths = b.statusArtifacts()
+	var err error
 	if len(b.g.statusPaths) > 0 {
-		b.computeReach()
+		err = b.computeReach()
+	}
+	if rerr := <-refs; rerr != nil {
+		return nil, rerr
+	}
+	if err != nil {
+		return nil, err
 	}
 	// A copy, so that the builder's indexes are garbage once Decode returns.
 	g := new(Graph)
 	*g = b.g
-	return g
+	return g, nil
 }
 
 // statusArtifacts returns, for every artifact whose leaf path fragment is
@@ -291,70 +408,145 @@ func (b *builder) statusFilter() func(id uint32) bool {
 	}
 }
 
+// reachWalk is one dep set on computeReach's stack: where its transitive
+// dep set ids lie, and the next one to visit.
+type reachWalk struct {
+	id, pos, direct, trans, next uint32
+}
+
 const (
 	unvisited = iota
 	onStack
 	done
 )
 
-// computeReach fills g.reach for every dep set (§3.5 step 3). Dep sets are
-// visited in ascending id order so that the result is deterministic even for
-// cyclic input, where a set on the DFS stack contributes nothing.
-func (b *builder) computeReach() {
+// maxReachEntries bounds the reach lists computeReach builds, beyond
+// those it shares. Bazel writes two status files, so each dep set holds
+// at most two; only a hand-made graph with thousands of status files down
+// a deep chain of dep sets could need more, quadratically many.
+const maxReachEntries = 1 << 24
+
+// errReachTooBig is a graph whose status files are reachable too many times.
+var errReachTooBig = fmt.Errorf("the dep sets reach workspace status files more than %d times over, expected at most a few per dep set (Bazel writes two status files)", maxReachEntries)
+
+// computeReach fills g.reach for every dep set (§3.5 step 3): the status
+// artifacts it reaches through its direct artifacts and, transitively, its
+// dep sets, in the order first reached. It is the depth-first walk of the
+// reference, from every dep set in ascending id order, done in two passes
+// so that no goroutine stack grows with the graph: the first orders the
+// dep sets as the walk finishes them, with a stack of its own; the second
+// computes each dep set's list from its children's, which the first put
+// before it, except for a child still on the stack when the walk reached
+// it (a cycle, which Bazel never writes), which contributes nothing. The
+// cost is linear in the dep sets and their ids: a dep set whose list is
+// exactly one child's shares that child's list.
+func (b *builder) computeReach() error {
+	order, finished := b.finishOrder()
 	isStatus := b.statusFilter()
-	var state table[uint8]
-	var visit func(id uint32) []uint32
-	visit = func(id uint32) []uint32 {
-		switch s, _ := state.get(id); s {
-		case done:
-			r, _ := b.g.reach.get(id)
-			return r
-		case onStack:
-			return nil
-		}
-		ref, ok := b.depSets.get(id)
-		if !ok {
-			return nil // unknown dep sets reach nothing
-		}
-		state.set(id, onStack, false)
-		var out []uint32
-		shared := false // out aliases a child's list: copy before appending
-		add := func(ids []uint32) {
-			for _, a := range ids {
-				if slicesContains(out, a) {
-					continue
-				}
-				if out == nil {
-					// Share the first contributor's list; most dep sets
-					// reach what exactly one child reaches.
-					out, shared = ids, true
-					break
-				}
-				if shared {
-					out, shared = append([]uint32(nil), out...), false
-				}
-				out = append(out, a)
+	entries := 0
+	var out []uint32
+	var seen map[uint32]struct{} // out's ids, once out is long
+	has := func(a uint32) bool {
+		if seen == nil && len(out) > 16 { // beyond this, a scan costs more than a map
+			seen = make(map[uint32]struct{}, 2*len(out))
+			for _, x := range out {
+				seen[x] = struct{}{}
 			}
 		}
+		if seen != nil {
+			_, ok := seen[a]
+			return ok
+		}
+		return slices.Contains(out, a)
+	}
+	shared := false // out is a child's list, to be copied before it grows
+	add := func(a uint32) {
+		if shared {
+			out, shared = slices.Clone(out), false
+		}
+		out = append(out, a)
+		entries++
+		if seen != nil {
+			seen[a] = struct{}{}
+		}
+	}
+	for i, id := range order {
+		ref, _ := b.depSets.get(id)
 		ids := b.depSetIDs.get(ref.pos, ref.direct+ref.trans)
+		out, shared, seen = nil, false, nil
+		var sharedList uint32 // the list out is, while shared
 		for _, a := range ids[:ref.direct] {
-			if isStatus(a) && !slicesContains(out, a) {
-				if shared {
-					out, shared = append([]uint32(nil), out...), false
-				}
-				out = append(out, a)
+			if isStatus(a) && !has(a) {
+				add(a)
 			}
 		}
 		for _, t := range ids[ref.direct:] {
-			add(visit(t))
+			if f, ok := finished.get(t); !ok || f >= uint32(i) {
+				continue // unknown, or on the stack when the walk reached it
+			}
+			list, ok := b.g.reach.get(t)
+			if !ok {
+				continue
+			}
+			r := b.g.reachLists[list]
+			if len(out) == 0 {
+				out, shared, sharedList = r, true, list
+				continue
+			}
+			for _, a := range r {
+				if !has(a) {
+					add(a)
+				}
+			}
 		}
-		state.set(id, done, false)
-		if len(out) > 0 {
-			b.g.reach.set(id, out, false)
+		if entries > maxReachEntries {
+			return errReachTooBig
 		}
-		return out
+		switch {
+		case shared:
+			b.g.reach.set(id, sharedList, false)
+		case len(out) > 0:
+			b.g.reach.set(id, uint32(len(b.g.reachLists)), false)
+			b.g.reachLists = append(b.g.reachLists, out)
+		}
 	}
-	for _, id := range b.depSets.ids() {
-		visit(id)
+	return nil
+}
+
+// finishOrder walks the dep sets depth-first, from each in ascending id
+// order, and returns them in the order the walk finishes them, with each
+// one's place in that order.
+func (b *builder) finishOrder() ([]uint32, *table[uint32]) {
+	order := make([]uint32, 0, b.depSets.len())
+	finished := new(table[uint32])
+	var state table[uint8]
+	var stack []reachWalk
+	push := func(id uint32) {
+		if s, _ := state.get(id); s != unvisited {
+			return
+		}
+		ref, ok := b.depSets.get(id)
+		if !ok {
+			return
+		}
+		state.set(id, onStack, false)
+		stack = append(stack, reachWalk{id: id, pos: ref.pos, direct: ref.direct, trans: ref.trans})
 	}
+	for _, root := range b.depSets.ids() {
+		push(root)
+		for len(stack) > 0 {
+			w := &stack[len(stack)-1]
+			if w.next == w.trans {
+				state.set(w.id, done, false)
+				finished.set(w.id, uint32(len(order)), false)
+				order = append(order, w.id)
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			t := b.depSetIDs.get(w.pos, w.direct+w.trans)[w.direct+w.next]
+			w.next++
+			push(t)
+		}
+	}
+	return order, finished
 }

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 )
 
@@ -65,14 +69,51 @@ func readFile(t testing.TB, path string) []byte {
 	return data
 }
 
-// decodeAll decodes data and returns the graph and every action.
+// decodeAll decodes data and returns the graph and every action: in dump
+// order when decoded on one goroutine, and copied when opts.ReuseActions
+// says fn may not keep them.
 func decodeAll(data []byte, opts Options) (*Graph, []*Action, error) {
+	var mu sync.Mutex
 	var actions []*Action
 	g, err := Decode(bytes.NewReader(data), "dump.pb", opts, func(a *Action) error {
+		if opts.ReuseActions {
+			a = cloneAction(a)
+		}
+		mu.Lock()
+		defer mu.Unlock()
 		actions = append(actions, a)
 		return nil
 	})
 	return g, actions, err
+}
+
+// cloneAction copies an action and its strings, out of memory the decoder
+// reuses.
+func cloneAction(a *Action) *Action {
+	c := *a
+	clone := func(ss []string) []string {
+		if ss == nil {
+			return nil
+		}
+		out := make([]string, len(ss))
+		for i, s := range ss {
+			out[i] = strings.Clone(s)
+		}
+		return out
+	}
+	c.Mnemonic = strings.Clone(a.Mnemonic)
+	c.Arguments = clone(a.Arguments)
+	c.ExecutionInfo = clone(a.ExecutionInfo)
+	c.InputDepSets = slices.Clone(a.InputDepSets)
+	c.Env = nil
+	for _, e := range a.Env {
+		c.Env = append(c.Env, action.EnvVar{Key: strings.Clone(e.Key), Value: strings.Clone(e.Value)})
+	}
+	c.ParamFiles = nil
+	for _, pf := range a.ParamFiles {
+		c.ParamFiles = append(c.ParamFiles, action.ParamFile{ExecPath: strings.Clone(pf.ExecPath), Lines: clone(pf.Lines)})
+	}
+	return &c
 }
 
 func mustDecode(t testing.TB, data []byte, opts Options) (*Graph, []*Action) {
@@ -176,3 +217,22 @@ func referenceActions(t testing.TB, data []byte) []*Action {
 }
 
 func unsafeStringData(s string) *byte { return unsafe.StringData(s) }
+
+// fromProtoAction converts a generated action to the model, the way Decode
+// decodes it.
+func fromProtoAction(pa *analysispb.Action, strs *interner) *Action {
+	a := &Action{InputDepSets: pa.GetInputDepSetIds()}
+	a.TargetID = pa.GetTargetId()
+	a.Mnemonic = strs.intern([]byte(pa.GetMnemonic()))
+	a.Arguments = pa.GetArguments()
+	for _, kv := range pa.GetEnvironmentVariables() {
+		a.Env = append(a.Env, action.EnvVar{Key: strs.intern([]byte(kv.GetKey())), Value: kv.GetValue()})
+	}
+	for _, kv := range pa.GetExecutionInfo() {
+		a.ExecutionInfo = append(a.ExecutionInfo, strs.intern([]byte(kv.GetKey())))
+	}
+	for _, pf := range pa.GetParamFiles() {
+		a.ParamFiles = append(a.ParamFiles, action.ParamFile{ExecPath: pf.GetExecPath(), Lines: pf.GetArguments()})
+	}
+	return a
+}

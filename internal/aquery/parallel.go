@@ -2,7 +2,6 @@ package aquery
 
 import (
 	"io"
-	"slices"
 	"sync"
 	"unsafe"
 
@@ -15,23 +14,27 @@ import (
 // each into a batch of elements of one kind, and every batch goes to the
 // workers. A worker decodes each action and hands it to fn. The graph's
 // other elements (targets, dep sets, artifacts, path fragments) are
-// decoded on the workers too, into a graphLog, and one more goroutine
-// replays the logs into the builder in dump order, so that duplicate ids
-// resolve exactly as a sequential read resolves them: Bazel writes
-// hundreds of thousands of these small elements in sections of their own,
-// where the workers would otherwise wait. Strings are cut from a batch's
-// bytes without copying (see elementDecoder.owned).
+// decoded on the workers too, into a graphLog, as are the references of
+// each action, and one more goroutine replays the logs into the builder in
+// dump order, so that repeated ids and dangling references are found
+// exactly where a sequential read finds them: Bazel writes hundreds of
+// thousands of these small elements in sections of their own, where the
+// workers would otherwise wait. Strings are cut from a batch's bytes
+// without copying (see elementDecoder.owned).
 type pipeline struct {
 	work chan *batch // every batch, for the workers
-	// graph holds the graph batches in dump order, for the goroutine that
-	// replays them once their worker is done.
-	graph chan *batch
+	// ordered holds every batch in the order it was sent, for the
+	// goroutine that replays its log once its worker is done.
+	ordered chan *batch
 	// free holds batches whose every element has been handed over and
 	// whose memory nobody keeps (ReuseActions for actions; graph batches
 	// always), for the stream to fill again: a dump's worth of memory is
 	// then never allocated.
 	free    chan *batch
 	recycle bool
+	// batchCap is the capacity a new batch starts with: less than
+	// batchBytes when the whole dump is smaller.
+	batchCap int
 
 	wg     sync.WaitGroup
 	mu     sync.Mutex
@@ -53,12 +56,12 @@ type pipeline struct {
 // element lies would cost the reader more, for that record is written on
 // one core into memory another core last read.
 type batch struct {
-	data  []byte
-	n     int        // how many elements
-	runs  []batchRun // where data comes from in the dump
-	first counts     // each field's count before the batch's elements
-	// For graph batches: what the worker decoded, and a signal that it is
-	// done.
+	data    []byte
+	n       int        // how many elements
+	runs    []batchRun // where data comes from in the dump
+	first   counts     // each field's count before the batch's elements
+	actions bool       // a batch of actions, or of the graph's other elements
+	// What the worker decoded, and a signal that it is done.
 	log     graphLog
 	decoded chan struct{}
 }
@@ -111,6 +114,8 @@ func (c *cursor) next() bool {
 
 func (c *cursor) entry() entryName { return entryName{c.num, c.counts[c.num]} }
 
+func (c *cursor) place() place { return place{off: c.off, index: c.counts[c.num], num: c.num} }
+
 const (
 	// batchElems and batchBytes bound a batch: enough to make channel
 	// traffic small next to the work, small enough to spread the work.
@@ -120,11 +125,12 @@ const (
 
 func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action) error) *pipeline {
 	p := &pipeline{
-		work:    make(chan *batch, 2*workers),
-		graph:   make(chan *batch, 2*workers+4),
-		free:    make(chan *batch, 4*workers+8),
-		recycle: reuse,
-		failed:  make(chan struct{}),
+		work:     make(chan *batch, 2*workers),
+		ordered:  make(chan *batch, 2*workers+4),
+		free:     make(chan *batch, 4*workers+8),
+		recycle:  reuse,
+		batchCap: min(batchBytes, s.br.Size()),
+		failed:   make(chan struct{}),
 	}
 	for range workers {
 		p.wg.Add(1)
@@ -136,46 +142,43 @@ func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action
 			}
 			for bt := range p.work {
 				c := bt.cursor()
-				if bt.decoded != nil {
-					d.graph = &bt.log
-					for c.next() {
-						if err := d.element(c.num, c.body); err != nil {
+				d.graph = &bt.log
+				for c.next() {
+					if !bt.actions {
+						if err := d.element(c.num, c.body, c.place()); err != nil {
 							p.fail(c.off, s.errorAt(c.entry(), c.off, err))
 						}
+						continue
 					}
-					bt.decoded <- struct{}{}
-					continue
-				}
-				for c.next() {
 					a, err := d.action(c.body)
 					if err != nil {
 						p.fail(c.off, s.errorAt(c.entry(), c.off, err))
 						continue
 					}
+					d.graph.action(c.place(), &d.refs)
 					if err := fn(a); err != nil {
 						p.fail(c.off, err)
 					}
 				}
-				if reuse {
-					p.release(bt)
-				}
+				bt.decoded <- struct{}{}
 			}
 		}()
 	}
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		// The builder copies what it keeps, so graph batches are always
-		// reused.
-		for bt := range p.graph {
-			select {
-			case <-bt.decoded:
-				bt.log.replay(b)
+		// Every batch sent is decoded, even after a failure, and replayed,
+		// so that the failure reported is the earliest in dump order
+		// whatever the timing. The builder copies what it keeps, so a
+		// batch is free once replayed, unless fn may keep its actions'
+		// strings.
+		for bt := range p.ordered {
+			<-bt.decoded
+			if at, err := bt.log.replay(b); err != nil {
+				p.fail(at.off, s.errorAt(at.entry(), at.off, err))
+			}
+			if !bt.actions || p.recycle {
 				p.release(bt)
-			case <-p.failed:
-				// The graph is thrown away; the batch may never have
-				// reached a worker, or a worker may still be reading it,
-				// so it is neither waited for nor reused.
 			}
 		}
 	}()
@@ -195,12 +198,14 @@ func (p *pipeline) read(s *stream, num protowire.Number, n int, entry entryName,
 	// may be padded: the next element's place then starts a run of its
 	// own.
 	bt.place(start, off)
-	body := len(bt.data)
-	// Grown without zeroing: the read overwrites every byte.
-	bt.data = slices.Grow(bt.data, n)[:body+n]
-	got, err := io.ReadFull(s.br, bt.data[body:])
-	s.off += int64(got)
-	if err := s.truncated(err, got, n); err != nil {
+	var err error
+	if bt.data, err = s.readAppend(bt.data, n); err != nil {
+		// The batch keeps its whole elements only: it is still decoded,
+		// for an error in them may come earlier in the dump.
+		bt.data = bt.data[:start]
+		if last := len(bt.runs) - 1; last >= 0 && bt.runs[last].pos == start {
+			bt.runs = bt.runs[:last]
+		}
 		return s.errorAt(entry, off, err)
 	}
 	return p.added(bt, num)
@@ -235,7 +240,7 @@ func (p *pipeline) pending(num protowire.Number, counted *counts) *batch {
 		p.actionCount++
 	}
 	if *pending == nil {
-		bt := p.batch(num != fieldActions)
+		bt := p.batch(num == fieldActions)
 		bt.first = *counted
 		bt.first[num]--
 		*pending = bt
@@ -258,21 +263,17 @@ func (p *pipeline) added(bt *batch, num protowire.Number) error {
 	return nil
 }
 
-// send hands a batch to the workers and, for a graph batch, queues it for
-// replay in dump order.
+// send hands a batch to the workers and queues it for replay in dump
+// order. It always delivers, for the workers and the replaying goroutine
+// go on until the end; it says when a failure means reading should stop.
 func (p *pipeline) send(bt *batch) error {
-	if bt.decoded != nil {
-		select {
-		case p.graph <- bt:
-		case <-p.failed:
-			return errPipelineFailed
-		}
-	}
+	p.ordered <- bt
+	p.work <- bt
 	select {
-	case p.work <- bt:
-		return nil
 	case <-p.failed:
 		return errPipelineFailed
+	default:
+		return nil
 	}
 }
 
@@ -280,18 +281,14 @@ func (p *pipeline) send(bt *batch) error {
 var errPipelineFailed = &Error{Err: io.ErrClosedPipe, Offset: -1}
 
 // batch returns an empty batch, a recycled one when there is one.
-func (p *pipeline) batch(graph bool) *batch {
+func (p *pipeline) batch(actions bool) *batch {
 	var bt *batch
 	select {
 	case bt = <-p.free:
 	default:
-		bt = &batch{data: make([]byte, 0, batchBytes)}
+		bt = &batch{data: make([]byte, 0, p.batchCap), decoded: make(chan struct{}, 1)}
 	}
-	if graph && bt.decoded == nil {
-		bt.decoded = make(chan struct{}, 1)
-	} else if !graph {
-		bt.decoded = nil
-	}
+	bt.actions = actions
 	return bt
 }
 
@@ -328,9 +325,7 @@ func (p *pipeline) wait() error {
 			}
 		}
 		close(p.work)
-		close(p.graph)
-		// Every queued element is still decoded, so that the failure
-		// reported is the earliest in dump order whatever the timing.
+		close(p.ordered)
 		p.wg.Wait()
 		p.work = nil
 	}

@@ -82,7 +82,7 @@ func TestParallelDecodingOfBigAndPaddedElements(t *testing.T) {
 	}
 	big := act(&analysispb.Action{TargetId: 1, Mnemonic: "Big", Arguments: []string{"tool", strings.Repeat("x", 3*readBufferSize/2)}})
 	var data []byte
-	data = append(data, dump(t, art(1, 1), art(2, 1))...)
+	data = append(data, dump(t, frag(1, "a", 0), art(1, 1), art(2, 1))...)
 	data = append(data, padded(art(3, 1))...)
 	data = append(data, dump(t, big, act(&analysispb.Action{TargetId: 1, Mnemonic: "Small", Arguments: []string{"a"}}))...)
 	data = append(data, padded(tgt(1, "//a"))...)
@@ -127,41 +127,30 @@ func TestParallelDecodingOfBigAndPaddedElements(t *testing.T) {
 	}
 }
 
-// A repeated id resolves on several goroutines exactly as on one: the
-// first target with an id wins, the last artifact, dep set or path
-// fragment does; so a status file named twice is found where a sequential
-// read finds it.
-func TestParallelDecodingResolvesRepeatedIDs(t *testing.T) {
+// A repeated id is refused where a sequential read finds it, however the
+// elements were spread over batches and goroutines.
+func TestParallelDecodingFindsRepeatedIDs(t *testing.T) {
 	// The first of each pair comes thousands of elements, so several
 	// batches, before the second.
-	elems := []elem{frag(2, "volatile-status.txt", 1), deps(1, []uint32{5})}
+	var elems []elem
 	for i := range uint32(3000) {
 		elems = append(elems, tgt(i+1, fmt.Sprintf("//first:%d", i)), frag(i+10, "x", 0), art(i+10, i+10))
 	}
-	elems = append(elems,
-		tgt(7, "//second:7"),            // ignored: the first target 7 wins
-		frag(2, "stable-status.txt", 1), // the last path fragment 2 wins
-		deps(1, []uint32{1}),            // and the last dep set 1
-		frag(1, "bazel-out", 0), art(1, 2),
-		act(&analysispb.Action{TargetId: 7, Mnemonic: "M", InputDepSetIds: []uint32{1}}))
-	data := dump(t, elems...)
-	for _, opts := range []Options{{Format: Proto}, {Format: Proto, Workers: 3}, {Format: Proto, Workers: 2, ReuseActions: true}} {
-		var mu sync.Mutex
-		var inputs [][]uint32
-		g, err := Decode(bytes.NewReader(data), "dup.pb", opts, func(a *Action) error {
-			mu.Lock()
-			defer mu.Unlock()
-			inputs = append(inputs, slices.Clone(a.InputDepSets))
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := g.Target(7); got != "//first:6" {
-			t.Errorf("%+v: Target(7) = %q, want the first one", opts, got)
-		}
-		if got := g.StatusInputs(inputs[0]); !slices.Equal(got, []string{"bazel-out/stable-status.txt"}) {
-			t.Errorf("%+v: StatusInputs = %q, want the last fragment 2 through the last dep set 1", opts, got)
+	for _, tc := range []struct {
+		second elem
+		want   string
+	}{
+		{tgt(7, "//second:7"), "target 3001 (byte %d): id 7 is already an earlier target's"},
+		{frag(12, "y", 0), "path fragment 3001 (byte %d): id 12 is already an earlier path fragment's"},
+		{art(2999, 10), "artifact 3001 (byte %d): id 2999 is already an earlier artifact's"},
+	} {
+		data := dump(t, append(elems, tc.second, act(&analysispb.Action{TargetId: 7, Mnemonic: "M"}))...)
+		want := fmt.Sprintf("dup.pb: "+tc.want, len(dump(t, elems...)))
+		for _, opts := range []Options{{Format: Proto}, {Format: Proto, Workers: 3}, {Format: Proto, Workers: 2, ReuseActions: true}} {
+			_, err := Decode(bytes.NewReader(data), "dup.pb", opts, func(a *Action) error { return nil })
+			if err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("%+v: error %v, want %s…", opts, err, want)
+			}
 		}
 	}
 }

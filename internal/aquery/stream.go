@@ -6,21 +6,18 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"slices"
+	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
 const (
 	readBufferSize = 256 << 10
-	// growChunk bounds how much buffer a declared element length can make
-	// us allocate before its bytes have actually arrived, so a corrupted
-	// length fails with EOF instead of a huge allocation.
-	growChunk = 1 << 20
 	// maxElementSize is protobuf's own limit on a message.
 	maxElementSize = math.MaxInt32
-	// maxGroupDepth bounds the nesting of unknown group fields we skip.
-	maxGroupDepth = 100
-	progressEvery = 1 << 20
+	progressEvery  = 1 << 20
 )
 
 // stream reads a dump through a bufio.Reader, keeping the byte offset for
@@ -36,7 +33,28 @@ type stream struct {
 }
 
 func newStream(r io.Reader, name string, progress func(int64)) *stream {
-	return &stream{br: bufio.NewReaderSize(r, readBufferSize), name: name, progress: progress}
+	size := readBufferSize
+	if n, ok := inputSize(r); ok && n < readBufferSize {
+		// One byte more than the input, so that detection sees its end.
+		size = int(n) + 1
+	}
+	return &stream{br: bufio.NewReaderSize(r, size), name: name, progress: progress}
+}
+
+// inputSize is how many bytes r holds, when it says: a dump smaller than
+// the read buffer gets a buffer its size, which small files and tests
+// (thousands of tiny dumps when fuzzing) would otherwise pay for.
+func inputSize(r io.Reader) (int64, bool) {
+	switch r := r.(type) {
+	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer
+		return int64(r.Len()), true
+	case *os.File:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			off, err := r.Seek(0, io.SeekCurrent)
+			return fi.Size() - off, err == nil && off <= fi.Size()
+		}
+	}
+	return 0, false
 }
 
 // entryName names an element for errors, formatted only when one occurs:
@@ -111,29 +129,30 @@ const binary64MaxVarintLen = 10
 
 // read reads the next n bytes into the reused buffer.
 func (s *stream) read(n int) ([]byte, error) {
-	if n <= cap(s.buf) {
-		s.buf = s.buf[:n]
-		got, err := io.ReadFull(s.br, s.buf)
-		s.off += int64(got)
-		return s.buf, s.truncated(err, got, n)
-	}
-	s.buf = s.buf[:0]
-	for len(s.buf) < n {
-		chunk := min(n-len(s.buf), max(growChunk, len(s.buf)))
-		start := len(s.buf)
-		if cap(s.buf)-start < chunk {
-			grown := make([]byte, start, start+chunk)
-			copy(grown, s.buf)
-			s.buf = grown
+	buf, err := s.readAppend(s.buf[:0], n)
+	s.buf = buf
+	return buf, err
+}
+
+// readAppend appends the next n bytes of the stream to dst. It grows dst
+// as the bytes arrive, each time by at most what has arrived so far (or a
+// read buffer's worth), so that a corrupted length fails at the end of the
+// input having allocated about what the input held, never what the length
+// claims.
+func (s *stream) readAppend(dst []byte, n int) ([]byte, error) {
+	for got := 0; got < n; {
+		if len(dst) == cap(dst) {
+			dst = slices.Grow(dst, min(n-got, max(got, s.br.Size())))
 		}
-		s.buf = s.buf[:start+chunk]
-		got, err := io.ReadFull(s.br, s.buf[start:])
-		s.off += int64(got)
+		k, err := io.ReadFull(s.br, dst[len(dst):len(dst)+min(n-got, cap(dst)-len(dst))])
+		dst = dst[:len(dst)+k]
+		got += k
+		s.off += int64(k)
 		if err != nil {
-			return nil, s.truncated(err, start+got, n)
+			return dst, s.truncated(err, got, n)
 		}
 	}
-	return s.buf, nil
+	return dst, nil
 }
 
 func (s *stream) truncated(err error, got, want int) error {
@@ -190,7 +209,7 @@ func (s *stream) container(d *elementDecoder, limit int64) error {
 		}
 		if !isContainerField(num) {
 			// Unknown fields are skipped (§2), group or not.
-			if err := s.skipField(num, typ, 0); err != nil {
+			if err := s.skipField(num, typ, recursionLimit); err != nil {
 				return s.errorAt(fmt.Sprintf("unknown field %d", num), start, err)
 			}
 			if limit >= 0 && s.off > end {
@@ -201,7 +220,7 @@ func (s *stream) container(d *elementDecoder, limit int64) error {
 		s.counts[num]++
 		entry := entryName{num, s.counts[num]}
 		if typ != protowire.BytesType {
-			return s.errorAt(entry, start, fmt.Errorf("wire type %d, expected 2 (a length-delimited message)", typ))
+			return s.errorAt(entry, start, marked{fmt.Errorf("wire type %d, expected 2 (a length-delimited message)", typ), errWireType})
 		}
 		n, err := s.varint()
 		if err == errCleanEOF {
@@ -216,6 +235,11 @@ func (s *stream) container(d *elementDecoder, limit int64) error {
 		if limit >= 0 && s.off+int64(n) > end {
 			return s.errorAt(entry, start, fmt.Errorf("length %d runs past the end of its streamed message", n))
 		}
+		if limit >= 0 && n == 0 {
+			// Bazel never streams an element with nothing in it, and an
+			// endless run of them would never end.
+			return s.errorAt(entry, start, fmt.Errorf("empty, expected %s with at least one field", withArticle(entryNames[num])))
+		}
 		if d.pipe != nil {
 			if err := d.pipe.read(s, num, int(n), entry, start); err != nil {
 				return err
@@ -227,7 +251,7 @@ func (s *stream) container(d *elementDecoder, limit int64) error {
 		if err != nil {
 			return s.errorAt(entry, start, err)
 		}
-		if err := d.element(num, body); err != nil {
+		if err := d.element(num, body, place{off: start, index: s.counts[num], num: num}); err != nil {
 			if _, fromFn := err.(fnError); fromFn {
 				return err.(fnError).err
 			}
@@ -263,7 +287,7 @@ func (s *stream) splitBuffered(p *pipeline, limit, end int64) error {
 			break
 		}
 		size, m := protowire.ConsumeVarint(b[n:])
-		if m < 0 || size > uint64(len(b)-n-m) {
+		if m < 0 || size > uint64(len(b)-n-m) || size == 0 && limit >= 0 {
 			break
 		}
 		total := n + m + int(size)
@@ -292,14 +316,37 @@ func (s *stream) discardBuffered(n int) {
 	s.off += int64(n)
 }
 
+// marked is an error that is also a sentinel, for errors.Is, without
+// saying so in its text.
+type marked struct {
+	error
+	mark error
+}
+
+func (m marked) Is(target error) bool { return target == m.mark }
+
+func (m marked) Unwrap() error { return m.error }
+
+// withArticle puts "a" or "an" before a name.
+func withArticle(name string) string {
+	if strings.IndexByte("aeiou", name[0]) >= 0 {
+		return "an " + name
+	}
+	return "a " + name
+}
+
 // fnError carries an error returned by the caller's fn through the decoder
 // untouched.
 type fnError struct{ err error }
 
 func (e fnError) Error() string { return e.err.Error() }
 
-// skipField skips the value of an unknown field straight from the stream.
-func (s *stream) skipField(num protowire.Number, typ protowire.Type, depth int) error {
+// skipField skips the value of an unknown field at the given nesting level
+// straight from the stream, as skipUnknown does in memory.
+func (s *stream) skipField(num protowire.Number, typ protowire.Type, level int) error {
+	if level <= 0 {
+		return errTooDeep
+	}
 	switch typ {
 	case protowire.VarintType:
 		_, err := s.varint()
@@ -324,9 +371,6 @@ func (s *stream) skipField(num protowire.Number, typ protowire.Type, depth int) 
 		}
 		return s.discard(int64(n))
 	case protowire.StartGroupType:
-		if depth >= maxGroupDepth {
-			return errors.New("groups nested too deeply")
-		}
 		for {
 			tag, err := s.varint()
 			if err == errCleanEOF {
@@ -336,8 +380,8 @@ func (s *stream) skipField(num protowire.Number, typ protowire.Type, depth int) 
 				return err
 			}
 			n, t := protowire.DecodeTag(tag)
-			if n < protowire.MinValidNumber {
-				return fmt.Errorf("invalid field tag 0x%x in group", tag)
+			if n < protowire.MinValidNumber || n > protowire.MaxValidNumber {
+				return marked{fmt.Errorf("invalid field tag 0x%x in group", tag), errFieldNumber}
 			}
 			if t == protowire.EndGroupType {
 				if n != num {
@@ -345,7 +389,7 @@ func (s *stream) skipField(num protowire.Number, typ protowire.Type, depth int) 
 				}
 				return nil
 			}
-			if err := s.skipField(n, t, depth+1); err != nil {
+			if err := s.skipField(n, t, level-1); err != nil {
 				return err
 			}
 		}
@@ -368,6 +412,10 @@ func (s *stream) streamed(d *elementDecoder) error {
 		}
 		if n > maxElementSize {
 			return s.errorAt(entry, start, fmt.Errorf("length %d exceeds the protobuf limit of 2 GiB", n))
+		}
+		if n == 0 {
+			// An endless run of empty messages (/dev/zero) would never end.
+			return s.errorAt(entry, start, errors.New("empty, expected one element of an ActionGraphContainer"))
 		}
 		if err := s.container(d, int64(n)); err != nil {
 			return err

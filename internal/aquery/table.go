@@ -51,41 +51,43 @@ func (t *table[V]) pageFor(id uint32) *page[V] {
 	return p
 }
 
-// set stores v under id. When first is true an existing entry is kept.
-func (t *table[V]) set(id uint32, v V, first bool) {
+// set stores v under id and reports whether id was new. When first is
+// true an existing entry is kept.
+func (t *table[V]) set(id uint32, v V, first bool) bool {
 	if p := t.pageFor(id); p != nil {
 		if t.sparse != nil {
 			// A page now covers an id stored earlier in the map.
 			if _, ok := t.sparse[id]; ok {
 				if first {
-					return
+					return false
 				}
 				delete(t.sparse, id)
 				t.n--
 			}
 		}
 		i := id & (pageLen - 1)
-		if p.has[i] {
-			if first {
-				return
-			}
-		} else {
+		isNew := !p.has[i]
+		if !isNew && first {
+			return false
+		}
+		if isNew {
 			t.n++
 		}
 		p.v[i], p.has[i] = v, true
-		return
+		return isNew
 	}
 	if t.sparse == nil {
 		t.sparse = make(map[uint32]V)
 	}
-	if _, ok := t.sparse[id]; ok {
-		if first {
-			return
-		}
-	} else {
+	_, ok := t.sparse[id]
+	if ok && first {
+		return false
+	}
+	if !ok {
 		t.n++
 	}
 	t.sparse[id] = v
+	return !ok
 }
 
 func (t *table[V]) get(id uint32) (V, bool) {
@@ -98,7 +100,36 @@ func (t *table[V]) get(id uint32) (V, bool) {
 	return v, ok
 }
 
+func (t *table[V]) has(id uint32) bool {
+	if pi := int(id >> pageBits); pi < len(t.pages) {
+		if p := t.pages[pi]; p != nil && p.has[id&(pageLen-1)] {
+			return true
+		}
+	}
+	_, ok := t.sparse[id]
+	return ok
+}
+
 func (t *table[V]) len() int { return t.n }
+
+// all yields every id and its value, in no particular order.
+func (t *table[V]) all(yield func(uint32, V) bool) {
+	for pi, p := range t.pages {
+		if p == nil {
+			continue
+		}
+		for i, ok := range p.has {
+			if ok && !yield(uint32(pi<<pageBits|i), p.v[i]) {
+				return
+			}
+		}
+	}
+	for id, v := range t.sparse {
+		if !yield(id, v) {
+			return
+		}
+	}
+}
 
 // ids returns every id in ascending order.
 func (t *table[V]) ids() []uint32 {

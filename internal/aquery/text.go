@@ -1,80 +1,294 @@
 package aquery
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"slices"
+	"regexp"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 
-	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 )
 
-// text decodes jsonproto or textproto. Unlike the binary formats these are
-// read whole and unmarshalled into the generated container: they are not
-// streamed. Bazel's jsonproto is rare and not used for huge graphs, and
-// textproto is what tests write by hand.
-func (s *stream) text(d *elementDecoder, format Format) error {
-	data, err := io.ReadAll(s.br)
+// maxJSONElement bounds one element of a jsonproto dump, and the white
+// space before it: encoding/json holds a value whole while it reads it. A
+// variable so that tests need not feed it 256 MiB.
+var maxJSONElement int64 = 256 << 20
+
+// maxTextProto bounds a textproto dump, which is read whole: the format is
+// for graphs written by hand in tests.
+const maxTextProto = 64 << 20
+
+// containerFields are the ActionGraphContainer's fields, for the names a
+// jsonproto dump gives them.
+var containerFields = (&analysispb.ActionGraphContainer{}).ProtoReflect().Descriptor().Fields()
+
+// newElement returns an empty element of a container field.
+func newElement(num protowire.Number) proto.Message {
+	switch num {
+	case fieldArtifacts:
+		return &analysispb.Artifact{}
+	case fieldActions:
+		return &analysispb.Action{}
+	case fieldTargets:
+		return &analysispb.Target{}
+	case fieldDepSetOfFiles:
+		return &analysispb.DepSetOfFiles{}
+	case fieldConfiguration:
+		return &analysispb.Configuration{}
+	case fieldAspectDescriptors:
+		return &analysispb.AspectDescriptor{}
+	case fieldRuleClasses:
+		return &analysispb.RuleClass{}
+	}
+	return &analysispb.PathFragment{}
+}
+
+// jsonproto decodes --output=jsonproto one element at a time: encoding/json
+// walks the container's tokens and cuts out each element, protojson
+// decodes it, and the element goes, as binary, to the decoder every format
+// shares, so that every format is checked alike. Memory is bounded by the
+// largest element, as for the binary formats.
+func (s *stream) jsonproto(d *elementDecoder) error {
+	r := &boundedReader{r: s.br}
+	dec := json.NewDecoder(r)
+	dec.UseNumber()
+	r.dec = dec
+	fail := func(at place, err error) error {
+		switch {
+		case errors.Is(err, errJSONTooBig):
+			err = jsonTooBig()
+		case err == io.EOF:
+			err = fmt.Errorf("invalid jsonproto: %w", io.ErrUnexpectedEOF)
+		default:
+			err = fmt.Errorf("invalid jsonproto: %s", protoErrorText(err))
+		}
+		if at.num == 0 {
+			return s.errorAt("", at.off, err)
+		}
+		return s.errorAt(at.entry(), at.off, err)
+	}
+	token := func(want json.Delim) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return fail(place{off: dec.InputOffset()}, err)
+		}
+		if tok != want {
+			return fail(place{off: tokenStart(dec, tok)}, fmt.Errorf("unexpected %v, expected %q", describeToken(tok), string(want)))
+		}
+		return nil
+	}
+	if err := token('{'); err != nil {
+		return err
+	}
+	var body []byte
+	seen := map[protowire.Number]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return fail(place{off: dec.InputOffset()}, err)
+		}
+		off := tokenStart(dec, tok)
+		key, _ := tok.(string)
+		fd := containerFields.ByJSONName(key)
+		if fd == nil {
+			fd = containerFields.ByTextName(key)
+		}
+		if fd == nil {
+			// Unknown fields are skipped (§2), token by token, so that
+			// not even a huge one is held.
+			if err := skipJSONValue(dec); err != nil {
+				return fail(place{off: off}, err)
+			}
+			continue
+		}
+		num := fd.Number()
+		if seen[num] {
+			return fail(place{off: off}, fmt.Errorf("duplicate field %q", fd.JSONName()))
+		}
+		seen[num] = true
+		if tok, err = dec.Token(); err != nil {
+			return fail(place{off: dec.InputOffset()}, err)
+		}
+		if tok == nil { // null is an empty list
+			continue
+		}
+		if tok != json.Delim('[') {
+			return fail(place{off: tokenStart(dec, tok)}, fmt.Errorf("unexpected %v for field %q, expected a list", describeToken(tok), fd.JSONName()))
+		}
+		for dec.More() {
+			s.counts[num]++
+			var raw json.RawMessage
+			err := dec.Decode(&raw)
+			at := place{off: dec.InputOffset() - int64(len(raw)), index: s.counts[num], num: num}
+			if err != nil {
+				at.off = dec.InputOffset()
+				return fail(at, err)
+			}
+			m := newElement(num)
+			if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(raw, m); err != nil {
+				return fail(at, err)
+			}
+			if body, err = (proto.MarshalOptions{}).MarshalAppend(body[:0], m); err != nil {
+				return fail(at, err)
+			}
+			if err := d.element(num, body, at); err != nil {
+				if fe, ok := err.(fnError); ok {
+					return fe.err
+				}
+				return s.errorAt(at.entry(), at.off, err)
+			}
+			s.off = dec.InputOffset()
+			s.tick()
+		}
+		if err := token(']'); err != nil {
+			return err
+		}
+	}
+	if err := token('}'); err != nil {
+		return err
+	}
+	if tok, err := dec.Token(); err != io.EOF {
+		if err == nil {
+			err = fmt.Errorf("unexpected %v after the container", describeToken(tok))
+		}
+		return fail(place{off: tokenStart(dec, tok)}, err)
+	}
+	s.off = dec.InputOffset()
+	return nil
+}
+
+// skipJSONValue reads past the next value, token by token.
+func skipJSONValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+// tokenStart is where the token just read starts: where the decoder is,
+// less the token's length (a string's as written without escapes).
+func tokenStart(dec *json.Decoder, tok json.Token) int64 {
+	n := 0
+	switch t := tok.(type) {
+	case json.Delim:
+		n = 1
+	case string:
+		n = len(t) + 2
+	case json.Number:
+		n = len(t)
+	case bool:
+		n = len("false")
+		if t {
+			n = len("true")
+		}
+	case nil:
+		n = len("null")
+	}
+	return max(dec.InputOffset()-int64(n), 0)
+}
+
+func describeToken(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		return fmt.Sprintf("%q", string(t))
+	case string:
+		return fmt.Sprintf("string %q", t)
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%v", tok)
+}
+
+// errJSONTooBig is an element, or a run of white space, too big to hold.
+var errJSONTooBig = errors.New("too big")
+
+func jsonTooBig() error {
+	return fmt.Errorf("more than %d MiB without an element ending, expected elements of a few MiB at most", maxJSONElement>>20)
+}
+
+// boundedReader lets a json.Decoder read at most maxJSONElement bytes past
+// the last token it returned: it holds a value whole while reading it, and
+// white space before a value too.
+type boundedReader struct {
+	r    io.Reader
+	dec  *json.Decoder
+	read int64
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.read-b.dec.InputOffset() > maxJSONElement {
+		return 0, errJSONTooBig
+	}
+	n, err := b.r.Read(p)
+	b.read += int64(n)
+	if err != nil && err != io.EOF {
+		err = readError(err)
+	}
+	return n, err
+}
+
+// textproto decodes --output=textproto, which is read whole, up to
+// maxTextProto, and decoded with prototext; its elements then go to the
+// decoder every format shares, artifacts first, actions second, as the
+// container lists its fields. It is for graphs written by hand.
+func (s *stream) textproto(d *elementDecoder) error {
+	data, err := io.ReadAll(io.LimitReader(s.br, maxTextProto+1))
 	s.off += int64(len(data))
 	if err != nil {
 		return s.errorAt("", s.off, readError(err))
 	}
-	var c analysispb.ActionGraphContainer
-	switch format {
-	case JSONProto:
-		err = protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(data, &c)
-	case TextProto:
-		err = prototext.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(data, &c)
+	if len(data) > maxTextProto {
+		return s.errorAt("", -1, fmt.Errorf("textproto dump larger than %d MiB, expected a small graph written by hand (real graphs are --output=proto)", maxTextProto>>20))
 	}
-	if err != nil {
-		return s.errorAt("", -1, fmt.Errorf("invalid %v: %s", format, trimProtoPrefix(err.Error())))
+	var c analysispb.ActionGraphContainer
+	if err := (prototext.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(data, &c); err != nil {
+		return s.errorAt("", -1, fmt.Errorf("invalid textproto: %s", protoErrorText(err)))
 	}
 	s.tick()
-	return fromContainer(&c, d)
-}
-
-// fromContainer feeds a decoded container to d, actions last (the order of
-// the fields does not matter to the result).
-func fromContainer(c *analysispb.ActionGraphContainer, d *elementDecoder) error {
-	b := d.graph
-	for _, t := range c.GetTargets() {
-		b.target(t.GetId(), []byte(t.GetLabel()))
-	}
-	for _, a := range c.GetArtifacts() {
-		b.artifact(a.GetId(), a.GetPathFragmentId())
-	}
-	for _, f := range c.GetPathFragments() {
-		b.pathFragment(f.GetId(), []byte(f.GetLabel()), f.GetParentId())
-	}
-	for _, ds := range c.GetDepSetOfFiles() {
-		direct := ds.GetDirectArtifactIds()
-		b.depSet(ds.GetId(), append(slices.Clip(direct), ds.GetTransitiveDepSetIds()...), len(direct))
-	}
-	for _, pa := range c.GetActions() {
-		d.actions++
-		if err := d.fn(fromProtoAction(pa, &d.strs)); err != nil {
-			return err
+	var body []byte
+	cm := c.ProtoReflect()
+	for i := range containerFields.Len() {
+		fd := containerFields.Get(i)
+		list := cm.Get(fd).List()
+		for j := range list.Len() {
+			num := fd.Number()
+			at := place{off: -1, index: j + 1, num: num}
+			if body, err = (proto.MarshalOptions{}).MarshalAppend(body[:0], list.Get(j).Message().Interface()); err != nil {
+				return s.errorAt(at.entry(), -1, err)
+			}
+			if err := d.element(num, body, at); err != nil {
+				if fe, ok := err.(fnError); ok {
+					return fe.err
+				}
+				return s.errorAt(at.entry(), -1, err)
+			}
 		}
 	}
 	return nil
 }
 
-func fromProtoAction(pa *analysispb.Action, strs *interner) *Action {
-	a := &Action{InputDepSets: pa.GetInputDepSetIds()}
-	a.TargetID = pa.GetTargetId()
-	a.Mnemonic = strs.intern([]byte(pa.GetMnemonic()))
-	a.Arguments = pa.GetArguments()
-	for _, kv := range pa.GetEnvironmentVariables() {
-		a.Env = append(a.Env, action.EnvVar{Key: strs.intern([]byte(kv.GetKey())), Value: kv.GetValue()})
-	}
-	for _, kv := range pa.GetExecutionInfo() {
-		a.ExecutionInfo = append(a.ExecutionInfo, strs.intern([]byte(kv.GetKey())))
-	}
-	for _, pf := range pa.GetParamFiles() {
-		a.ParamFiles = append(a.ParamFiles, action.ParamFile{ExecPath: pf.GetExecPath(), Lines: pf.GetArguments()})
-	}
-	return a
+// protoPosition is the position protojson and prototext put in their
+// errors, which within one element of a dump says little.
+var protoPosition = regexp.MustCompile(`^\(line \d+:\d+\): `)
+
+func protoErrorText(err error) string {
+	return protoPosition.ReplaceAllString(trimProtoPrefix(err.Error()), "")
 }

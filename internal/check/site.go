@@ -13,7 +13,7 @@ func refOf(a *action.Action) finding.ActionRef {
 // siteOf is where a command-line string was found: a raw argument or a
 // line of the param file it was read from (§3.0).
 func siteOf(s action.String) finding.Site {
-	if s.ParamFile == "" {
+	if !s.InParamFile {
 		return finding.Site{Location: finding.Argument, Value: s.Value}
 	}
 	return finding.Site{Location: finding.ParamFile, ExecPath: s.ParamFile, Value: s.Value}

@@ -15,8 +15,9 @@ import (
 
 // Amplify writes copies of a real binary dump (--output=proto) to w as one
 // bigger graph, for benchmarking on the structure of real Bazel output
-// (see docs/performance.md). Without renumber the copies are written as
-// they are: protobuf merges concatenated messages, so the result is one
+// (see docs/performance.md). Without renumber the copies share the
+// original's ids: its actions are written again for every copy and the
+// rest once (a dump may not define an id twice), so the result is one
 // graph whose findings are the original's, repeated. With renumber, copy k
 // moves every id past those of copy k-1, into one id space shared by all
 // kinds as a stitched dump would, and suffixes its target labels with
@@ -85,7 +86,12 @@ func Amplify(w io.Writer, dump []byte, copies int, renumber bool) (Stats, error)
 			}
 			return out
 		}
+		// Without renumber, the copies after the first are their actions.
+		whole := k == 0 || renumber
 		for _, a := range c.GetArtifacts() {
+			if !whole {
+				break
+			}
 			emit(analysispb.ContainerArtifacts, &analysispb.Artifact{Id: move(a.GetId()), PathFragmentId: move(a.GetPathFragmentId()), IsTreeArtifact: a.GetIsTreeArtifact()})
 			st.Artifacts++
 		}
@@ -99,10 +105,16 @@ func Amplify(w io.Writer, dump []byte, copies int, renumber bool) (Stats, error)
 			st.Actions++
 		}
 		for _, t := range c.GetTargets() {
+			if !whole {
+				break
+			}
 			emit(analysispb.ContainerTargets, &analysispb.Target{Id: move(t.GetId()), Label: t.GetLabel() + suffix, RuleClassId: t.GetRuleClassId()})
 			st.Targets++
 		}
 		for _, d := range c.GetDepSetOfFiles() {
+			if !whole {
+				break
+			}
 			emit(analysispb.ContainerDepSetOfFiles, &analysispb.DepSetOfFiles{Id: move(d.GetId()),
 				DirectArtifactIds: moveAll(d.GetDirectArtifactIds()), TransitiveDepSetIds: moveAll(d.GetTransitiveDepSetIds())})
 			st.DepSets++
@@ -116,6 +128,9 @@ func Amplify(w io.Writer, dump []byte, copies int, renumber bool) (Stats, error)
 			}
 		}
 		for _, p := range c.GetPathFragments() {
+			if !whole {
+				break
+			}
 			emit(analysispb.ContainerPathFragments, &analysispb.PathFragment{Id: move(p.GetId()), Label: p.GetLabel(), ParentId: move(p.GetParentId())})
 			st.PathFragments++
 		}

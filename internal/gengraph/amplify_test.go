@@ -12,7 +12,7 @@ import (
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 )
 
-// Copies of a real dump, as they are or renumbered: the graph grows by
+// Copies of a real dump, as they are or renumbered: the actions grow by
 // the number of copies, and only renumbered copies have targets and ids of
 // their own.
 func TestAmplify(t *testing.T) {
@@ -49,6 +49,18 @@ func TestAmplify(t *testing.T) {
 		}
 		if len(labels) != want || len(ids) != want {
 			t.Errorf("renumber=%v: %d distinct labels and %d distinct ids, want %d", renumber, len(labels), len(ids), want)
+		}
+		// No id is defined twice: a dump may not (aquery refuses it).
+		for name, n := range map[string]int{"targets": len(got.GetTargets()), "artifacts": len(got.GetArtifacts()),
+			"dep sets": len(got.GetDepSetOfFiles()), "path fragments": len(got.GetPathFragments())} {
+			want := map[string]int{"targets": len(orig.GetTargets()), "artifacts": len(orig.GetArtifacts()),
+				"dep sets": len(orig.GetDepSetOfFiles()), "path fragments": len(orig.GetPathFragments())}[name]
+			if renumber {
+				want *= 3
+			}
+			if n != want {
+				t.Errorf("renumber=%v: %d %s, want %d", renumber, n, name, want)
+			}
 		}
 		if renumber && !slices.ContainsFunc(got.GetTargets(), func(tg *analysispb.Target) bool { return strings.HasSuffix(tg.GetLabel(), "_2") }) {
 			t.Error("no target of the third copy is labelled as such")

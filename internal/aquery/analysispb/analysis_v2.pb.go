@@ -232,10 +232,6 @@ type Action struct {
 	// The set of input dep sets that the action depends upon. If the action does
 	// input discovery, the contents of this set might change during execution.
 	InputDepSetIds []uint32 `protobuf:"varint,8,rep,packed,name=input_dep_set_ids,json=inputDepSetIds,proto3" json:"input_dep_set_ids,omitempty"`
-	// The set of scheduling dependency dep sets the action depends on.
-	// Only set of both --include_artifacts and --include_scheduling_dependencies
-	// is set to true.
-	SchedulingDepDepSetIds []uint32 `protobuf:"varint,20,rep,packed,name=scheduling_dep_dep_set_ids,json=schedulingDepDepSetIds,proto3" json:"scheduling_dep_dep_set_ids,omitempty"`
 	// The list of Artifact IDs that represent the output files that this action
 	// will generate.
 	OutputIds []uint32 `protobuf:"varint,9,rep,packed,name=output_ids,json=outputIds,proto3" json:"output_ids,omitempty"`
@@ -266,9 +262,11 @@ type Action struct {
 	UnresolvedSymlinkTarget string `protobuf:"bytes,18,opt,name=unresolved_symlink_target,json=unresolvedSymlinkTarget,proto3" json:"unresolved_symlink_target,omitempty"`
 	// If FileWrite actions should make their output executable.
 	// (ctx.actions.write(is_executable=True))
-	IsExecutable  bool `protobuf:"varint,19,opt,name=is_executable,json=isExecutable,proto3" json:"is_executable,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	IsExecutable bool `protobuf:"varint,19,opt,name=is_executable,json=isExecutable,proto3" json:"is_executable,omitempty"`
+	// The progress message of the action.
+	ProgressMessage string `protobuf:"bytes,21,opt,name=progress_message,json=progressMessage,proto3" json:"progress_message,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *Action) Reset() {
@@ -357,13 +355,6 @@ func (x *Action) GetInputDepSetIds() []uint32 {
 	return nil
 }
 
-func (x *Action) GetSchedulingDepDepSetIds() []uint32 {
-	if x != nil {
-		return x.SchedulingDepDepSetIds
-	}
-	return nil
-}
-
 func (x *Action) GetOutputIds() []uint32 {
 	if x != nil {
 		return x.OutputIds
@@ -439,6 +430,13 @@ func (x *Action) GetIsExecutable() bool {
 		return x.IsExecutable
 	}
 	return false
+}
+
+func (x *Action) GetProgressMessage() string {
+	if x != nil {
+		return x.ProgressMessage
+	}
+	return ""
 }
 
 // Represents a single target (without configuration information) that is
@@ -1283,7 +1281,7 @@ const file_analysis_v2_proto_rawDesc = "" +
 	"\bArtifact\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\rR\x02id\x12(\n" +
 	"\x10path_fragment_id\x18\x02 \x01(\rR\x0epathFragmentId\x12(\n" +
-	"\x10is_tree_artifact\x18\x03 \x01(\bR\x0eisTreeArtifact\"\x9a\a\n" +
+	"\x10is_tree_artifact\x18\x03 \x01(\bR\x0eisTreeArtifact\"\x8f\a\n" +
 	"\x06Action\x12\x1b\n" +
 	"\ttarget_id\x18\x01 \x01(\rR\btargetId\x122\n" +
 	"\x15aspect_descriptor_ids\x18\x02 \x03(\rR\x13aspectDescriptorIds\x12\x1d\n" +
@@ -1293,8 +1291,7 @@ const file_analysis_v2_proto_rawDesc = "" +
 	"\x10configuration_id\x18\x05 \x01(\rR\x0fconfigurationId\x12\x1c\n" +
 	"\targuments\x18\x06 \x03(\tR\targuments\x12K\n" +
 	"\x15environment_variables\x18\a \x03(\v2\x16.analysis.KeyValuePairR\x14environmentVariables\x12)\n" +
-	"\x11input_dep_set_ids\x18\b \x03(\rR\x0einputDepSetIds\x12:\n" +
-	"\x1ascheduling_dep_dep_set_ids\x18\x14 \x03(\rR\x16schedulingDepDepSetIds\x12\x1d\n" +
+	"\x11input_dep_set_ids\x18\b \x03(\rR\x0einputDepSetIds\x12\x1d\n" +
 	"\n" +
 	"output_ids\x18\t \x03(\rR\toutputIds\x12)\n" +
 	"\x10discovers_inputs\x18\n" +
@@ -1308,7 +1305,8 @@ const file_analysis_v2_proto_rawDesc = "" +
 	"\rsubstitutions\x18\x10 \x03(\v2\x16.analysis.KeyValuePairR\rsubstitutions\x12#\n" +
 	"\rfile_contents\x18\x11 \x01(\tR\ffileContents\x12:\n" +
 	"\x19unresolved_symlink_target\x18\x12 \x01(\tR\x17unresolvedSymlinkTarget\x12#\n" +
-	"\ris_executable\x18\x13 \x01(\bR\fisExecutable\"R\n" +
+	"\ris_executable\x18\x13 \x01(\bR\fisExecutable\x12)\n" +
+	"\x10progress_message\x18\x15 \x01(\tR\x0fprogressMessageJ\x04\b\x14\x10\x15\"R\n" +
 	"\x06Target\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\rR\x02id\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\"\n" +

@@ -2,10 +2,16 @@
 // analysis_v2.proto (package analysis): the ActionGraphContainer that
 // `bazel aquery --output=proto|streamed_proto|jsonproto` prints.
 //
-// analysis_v2.proto is vendored verbatim from bazelbuild/bazel
-// (src/main/protobuf/analysis_v2.proto, the Bazel 8 version with
-// path_fragments, param_files and execution_info as KeyValuePair) and must not
-// be edited; refresh it by copying the newer file over it. It imports
+// analysis_v2.proto is vendored from bazelbuild/bazel
+// (src/main/protobuf/analysis_v2.proto): the Bazel 8 version with
+// path_fragments, param_files and execution_info as KeyValuePair, brought to
+// the version the original Ahab decodes with, where Action's field 20
+// (scheduling_dep_dep_set_ids) is reserved and field 21 is
+// `string progress_message`. Those two changes were made by hand from
+// upstream's description, the one comment on progress_message included,
+// since upstream's newest file could not be fetched where this was done;
+// refresh the file by copying upstream's newer one over it. Do not edit it
+// otherwise. It imports
 // src/main/protobuf/build.proto for CqueryResult, which is vendored verbatim
 // in blazequerypb/ and mapped to that import path with protoc's
 // virtual=disk form of -I.

@@ -23,6 +23,8 @@ def ahab(
         expect_json = None,
         repro_specs = [],
         exceptions = [],
+        exception_sets = [],
+        compat = None,
         **kwargs):
     """Analyzes `label` and reports what makes the build depend on the machine.
 
@@ -42,6 +44,11 @@ def ahab(
         dict of programs written inline; later entries override earlier ones.
       exceptions: exceptions, each a label of a JSON file or a single
         exception written inline as a dict.
+      exception_sets: ready-made exception sets by name, e.g. `host-cc`
+        for a C/C++ toolchain Bazel autoconfigured from this machine
+        (the README's "Exceptions" lists them).
+      compat: `"0.2"` judges exactly as Ahab 0.2 did, for a baseline it
+        recorded; unset is Ahab's own judgement.
       **kwargs: passed to the rule (visibility, tags, ...).
     """
     if not label and not explain_json:
@@ -62,6 +69,8 @@ def ahab(
         expect_json = expect_json,
         repro_specs = inline_files(name, "repro_specs", repro_specs),
         exceptions = inline_files(name, "exceptions", exceptions),
+        exception_sets = exception_sets,
+        compat = compat or "",
         **kwargs
     )
 
@@ -74,6 +83,8 @@ def ahab_check(
         shut_up = False,
         repro_specs = [],
         exceptions = [],
+        exception_sets = [],
+        compat = None,
         **kwargs):
     """Fails with a diff unless the findings match `baseline` exactly.
 
@@ -88,6 +99,8 @@ def ahab_check(
       shut_up: as for `ahab`.
       repro_specs: as for `ahab`.
       exceptions: as for `ahab`.
+      exception_sets: as for `ahab`.
+      compat: as for `ahab`.
       **kwargs: passed to the rule (visibility, tags, ...).
     """
     ahab(
@@ -99,6 +112,8 @@ def ahab_check(
         shut_up = shut_up,
         repro_specs = repro_specs,
         exceptions = exceptions,
+        exception_sets = exception_sets,
+        compat = compat,
         **kwargs
     )
 
@@ -111,6 +126,8 @@ def ahab_update(
         shut_up = False,
         repro_specs = [],
         exceptions = [],
+        exception_sets = [],
+        compat = None,
         **kwargs):
     """Records the current findings in `baseline`, in the source tree.
 
@@ -126,6 +143,8 @@ def ahab_update(
       shut_up: as for `ahab`.
       repro_specs: as for `ahab`.
       exceptions: as for `ahab`.
+      exception_sets: as for `ahab`.
+      compat: as for `ahab`.
       **kwargs: passed to the rule (visibility, tags, ...).
     """
     ahab(
@@ -138,6 +157,8 @@ def ahab_update(
         shut_up = shut_up,
         repro_specs = repro_specs,
         exceptions = exceptions,
+        exception_sets = exception_sets,
+        compat = compat,
         **kwargs
     )
 

@@ -75,6 +75,40 @@ func TestLeakyWorkspace(t *testing.T) {
 		})
 	})
 
+	t.Run("a_label_on_the_command_line_replaces_the_macros", func(t *testing.T) {
+		w.mustRun(t, 0, "", "run", "//:hermeticity", "--", "//app:banner", "--write-json=banner.json")
+		r := w.readReport(t, "banner.json")
+		if len(r.Violations) == 0 {
+			t.Fatal("no findings for //app:banner, whose genrule leaks HOSTNAME")
+		}
+		for _, v := range r.Violations {
+			if v.Violation.Action.Target != "//app:banner" {
+				t.Errorf("a finding of %s: the macro's //app/... was analysed too", v.Violation.Action.Target)
+			}
+		}
+	})
+
+	t.Run("exception_sets", func(t *testing.T) {
+		w.mustRun(t, 0, "", "run", "//:hermeticity.sets")
+		r := w.readReport(t, "sets.json")
+		expectNone(t, r, "the host compiler, which host-cc excuses", func(v violation) bool {
+			return v.Kind == "system_program" && strings.HasPrefix(v.Action.Mnemonic, "Cpp")
+		})
+		expect(t, r, "the genrule's bash, which host-cc does not excuse", func(v violation) bool {
+			return v.Kind == "system_program" && v.Action.Mnemonic == "Genrule"
+		})
+	})
+
+	t.Run("compat", func(t *testing.T) {
+		w.mustRun(t, 0, "", "run", "//:hermeticity.compat")
+		if r := w.readReport(t, "compat.json"); r.Mode != "" {
+			t.Errorf("compat = \"0.2\" wrote a report of mode %q, expected Ahab 0.2's, which has none", r.Mode)
+		}
+		if r := w.readReport(t, "report.json"); r.Mode != "default" {
+			t.Errorf("the default judgement wrote a report of mode %q, expected \"default\"", r.Mode)
+		}
+	})
+
 	t.Run("normal_output_base", func(t *testing.T) {
 		// Ahab ran Bazel with USER set to its sentinel, which would move
 		// Bazel's default output root (~/.cache/bazel/_bazel_$USER) and

@@ -241,6 +241,7 @@ func tail(s string, lines int) string {
 // A report as --write-json writes it (reference §8.1), reduced to the fields
 // these tests look at.
 type report struct {
+	Mode       string `json:"mode"`
 	Violations []struct {
 		Count     int       `json:"count"`
 		Violation violation `json:"violation"`

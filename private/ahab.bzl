@@ -15,6 +15,8 @@ def _runfile(file):
 
 def _ahab_impl(ctx):
     words = [_runfile(ctx.executable._ahab)]
+    if ctx.attr.compat:
+        words.append(shell.quote("--compat=" + ctx.attr.compat))
     words.extend([shell.quote("--config=" + config) for config in ctx.attr.configs])
     if ctx.attr.compilation_mode:
         words.append(shell.quote("--compilation-mode=" + ctx.attr.compilation_mode))
@@ -23,7 +25,9 @@ def _ahab_impl(ctx):
     if ctx.attr.no_fail:
         words.append(shell.quote("--no-fail"))
     if ctx.attr.label:
-        words.append(shell.quote(ctx.attr.label))
+        # A default, so that `bazel run //:target -- //x/...` analyses
+        # //x/... instead of both.
+        words.append(shell.quote("--default-label=" + ctx.attr.label))
     if ctx.attr.write_json:
         words.append(shell.quote("--write-json"))
         words.append('"$BUILD_WORKSPACE_DIRECTORY"/' + shell.quote(ctx.attr.write_json))
@@ -39,6 +43,8 @@ def _ahab_impl(ctx):
             words.append(shell.quote(flag))
             words.append(_runfile(file))
             inputs.append(file)
+    for exception_set in ctx.attr.exception_sets:
+        words.append(shell.quote("--exceptions-json=ahab:" + exception_set))
 
     launcher = ctx.actions.declare_file(ctx.label.name + ".bash")
     ctx.actions.expand_template(
@@ -59,12 +65,19 @@ ahab_rule = rule(
     executable = True,
     doc = "Runs Ahab on this workspace under `bazel run`; use the macros in `@ahab//:defs.bzl`.",
     attrs = {
+        "compat": attr.string(
+            doc = "Judge exactly as that version of Ahab did (`--compat`); empty is Ahab's own judgement.",
+            values = ["", "0.2"],
+        ),
         "compilation_mode": attr.string(
             doc = "Passed as `--compilation_mode` to the analysis; empty keeps Bazel's default.",
             values = ["", "dbg", "fastbuild", "opt"],
         ),
         "configs": attr.string_list(
             doc = "Each becomes `--config=NAME` on the analysis, in this order.",
+        ),
+        "exception_sets": attr.string_list(
+            doc = "Ready-made exception sets, by name (`--exceptions-json=ahab:NAME`), e.g. `host-cc`.",
         ),
         "exceptions": attr.label_list(
             doc = "Exception files (`--exceptions-json`), in this order.",
@@ -79,7 +92,7 @@ ahab_rule = rule(
             allow_single_file = [".json"],
         ),
         "label": attr.string(
-            doc = "The query expression to analyze, passed verbatim (`//...`, `//... - //x/...`).",
+            doc = "The query expression to analyze when the command line names none (`--default-label`), passed verbatim (`//...`, `//... - //x/...`).",
         ),
         "no_fail": attr.bool(
             doc = "Exit 0 even when violations are found (`--no-fail`).",

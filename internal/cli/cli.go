@@ -175,8 +175,8 @@ type outputs struct {
 
 func loadOutputs(o *options, res resolver) (*outputs, error) {
 	out := &outputs{}
-	for _, p := range res.paths(o.exceptions) {
-		more, err := loadExceptions(p, o.mode)
+	for _, p := range o.exceptions {
+		more, err := loadExceptions(res, p, o.mode)
 		if err != nil {
 			return nil, err
 		}
@@ -296,12 +296,12 @@ func shellJoin(words []string) string {
 }
 
 // loadExceptions reads an exception file, or a ready-made set named
-// ahab:NAME.
-func loadExceptions(path string, m mode.Mode) ([]exception.Exception, error) {
+// ahab:NAME, which is no path to resolve.
+func loadExceptions(res resolver, path string, m mode.Mode) ([]exception.Exception, error) {
 	if name, ok := strings.CutPrefix(path, exception.SetPrefix); ok {
 		return exception.LoadSet(name, m)
 	}
-	return exception.LoadFile(path, m)
+	return exception.LoadFile(res.path(path), m)
 }
 
 // loadLibrary is the built-in library of mode m with the user's files on

@@ -32,8 +32,9 @@ func TestLeakyWorkspace(t *testing.T) {
 
 	t.Run("findings", func(t *testing.T) {
 		// Extra arguments reach the binary; a relative path is resolved
-		// against the directory `bazel run` was started from (§1.2).
-		w.mustRun(t, 0, "app", "run", "//:hermeticity", "--", "--write-json=../report.json")
+		// against the directory `bazel run` was started from (§1.2). A
+		// flag the macro sets too (shut_up) is no conflict.
+		w.mustRun(t, 0, "app", "run", "//:hermeticity", "--", "--write-json=../report.json", "--shut-up")
 		r := w.readReport(t, "report.json")
 
 		expect(t, r, "USER from a repository rule in a compile's copts", func(v violation) bool {
@@ -267,7 +268,7 @@ func TestConsumerWorkspace(t *testing.T) {
 	for _, tc := range []struct{ repo, want string }{
 		{"tampered", "but wanted 0000000000000000"},
 		{"elsewhere", "publishes no binary for this host (" + host.Name + "), expected one of: plan9_x86_64; set AHAB_PREBUILT_LOCAL="},
-		{"unreleased", "no prebuilt Ahab binary exists for version 0.3.0; please report this, and set AHAB_PREBUILT_LOCAL="},
+		{"unreleased", "Ahab 0.3.0 is a source checkout, which publishes no binaries: build one with `go build -o /some/dir/ahab ./cmd/ahab` in the checkout, then add `build --repo_env=AHAB_PREBUILT_LOCAL=/some/dir`"},
 	} {
 		t.Run(tc.repo, func(t *testing.T) {
 			res := w.bazel(t, "", "build", "@"+tc.repo+"//:ahab")

@@ -70,7 +70,11 @@ def _released_binary(rctx):
     version = rctx.attr.version
     advice = "set %s=<directory containing an `ahab` binary> to use one you built" % _LOCAL
     if not rctx.attr.sha256s:
-        fail("no prebuilt Ahab binary exists for version %s; please report this, and %s" % (version, advice))
+        # Only a release records sums: this is a source checkout of Ahab.
+        fail(("Ahab %s is a source checkout, which publishes no binaries: build one with " +
+              "`go build -o /some/dir/ahab ./cmd/ahab` in the checkout, then add " +
+              "`build --repo_env=%s=/some/dir` and the same `query` and `fetch` lines to .bazelrc " +
+              "(`common` on Bazel 7 and later), or depend on a released version of Ahab") % (version, _LOCAL))
     platform = _host_platform(rctx)
     sha256 = rctx.attr.sha256s.get(platform)
     if not sha256:

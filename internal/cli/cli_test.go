@@ -38,8 +38,9 @@ func TestCommandLine(t *testing.T) {
 		{"a_label_is_required_unless_a_report_is_being_explained", nil, ExitUsage, "a LABEL to analyze is required"},
 		{"no_fail_is_refused_together_with_expect_json", []string{"//...", "--no-fail", "--expect-json", "base.json"}, ExitUsage, "--no-fail cannot be used with --expect-json"},
 		{"a_saved_dump_takes_no_label", []string{"--aquery-file", "x.pb", "//b"}, ExitUsage, `unexpected LABEL "//b"`},
-		{"a_single_valued_flag_is_refused_twice", []string{"//a", "--write-json", "a", "--write-json", "b"}, ExitUsage, "cannot be used multiple times"},
-		{"a_bool_flag_is_refused_twice", []string{"//a", "--no-fail", "--no-fail"}, ExitUsage, "cannot be used multiple times"},
+		{"a_single_valued_flag_is_refused_twice", []string{"//a", "--write-json", "a", "--write-json", "b"}, ExitUsage, `invalid argument "b" for "--write-json" flag: already given as "a"`},
+		{"a_bool_flag_is_refused_two_values", []string{"//a", "--no-fail", "--no-fail=false"}, ExitUsage, `invalid argument "false" for "--no-fail" flag: already given as "true"`},
+		{"the_same_value_twice_is_said_once", []string{"--shut-up", "--help", "--shut-up=true"}, ExitOK, ""},
 		{"an_unknown_flag_is_refused", []string{"--nope"}, ExitUsage, "unknown flag: --nope"},
 		{"aquery_format_needs_a_file", []string{"//a", "--aquery-format", "proto"}, ExitUsage, "--aquery-format needs --aquery-file"},
 		{"a_saved_dump_takes_no_bazel_flags", []string{"--aquery-file", "x.pb", "--bazel-flag=--keep_going"}, ExitUsage, "do not apply"},
@@ -165,13 +166,17 @@ func TestLabels(t *testing.T) {
 // what to do.
 func TestValuesAreCheckedFirst(t *testing.T) {
 	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		code int
 		want string
 	}{
 		{[]string{"//...", "--compilation-mode=fast"}, ExitUsage, `--compilation-mode "fast", expected one of: fastbuild, dbg, opt`},
-		{[]string{"//...", "--output-base=" + filepath.Join(dir, "nope")}, ExitFindings, "is not a directory, expected the output base"},
+		{[]string{"//...", "--output-base=" + filepath.Join(dir, "no", "such")}, ExitFindings, "neither it nor its parent directory exists"},
+		{[]string{"//...", "--output-base=" + filepath.Join(dir, "file")}, ExitFindings, "is not a directory"},
 		{[]string{"//...", "--write-json=" + filepath.Join(dir, "nope", "r.json")}, ExitFindings, "does not exist, expected an existing directory"},
 		{[]string{"//...", "--write-json="}, ExitUsage, "--write-json needs a file name"},
 		{[]string{"//...", "--compat=0.3"}, ExitUsage, `--compat: unknown version "0.3"`},

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,8 +41,10 @@ type options struct {
 	version         bool
 }
 
-// once is a flag value that may be given at most once, as the original's
-// command line insisted; pflag would silently keep the last one.
+// once is a flag value that may be given one value, as the original's
+// command line insisted; pflag would silently keep the last one. The same
+// value again is accepted: a macro's launcher and the arguments after
+// `bazel run //:target --` may both say --shut-up, and neither is wrong.
 type once struct {
 	name string
 	set  bool
@@ -60,16 +63,22 @@ func (o *once) String() string {
 }
 
 func (o *once) Set(v string) error {
-	if o.set {
-		return fmt.Errorf("cannot be used multiple times")
-	}
-	o.set = true
 	if o.bl != nil {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return err
 		}
-		*o.bl = b
+		v = strconv.FormatBool(b)
+	}
+	if o.set {
+		if v == o.String() {
+			return nil
+		}
+		return fmt.Errorf("already given as %q; give a flag once, or again with the same value", o.String())
+	}
+	o.set = true
+	if o.bl != nil {
+		*o.bl = v == "true"
 		return nil
 	}
 	*o.str = v
@@ -170,6 +179,23 @@ func (o *options) query() string {
 	return strings.Join(o.labels, " + ")
 }
 
+// checkOutputBase accepts the output base of a workspace, or a new one
+// for Bazel to create: an output base of Ahab's own keeps the sentinel
+// USER from invalidating the one ordinary builds use.
+func checkOutputBase(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case err == nil && info.IsDir():
+		return nil
+	case err == nil:
+		return fmt.Errorf("--output-base %s is not a directory, expected the output base of a Bazel workspace (bazel info output_base) or a new one", quoteArg(dir))
+	}
+	if parent, err := os.Stat(filepath.Dir(dir)); err != nil || !parent.IsDir() {
+		return fmt.Errorf("--output-base %s: neither it nor its parent directory exists, expected the output base of a Bazel workspace (bazel info output_base) or a new one in an existing directory", quoteArg(dir))
+	}
+	return nil
+}
+
 // compilationModes are the values of Bazel's --compilation_mode.
 var compilationModes = []string{"fastbuild", "dbg", "opt"}
 
@@ -181,8 +207,8 @@ func (o *options) checkValues(res resolver) error {
 		return usageError{fmt.Sprintf("--compilation-mode %s, expected one of: %s", quoteArg(o.compilationMode), strings.Join(compilationModes, ", "))}
 	}
 	if o.outputBase != "" {
-		if info, err := os.Stat(o.outputBase); err != nil || !info.IsDir() {
-			return fmt.Errorf("--output-base %s is not a directory, expected the output base of an existing Bazel workspace (bazel info output_base)", quoteArg(o.outputBase))
+		if err := checkOutputBase(o.outputBase); err != nil {
+			return err
 		}
 	}
 	if o.writeJSON != "" || slices.Contains(o.args, "--write-json=") || slices.Contains(o.args, "--write-json") {

@@ -18,7 +18,7 @@ func TestTraceCommandLine(t *testing.T) {
 	}{
 		{"a_label_is_required", []string{"trace"}, ExitUsage, "ahab trace needs a LABEL to build"},
 		{"one_label_only", []string{"trace", "//a", "//b"}, ExitUsage, `unexpected argument "//b": ahab trace builds one LABEL`},
-		{"write_json_once", []string{"trace", "--write-json", "a", "--write-json", "b", "//a"}, ExitUsage, "cannot be used multiple times"},
+		{"write_json_once", []string{"trace", "--write-json", "a", "--write-json", "b", "//a"}, ExitUsage, "already given as"},
 		{"an_unknown_flag", []string{"trace", "--aquery-file", "x", "//a"}, ExitUsage, "unknown flag: --aquery-file"},
 		{"help", []string{"trace", "--help"}, ExitOK, ""},
 	} {

@@ -14,24 +14,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ahab-go/ahab/internal/testenv"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// requireBazel skips the test when no `bazel` is on PATH or with -short,
-// unless CI=true: CI must really run these tests, so there it never skips and
-// a missing Bazel fails them.
+// requireBazel runs the test only where slow tests run and Bazel exists
+// (internal/testenv).
 func requireBazel(t *testing.T) {
 	t.Helper()
-	ci := os.Getenv("CI") == "true"
-	if testing.Short() && !ci {
-		t.Skip("runs the real Bazel; skipped with -short")
-	}
-	if _, err := exec.LookPath("bazel"); err != nil {
-		if ci {
-			t.Fatal("CI=true but no `bazel` is on PATH: the end-to-end tests must run in CI; .ci/install-bazel.sh installs Debian's bazel-bootstrap")
-		}
-		t.Skip("no `bazel` on PATH: install Debian's bazel-bootstrap (bash .ci/install-bazel.sh) to run the end-to-end tests")
-	}
+	testenv.Slow(t, "runs the real Bazel", "bazel")
 }
 
 var (

@@ -2,27 +2,17 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/ahab-go/ahab/internal/testenv"
 )
 
 // TestLocalTargets runs `fishery ci` on the targets that need no network:
 // real Bazel analyses whose findings must still match what is on record.
-// Without Bazel, or with -short, it skips, except under CI=true, where a
-// skip would pass a run that checked nothing.
+// It runs where slow tests run (internal/testenv).
 func TestLocalTargets(t *testing.T) {
-	ci := os.Getenv("CI") == "true"
-	if testing.Short() && !ci {
-		t.Skip("-short: not running Bazel")
-	}
-	if _, err := exec.LookPath("bazel"); err != nil {
-		if ci {
-			t.Fatal("CI=true but no bazel on PATH: .ci/install-bazel.sh should have installed Debian's bazel-bootstrap")
-		}
-		t.Skip("no bazel on PATH; install Debian's bazel-bootstrap (see .ci/install-bazel.sh) to run the fishery")
-	}
+	testenv.Slow(t, "analyses the fishery's local targets with the real Bazel", "bazel")
 	// Bazel's output user root (every target's output base, the install
 	// base and the repository cache) goes here rather than into the
 	// user's cache, and goes away with the test. ci expunges each output

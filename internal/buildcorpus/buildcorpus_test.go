@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ahab-go/ahab/internal/testenv"
 )
 
 // The workspaces testdata/builds/README.md describes.
@@ -210,16 +212,7 @@ func FuzzParseTruth(f *testing.F) {
 // shell workspace needs. Rows whose cause is the host name may come out
 // identical where `unshare --uts` is not allowed.
 func TestRebuild(t *testing.T) {
-	ci := os.Getenv("CI") == "true"
-	if testing.Short() && !ci {
-		t.Skip("builds a workspace twice with the real Bazel; skipped with -short")
-	}
-	if _, err := exec.LookPath("bazel"); err != nil {
-		if ci {
-			t.Fatal("CI=true but no `bazel` is on PATH: .ci/install-bazel.sh installs Debian's bazel-bootstrap")
-		}
-		t.Skip("no `bazel` on PATH: install Debian's bazel-bootstrap (bash .ci/install-bazel.sh) to rebuild the corpus")
-	}
+	testenv.Slow(t, "builds a workspace twice with the real Bazel", "bazel")
 	c, err := Load("cascade")
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ahab-go/ahab/internal/testenv"
 )
 
 // moduleRoot is the repository root: two levels above this package.
@@ -33,9 +35,7 @@ func moduleRoot(t *testing.T) string {
 // the checkout path, the cache, nor the platform's toolchain leak into the bytes
 // while keeping the test around a minute on two cores.
 func TestReproducible(t *testing.T) {
-	if testing.Short() {
-		t.Skip("cross-compiles Ahab twice from a cold cache; skipped with -short")
-	}
+	testenv.Slow(t, "cross-compiles Ahab twice from a cold cache")
 	root := moduleRoot(t)
 	platforms := []Platform{mustPlatform(t, "linux_x86_64"), mustPlatform(t, "darwin_arm64")}
 	// Both trees are copied before anything is built, so that the source is

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,27 +18,17 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/ahab-go/ahab/internal/cli"
+	"github.com/ahab-go/ahab/internal/testenv"
 	"github.com/ahab-go/ahab/internal/trace"
 )
 
 var record = flag.Bool("record", false, "TestTraceRealBuild: re-record the excerpts in testdata/recorded from the build")
 
-// requireTools skips the test when `bazel` or `strace` is missing, or with
-// -short, unless CI=true: CI must run it, so there a missing tool fails it.
+// requireTools runs the test only where slow tests run and Bazel and
+// strace exist (internal/testenv).
 func requireTools(t *testing.T) {
 	t.Helper()
-	ci := os.Getenv("CI") == "true"
-	if testing.Short() && !ci {
-		t.Skip("runs the real Bazel under strace; skipped with -short")
-	}
-	for _, tool := range []string{"bazel", "strace"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if ci {
-				t.Fatalf("CI=true but no `%s` is on PATH: this test must run in CI; .ci/install-bazel.sh installs Debian's bazel-bootstrap and strace", tool)
-			}
-			t.Skipf("no `%s` on PATH: install Debian's bazel-bootstrap and strace (bash .ci/install-bazel.sh) to run this test", tool)
-		}
-	}
+	testenv.Slow(t, "runs the real Bazel under strace", "bazel", "strace")
 }
 
 // extractWorkspace writes testdata/workspace.txtar into a temporary

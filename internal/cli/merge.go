@@ -102,7 +102,7 @@ func runKinds(args []string, sys System) error {
 			return fmt.Errorf("unknown kind %q; run 'ahab kinds' to list them", args[0])
 		}
 		info := k.Info()
-		fmt.Fprintf(sys.Stdout, "%s: %s\n\nReported as: %s\nWhat to do: %s\n", k, info.Title, info.Prefix, info.Remedy)
+		fmt.Fprintf(sys.Stdout, "%s: %s\n\nReported as: %s\nWhat to do: %s\n", k, info.Title, info.Class, info.Remedy)
 		fmt.Fprintf(sys.Stdout, "Exception fields: kind, mnemonic, target")
 		for _, f := range info.Fields {
 			fmt.Fprintf(sys.Stdout, ", %s", f)

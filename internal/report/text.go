@@ -135,7 +135,7 @@ func appendSentence(b []byte, f *finding.Finding, p Palette) []byte {
 		b = quote.Append(b, s)
 		return p.close(b)
 	}
-	b = append(b, f.Kind.Info().Prefix...)
+	b = append(b, f.Kind.Class().String()...)
 	b = append(b, ": "...)
 	switch f.Kind {
 	case finding.EnvironmentLeak:

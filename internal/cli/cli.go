@@ -115,8 +115,13 @@ func run(o *options, sys System) error {
 			return err
 		}
 		ordered := rep.Findings.Ordered()
+		if o.sarif != "" {
+			if err := writeSARIF(sys, o, res, ordered, rep.Mode, ""); err != nil {
+				return err
+			}
+		}
 		return present(sys, o, ordered.Len(), exception.Summary{}, func(w io.Writer) error {
-			return report.WriteText(w, ordered, textOptions(sys, o, ""))
+			return writeFindings(w, o, ordered, textOptions(sys, o, ""))
 		})
 	}
 
@@ -194,6 +199,11 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 			return err
 		}
 	}
+	if o.sarif != "" {
+		if err := writeSARIF(sys, o, res, ordered(), o.mode, summary.Note()); err != nil {
+			return err
+		}
+	}
 	if out.expected != nil {
 		if kept.Equal(out.expected) {
 			return nil
@@ -204,7 +214,7 @@ func (out *outputs) deliver(sys System, o *options, res resolver, found *finding
 	}
 	textOpts := textOptions(sys, o, summary.Note())
 	return present(sys, o, ordered().Len(), summary, func(w io.Writer) error {
-		return report.WriteText(w, ordered(), textOpts)
+		return writeFindings(w, o, ordered(), textOpts)
 	})
 }
 
@@ -287,6 +297,7 @@ func analyzeGraph(o *options, sys System, res resolver, lib *spec.Library) (*fin
 		Output:          o.aqueryOutput,
 		Label:           o.label,
 	}
+	o.session = &bazelSession{runner: runner, req: req}
 	if o.aqueryOutput != "" {
 		f, err := aquery.ParseFormat(o.aqueryOutput)
 		if err != nil || f == aquery.JSONProto {
@@ -359,7 +370,8 @@ func textOptions(sys System, o *options, note string) report.TextOptions {
 // report of the findings.
 func present(sys System, o *options, findings int, summary exception.Summary, text func(io.Writer) error) error {
 	if findings == 0 {
-		io.WriteString(sys.Stdout, report.AllPassed(summary.Note(), sys.color(sys.StdoutIsTerminal)))
+		w, terminal := cleanBillStream(sys, o)
+		io.WriteString(w, report.AllPassed(summary.Note(), sys.color(terminal)))
 		return nil
 	}
 	io.WriteString(sys.Stderr, "\n")

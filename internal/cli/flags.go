@@ -32,6 +32,9 @@ type options struct {
 	mode            mode.Mode // from compat
 	help            bool
 	version         bool
+	presentation    // --sarif, --summary, --hints (sarif.go)
+	// session is the Bazel the analysis ran, once it has; nil otherwise.
+	session *bazelSession
 }
 
 // once is a flag value that may be given at most once, as the original's
@@ -98,6 +101,7 @@ func analysisFlags(o *options) *pflag.FlagSet {
 	onceString(fs, &o.writeJSON, "write-json", "", "also write the findings to `FILE` as a JSON report (atomically)")
 	onceString(fs, &o.expectJSON, "expect-json", "", "compare the findings with the report in `FILE`: silent and 0 on a match, a diff and 1 otherwise")
 	onceString(fs, &o.explainJSON, "explain-json", "", "print the report saved in `FILE`; runs no Bazel and needs no LABEL")
+	o.presentation.addFlags(fs)
 	fs.StringArrayVar(&o.reproSpecs, "repro-specs", nil, "read reproducibility specs from `FILE` (repeatable; later files win, all beat the built-ins)")
 	fs.StringArrayVar(&o.exceptions, "exceptions-json", nil, "excuse findings with the exceptions in `FILE` (repeatable; files are unioned)")
 	onceString(fs, &o.aqueryFile, "aquery-file", "", "read a saved aquery dump from `FILE` (- for stdin) instead of running Bazel: proto, streamed_proto or jsonproto, detected from the content")
@@ -127,6 +131,9 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 		return o, fs, nil
 	}
 	if err := o.parseCompat(); err != nil {
+		return nil, fs, err
+	}
+	if err := o.presentation.check(o.verbose); err != nil {
 		return nil, fs, err
 	}
 	pos := fs.Args()

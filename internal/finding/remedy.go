@@ -63,11 +63,21 @@ func absolutePathRemedy(f *Finding) string {
 	if f.Site.Location == EnvVar {
 		return "set " + f.Site.Key + " to a path relative to the execution root (with the file an input of the action) instead of " + path
 	}
-	s := "make " + path + " an input and pass it relative to the execution root, or use a hermetic toolchain; if it says where a file goes inside the artifact being built, add "
-	if option, ok := optionOf(f.Site.Value); ok {
-		return s + jsonObject("declared_paths", "["+jsonString(option+"=*")+"]") + " to the spec of the program the action runs"
+	fix := "make " + path + " an input and pass it relative to the execution root, or use a hermetic toolchain"
+	// A path that is not the build machine's says where a file goes once
+	// the output is unpacked or deployed: declared_paths of the program's
+	// spec says so for an option, an exception for a script.
+	switch option, ok := optionOf(f.Site.Value); {
+	case ok:
+		return fix + "; if it is where a file goes inside the artifact being built, add " +
+			jsonObject("declared_paths", "["+jsonString(option+"=*")+"]") + " to the spec of the program the action runs"
+	case f.Site.Value == f.Path:
+		return fix + "; if it is where a file goes inside the artifact being built, add the option before it to the declared_paths and takes_value of the spec of the program the action runs"
+	case strings.ContainsAny(f.Site.Value, " \n"):
+		return fix + "; if it is where a file goes on the machine the output is deployed to, excuse it: " +
+			jsonObject("kind", jsonString("absolute_path"), "target", jsonString(f.Action.Target), "path", jsonString(f.Path))
 	}
-	return s + "the option that takes it to the declared_paths (and takes_value) of the spec of the program the action runs"
+	return fix
 }
 
 // optionOf returns the name of the option an argument like --name=/path

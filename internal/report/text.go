@@ -18,6 +18,9 @@ type TextOptions struct {
 	Note string
 	// SignOff appends the Moby-Dick quote (§1.8).
 	SignOff bool
+	// Hints puts under each finding, indented, what to do about it
+	// (Finding.Remedy).
+	Hints bool
 }
 
 // defaultPath is the PATH Bazel sets when the action environment is
@@ -40,6 +43,9 @@ func WriteText(w io.Writer, findings Findings, opts TextOptions) error {
 	for i := range n {
 		c := findings.At(i)
 		b = appendLine(b, p, i+1, &c)
+		if opts.Hints {
+			b = appendHint(b, p, &c.Finding)
+		}
 		if len(b) >= 64<<10 {
 			if _, err := w.Write(b); err != nil {
 				return err
@@ -96,6 +102,16 @@ func appendLine(b []byte, p Palette, number int, c *finding.Counted) []byte {
 		b = append(b, ' ')
 	}
 	return appendSentence(b, &c.Finding, p)
+}
+
+// appendHint appends the indented line of a finding's remedy. The remedy
+// quotes values from the graph as they are, so they are made visible.
+func appendHint(b []byte, p Palette, f *finding.Finding) []byte {
+	b = append(b, "\n     "...)
+	b = p.open(b, faintColor)
+	b = append(b, "fix: "...)
+	b = p.close(b)
+	return quote.AppendVisible(b, f.Remedy())
 }
 
 // AllPassed is what stdout receives when nothing is left to report

@@ -132,20 +132,25 @@ func WriteSARIF(w io.Writer, findings Findings, opts SARIFOptions) error {
 	for _, n := range opts.Notes {
 		notes = append(notes, notification("exceptions", "note", n))
 	}
-	results, locNotes := distinctResults(findings, opts.Locations)
-	notes = append(notes, locNotes...)
-
 	// What was left out is said last, once: collapsing, then keeping
 	// only the most severe results.
 	var collapsed, truncated *sarifNotification
+	var results, all []sarifResult
+	located := false // notes says which results have no line
+	place := func(rs []sarifResult, locNotes []sarifNotification) {
+		results, all = rs, rs
+		if !located {
+			notes = append(notes, locNotes...)
+			located = true
+		}
+	}
 	collapse := func(why string) {
-		results = collapsedResults(findings, opts.Locations)
+		place(collapsedResults(findings, opts.Locations))
 		run.Properties.Collapsed = true
 		n := notification("collapsed", "warning", fmt.Sprintf(
 			"%s: the findings of each target and kind are one result (%d results)", why, len(results)))
 		collapsed = &n
 	}
-	all := results
 	keep := func(n int, why string) {
 		results = mostSevere(all, n)
 		t := notification("truncated", "warning", fmt.Sprintf(
@@ -168,9 +173,10 @@ func WriteSARIF(w io.Writer, findings Findings, opts SARIFOptions) error {
 		return data, size, err
 	}
 
-	if len(results) > maxResults {
-		collapse(fmt.Sprintf("%d distinct findings are more results than the %d a run may have", len(results), maxResults))
-		all = results
+	if n := findings.Len(); n > maxResults {
+		collapse(fmt.Sprintf("%d distinct findings are more results than the %d a run may have", n, maxResults))
+	} else {
+		place(distinctResults(findings, opts.Locations))
 	}
 	if len(results) > maxResults {
 		keep(maxResults, fmt.Sprintf("even collapsed, there are more results than the %d a run may have", maxResults))
@@ -178,7 +184,6 @@ func WriteSARIF(w io.Writer, findings Findings, opts SARIFOptions) error {
 	data, size, err := encode()
 	if err == nil && size > maxBytes && collapsed == nil {
 		collapse(fmt.Sprintf("the log would be %d bytes gzipped, more than the %d an upload may have", size, maxBytes))
-		all = results
 		data, size, err = encode()
 	}
 	for err == nil && size > maxBytes && len(results) > 0 {
@@ -290,7 +295,7 @@ func distinctResults(findings Findings, locs Locations) ([]sarifResult, []sarifN
 
 // collapsedResults is one result per target and kind, in report order of
 // each group's first finding; a group of one is that finding's own result.
-func collapsedResults(findings Findings, locs Locations) []sarifResult {
+func collapsedResults(findings Findings, locs Locations) ([]sarifResult, []sarifNotification) {
 	type key struct {
 		kind   finding.Kind
 		target string
@@ -340,7 +345,7 @@ func collapsedResults(findings Findings, locs Locations) []sarifResult {
 		}
 		results[i] = r
 	}
-	return results
+	return results, placed.notifications()
 }
 
 // mostSevere keeps n results, errors before warnings before notes and
@@ -421,17 +426,17 @@ func (p *placer) notifications() []sarifNotification {
 	}
 	if p.missing > 0 {
 		notes = append(notes, notification("locations", "warning", fmt.Sprintf(
-			"Bazel gave no location for %d %s: their results point at their package's BUILD file, without a line",
-			p.missing, plural(p.missing, "target", "targets"))))
+			"Bazel gave no location for %d %s: %s point at %s package's BUILD file, without a line",
+			p.missing, plural(p.missing, "target", "targets"), plural(p.missing, "its results", "their results"), plural(p.missing, "its", "their"))))
 	}
 	if p.external > 0 {
 		notes = append(notes, notification("external", "note", fmt.Sprintf(
-			"%d %s in external repositories, whose BUILD files are not in this one: their results point at external/REPOSITORY/PACKAGE/BUILD, without a line",
-			p.external, plural(p.external, "target is", "targets are"))))
+			"%d %s in external repositories, whose BUILD files are not in this one: %s point at external/REPOSITORY/PACKAGE/BUILD, without a line",
+			p.external, plural(p.external, "target is", "targets are"), plural(p.external, "its results", "their results"))))
 	}
 	if p.nowhere > 0 {
 		notes = append(notes, notification("locations", "warning", fmt.Sprintf(
-			"%d %s no label, so their results have no file", p.nowhere, plural(p.nowhere, "target has", "targets have"))))
+			"%d %s no label, so %s no file", p.nowhere, plural(p.nowhere, "target has", "targets have"), plural(p.nowhere, "its results have", "their results have"))))
 	}
 	return notes
 }

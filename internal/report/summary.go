@@ -133,11 +133,15 @@ func WriteSummary(w io.Writer, s Summary, opts SummaryOptions) error {
 		count(s.Targets) + " " + plural(s.Targets, "target", "targets") + " of " + count(s.Packages) + " " + plural(s.Packages, "package", "packages")))
 	// Each half is a name and two numbers, whose columns fit the largest.
 	nums := [2]int{max(len("distinct"), len(count(s.Distinct))), max(len("occurrences"), len(count(s.Occurrences)))}
-	names := max(width-3-2*(2+nums[0]+nums[1]), 2*12)
+	names := max(width-3-2*(4+nums[0]+nums[1]), 2*12)
 	// Both pairs share their columns, so the page reads as one table.
 	lw, rw := nameWidths(names,
 		max(longest(s.Kinds, "kind", "(none)"), longest(s.TopPrograms, "program", "(no programs)")),
 		max(longest(s.TopPrefixes, "absolute-path prefix", "(no absolute paths)"), longest(s.TopPackages, "package", "(none)")))
+	// A kind's name is never shortened: there are few, and each is short.
+	if k := longest(s.Kinds, "kind", "(none)"); lw < k {
+		lw, rw = k, names-k
+	}
 	pair := func(left, right []SummaryRow, leftHead, rightHead, leftNone, rightNone string) {
 		b.WriteString("\n")
 		b.WriteString(p.Heading(strings.TrimRight(row(leftHead, "distinct", "occurrences", lw, nums)+"   "+

@@ -23,6 +23,7 @@ def ahab(
         expect_json = None,
         repro_specs = [],
         exceptions = [],
+        sarif = None,
         **kwargs):
     """Analyzes `label` and reports what makes the build depend on the machine.
 
@@ -42,6 +43,8 @@ def ahab(
         dict of programs written inline; later entries override earlier ones.
       exceptions: exceptions, each a label of a JSON file or a single
         exception written inline as a dict.
+      sarif: also write the findings as a SARIF 2.1.0 log to this path,
+        relative to the workspace root, for code scanning.
       **kwargs: passed to the rule (visibility, tags, ...).
     """
     if not label and not explain_json:
@@ -50,6 +53,8 @@ def ahab(
         fail("%s: `no_fail` cannot be combined with `expect_json`, whose whole point is to fail on a difference" % name)
     if write_json != None:
         check_workspace_path(name, "write_json", write_json)
+    if sarif != None:
+        check_workspace_path(name, "sarif", sarif)
     ahab_rule(
         name = name,
         label = label or "",
@@ -58,6 +63,7 @@ def ahab(
         shut_up = shut_up,
         no_fail = no_fail,
         write_json = write_json or "",
+        sarif = sarif or "",
         explain_json = explain_json,
         expect_json = expect_json,
         repro_specs = inline_files(name, "repro_specs", repro_specs),

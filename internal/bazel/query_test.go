@@ -133,3 +133,23 @@ func TestLocations(t *testing.T) {
 		}
 	})
 }
+
+// FuzzParseLocations: whatever Bazel prints, parseLocations neither
+// panics nor returns a location a SARIF log could not use: a relative
+// path, a positive line and column, one label per line.
+func FuzzParseLocations(f *testing.F) {
+	f.Add("app/BUILD:3:10: cc_binary rule //app:toolbox\ncc/BUILD:3:6: alias rule @rules_cc//cc:toolchain_type\n")
+	f.Add("/abs/BUILD:1:1: genrule rule //x:y\n")
+	f.Add("a:1:2:3: b c\n::: \n:1:1: x y\n")
+	f.Fuzz(func(t *testing.T, out string) {
+		locs := parseLocations(out)
+		if len(locs) > strings.Count(out, "\n")+1 {
+			t.Fatalf("%d locations from %d lines", len(locs), strings.Count(out, "\n")+1)
+		}
+		for label, l := range locs {
+			if l.Path == "" || strings.HasPrefix(l.Path, "/") || l.Line < 0 || l.Column < 0 || strings.ContainsAny(label, " \n") || label == "" {
+				t.Fatalf("%q: %+v", label, l)
+			}
+		}
+	})
+}

@@ -145,17 +145,23 @@ func WriteSARIF(w io.Writer, findings Findings, opts SARIFOptions) error {
 		}
 	}
 	collapse := func(why string) {
-		place(collapsedResults(findings, opts.Locations))
+		groups := groupFindings(findings)
+		collapsed = ptr(notification("collapsed", "warning", fmt.Sprintf(
+			"%s: the findings of each target and kind are one result (%d results)", why, len(groups))))
+		if len(groups) > maxResults {
+			// Only the results that are kept are built.
+			truncated = ptr(notification("truncated", "warning", fmt.Sprintf(
+				"even collapsed, there are more results than the %d a run may have: only the %d most severe of %d results are kept",
+				maxResults, maxResults, len(groups))))
+			groups = mostSevere(groups, maxResults, func(g group) finding.Kind { return g.kind })
+		}
+		place(groupResults(findings, groups, opts.Locations))
 		run.Properties.Collapsed = true
-		n := notification("collapsed", "warning", fmt.Sprintf(
-			"%s: the findings of each target and kind are one result (%d results)", why, len(results)))
-		collapsed = &n
 	}
 	keep := func(n int, why string) {
-		results = mostSevere(all, n)
-		t := notification("truncated", "warning", fmt.Sprintf(
-			"%s: only the %d most severe of %d results are kept", why, n, len(all)))
-		truncated = &t
+		results = mostSevere(all, n, func(r sarifResult) finding.Kind { return finding.Kind(r.RuleIndex) })
+		truncated = ptr(notification("truncated", "warning", fmt.Sprintf(
+			"%s: only the %d most severe of %d results are kept", why, n, len(all))))
 	}
 	encode := func() ([]byte, int, error) {
 		run.Results = results
@@ -177,9 +183,6 @@ func WriteSARIF(w io.Writer, findings Findings, opts SARIFOptions) error {
 		collapse(fmt.Sprintf("%d distinct findings are more results than the %d a run may have", n, maxResults))
 	} else {
 		place(distinctResults(findings, opts.Locations))
-	}
-	if len(results) > maxResults {
-		keep(maxResults, fmt.Sprintf("even collapsed, there are more results than the %d a run may have", maxResults))
 	}
 	data, size, err := encode()
 	if err == nil && size > maxBytes && collapsed == nil {
@@ -274,72 +277,74 @@ func distinctResults(findings Findings, locs Locations) ([]sarifResult, []sarifN
 	results := make([]sarifResult, 0, findings.Len())
 	placed := placer{locs: locs, seen: map[string]bool{}}
 	for c := range all(findings) {
-		f := &c.Finding
-		results = append(results, sarifResult{
-			RuleID:              f.Kind.String(),
-			RuleIndex:           int(f.Kind),
-			Level:               sarifLevel(f.Kind.Class()),
-			Message:             sarifText{Text: Sentence(f, Palette{})},
-			Locations:           []sarifLocation{placed.location(f.Action.Target)},
-			PartialFingerprints: map[string]string{fingerprintKey: Fingerprint(f)},
-			Properties: sarifResultProperties{
-				Count:    c.Count,
-				Target:   f.Action.Target,
-				Mnemonic: f.Action.Mnemonic,
-				Remedy:   f.Remedy(),
-			},
-		})
+		results = append(results, newResult(&c.Finding, c.Count, placed.location(c.Action.Target)))
 	}
 	return results, placed.notifications()
 }
 
-// collapsedResults is one result per target and kind, in report order of
-// each group's first finding; a group of one is that finding's own result.
-func collapsedResults(findings Findings, locs Locations) ([]sarifResult, []sarifNotification) {
+// newResult is the result of one finding that occurred count times.
+func newResult(f *finding.Finding, count int, loc sarifLocation) sarifResult {
+	return sarifResult{
+		RuleID:              f.Kind.String(),
+		RuleIndex:           int(f.Kind),
+		Level:               sarifLevel(f.Kind.Class()),
+		Message:             sarifText{Text: Sentence(f, Palette{})},
+		Locations:           []sarifLocation{loc},
+		PartialFingerprints: map[string]string{fingerprintKey: Fingerprint(f)},
+		Properties: sarifResultProperties{
+			Count:    count,
+			Target:   f.Action.Target,
+			Mnemonic: f.Action.Mnemonic,
+			Remedy:   f.Remedy(),
+		},
+	}
+}
+
+// group is the findings of one kind in one target, which a collapsed log
+// reports as one result: where the first is in report order, and how many
+// there are.
+type group struct {
+	kind                         finding.Kind
+	target                       string
+	first, distinct, occurrences int
+}
+
+// groupFindings groups findings by target and kind, in report order of
+// each group's first finding.
+func groupFindings(findings Findings) []group {
 	type key struct {
 		kind   finding.Kind
 		target string
 	}
-	type group struct {
-		first     finding.Counted
-		distinct  int
-		occurring int
-	}
 	index := map[key]int{}
 	var groups []group
-	for c := range all(findings) {
+	for i := range findings.Len() {
+		c := findings.At(i)
 		k := key{c.Kind, c.Action.Target}
-		i, ok := index[k]
+		g, ok := index[k]
 		if !ok {
-			i = len(groups)
-			index[k] = i
-			groups = append(groups, group{first: c})
+			g = len(groups)
+			index[k] = g
+			groups = append(groups, group{kind: c.Kind, target: c.Action.Target, first: i})
 		}
-		groups[i].distinct++
-		groups[i].occurring += c.Count
+		groups[g].distinct++
+		groups[g].occurrences += c.Count
 	}
+	return groups
+}
+
+// groupResults is a result per group; a group of one is that finding's
+// own result.
+func groupResults(findings Findings, groups []group, locs Locations) ([]sarifResult, []sarifNotification) {
 	placed := placer{locs: locs, seen: map[string]bool{}}
 	results := make([]sarifResult, len(groups))
 	for i, g := range groups {
-		f := &g.first.Finding
-		r := sarifResult{
-			RuleID:              f.Kind.String(),
-			RuleIndex:           int(f.Kind),
-			Level:               sarifLevel(f.Kind.Class()),
-			Message:             sarifText{Text: Sentence(f, Palette{})},
-			Locations:           []sarifLocation{placed.location(f.Action.Target)},
-			PartialFingerprints: map[string]string{fingerprintKey: Fingerprint(f)},
-			Properties: sarifResultProperties{
-				Count:    g.occurring,
-				Target:   f.Action.Target,
-				Mnemonic: f.Action.Mnemonic,
-				Remedy:   f.Remedy(),
-			},
-		}
+		c := findings.At(g.first)
+		r := newResult(&c.Finding, g.occurrences, placed.location(g.target))
 		if g.distinct > 1 {
 			r.Message.Text = fmt.Sprintf("%d distinct %s findings (%d occurrences) in target %s; the first: %s",
-				g.distinct, f.Kind, g.occurring, f.Action.Target, r.Message.Text)
-			r.PartialFingerprints[fingerprintKey] = collapsedFingerprint(f.Kind, f.Action.Target)
+				g.distinct, g.kind, g.occurrences, g.target, r.Message.Text)
+			r.PartialFingerprints[fingerprintKey] = collapsedFingerprint(g.kind, g.target)
 			r.Properties.Distinct = g.distinct
 			r.Properties.Mnemonic = ""
 		}
@@ -348,26 +353,36 @@ func collapsedResults(findings Findings, locs Locations) ([]sarifResult, []sarif
 	return results, placed.notifications()
 }
 
-// mostSevere keeps n results, errors before warnings before notes and
-// each in report order, and returns them in report order.
-func mostSevere(results []sarifResult, n int) []sarifResult {
-	if n >= len(results) {
-		return results
+// mostSevere keeps n of xs, errors before warnings before notes and each
+// in report order, and returns them in report order.
+func mostSevere[T any](xs []T, n int, kind func(T) finding.Kind) []T {
+	if n >= len(xs) {
+		return xs
 	}
-	rank := map[string]int{"error": 0, "warning": 1, "note": 2}
-	order := make([]int, len(results))
+	rank := func(x T) int {
+		switch sarifLevel(kind(x).Class()) {
+		case "error":
+			return 0
+		case "warning":
+			return 1
+		}
+		return 2
+	}
+	order := make([]int, len(xs))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return rank[results[a].Level] - rank[results[b].Level] })
+	slices.SortStableFunc(order, func(a, b int) int { return rank(xs[a]) - rank(xs[b]) })
 	keep := order[:n]
 	slices.Sort(keep)
-	out := make([]sarifResult, n)
+	out := make([]T, n)
 	for i, j := range keep {
-		out[i] = results[j]
+		out[i] = xs[j]
 	}
 	return out
 }
+
+func ptr[T any](v T) *T { return &v }
 
 // placer gives each target's results a location and counts those that
 // lack a line, for the notifications.

@@ -2,10 +2,10 @@
 // a validator for tests: every SARIF log a test writes is checked against
 // the standard rather than against what we believe it says.
 //
-// sarif-schema-2.1.0.json is Schemata/sarif-schema-2.1.0.json of the OASIS
-// SARIF Technical Committee's repository (oasis-tcs/sarif-spec), the
-// schema of SARIF Version 2.1.0 Errata 01, unchanged; see README.md for
-// its copyright.
+// testdata/sarif-schema-2.1.0.json is Schemata/sarif-schema-2.1.0.json
+// of the OASIS SARIF Technical Committee's repository
+// (oasis-tcs/sarif-spec), the schema of SARIF Version 2.1.0 Errata 01,
+// unchanged; testdata/README.md gives its copyright.
 package sarifschema
 
 import (
@@ -17,7 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-//go:embed sarif-schema-2.1.0.json
+//go:embed testdata/sarif-schema-2.1.0.json
 var schemaJSON []byte
 
 // The schema's own id, under which it is registered, so that nothing is

@@ -1,5 +1,6 @@
-// Package finding holds what the checks find: the ten kinds of finding
-// (defined once, in the table below), the finding value itself, the report
+// Package finding holds what the checks find: the kinds of finding
+// (defined once, in the table below, with what each means and how to fix
+// and excuse it), the finding value itself with its remedy, the report
 // order (§8.2) and a set that merges identical findings with a count.
 package finding
 

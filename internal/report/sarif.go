@@ -17,10 +17,10 @@ import (
 
 // SARIF 2.1.0 (OASIS) is written from small typed structs below rather
 // than with a SARIF library: Ahab fills a dozen of the format's objects,
-// the structs fix the field order so the output is byte-stable, and the
-// one library the brief names (go-sarif) would bring a JSON schema
-// validator and a UUID package into the binary. Tests validate every log
-// against the vendored OASIS schema (internal/sarifschema).
+// the structs fix the field order so the output is byte-stable, and
+// github.com/owenrumney/go-sarif/v3 would bring a JSON schema validator
+// (gojsonschema) and a UUID package into the binary. Tests validate every
+// log against the vendored OASIS schema (internal/sarifschema).
 
 // GitHub code scanning's limits on one upload: more results per run are
 // rejected, and so is a larger gzipped file.

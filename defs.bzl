@@ -25,6 +25,7 @@ def ahab(
         exceptions = [],
         exception_sets = [],
         compat = None,
+        sarif = None,
         **kwargs):
     """Analyzes `label` and reports what makes the build depend on the machine.
 
@@ -49,6 +50,8 @@ def ahab(
         (the README's "Exceptions" lists them).
       compat: `"0.2"` judges exactly as Ahab 0.2 did, for a baseline it
         recorded; unset is Ahab's own judgement.
+      sarif: also write the findings as a SARIF 2.1.0 log to this path,
+        relative to the workspace root, for code scanning.
       **kwargs: passed to the rule (visibility, tags, ...).
     """
     if not label and not explain_json:
@@ -57,6 +60,8 @@ def ahab(
         fail("%s: `no_fail` cannot be combined with `expect_json`, whose whole point is to fail on a difference" % name)
     if write_json != None:
         check_workspace_path(name, "write_json", write_json)
+    if sarif != None:
+        check_workspace_path(name, "sarif", sarif)
     ahab_rule(
         name = name,
         label = label or "",
@@ -65,6 +70,7 @@ def ahab(
         shut_up = shut_up,
         no_fail = no_fail,
         write_json = write_json or "",
+        sarif = sarif or "",
         explain_json = explain_json,
         expect_json = expect_json,
         repro_specs = inline_files(name, "repro_specs", repro_specs),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/release"
+	"github.com/ahab-go/ahab/internal/sarifschema"
 )
 
 // Reference §2: the values Ahab puts in USER and HOSTNAME for the analysis.
@@ -107,6 +109,66 @@ func TestLeakyWorkspace(t *testing.T) {
 		}
 		if r := w.readReport(t, "report.json"); r.Mode != "default" {
 			t.Errorf("the default judgement wrote a report of mode %q, expected \"default\"", r.Mode)
+		}
+	})
+
+	t.Run("sarif", func(t *testing.T) {
+		// The sarif attribute writes a SARIF log at the workspace root, in
+		// which each result points at the line of its target's rule, as
+		// one bazel query in the analysis's output base found it.
+		w.mustRun(t, 0, "app", "run", "//:hermeticity.sarif")
+		data, err := os.ReadFile(w.path("hermeticity.sarif"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sarifschema.Validate(data); err != nil {
+			t.Fatalf("hermeticity.sarif is not valid SARIF 2.1.0: %v", err)
+		}
+		var log struct {
+			Runs []struct {
+				Results []struct {
+					RuleID    string
+					Locations []struct {
+						PhysicalLocation struct {
+							ArtifactLocation struct{ URI string }
+							Region           *struct{ StartLine int }
+						}
+					}
+					Properties struct{ Target string }
+				}
+			}
+		}
+		if err := json.Unmarshal(data, &log); err != nil {
+			t.Fatal(err)
+		}
+		build, err := os.ReadFile(w.path("app/BUILD.bazel"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(build), "\n")
+		declared := func(name string) int {
+			for i, l := range lines {
+				if l == fmt.Sprintf("    name = %q,", name) {
+					return i // the rule's call is the line before, 1-based i
+				}
+			}
+			t.Fatalf("app/BUILD.bazel declares no %s", name)
+			return 0
+		}
+		want := map[string]int{"//app:banner": declared("banner"), "//app:schema": declared("schema"), "//app:app": declared("app")}
+		for _, r := range log.Runs[0].Results {
+			line, ok := want[r.Properties.Target]
+			if !ok {
+				continue
+			}
+			loc := r.Locations[0].PhysicalLocation
+			if loc.ArtifactLocation.URI != "app/BUILD.bazel" || loc.Region == nil || loc.Region.StartLine != line {
+				t.Errorf("%s result of %s at %+v, expected app/BUILD.bazel line %d", r.RuleID, r.Properties.Target, loc, line)
+			}
+			delete(want, r.Properties.Target)
+		}
+		if len(want) > 0 {
+			t.Errorf("no results for %v", want)
 		}
 	})
 
@@ -287,6 +349,8 @@ func TestConsumerWorkspace(t *testing.T) {
 			"t: exceptions[1]: expected a dict or a label, got int"},
 		{"write_json_outside", `ahab(name = "t", label = "//...", write_json = "../out.json")`,
 			`t: write_json "../out.json" leaves the workspace, expected a path relative to the workspace root`},
+		{"sarif_outside", `ahab(name = "t", label = "//...", sarif = "/tmp/out.sarif")`,
+			`t: sarif "/tmp/out.sarif" leaves the workspace, expected a path relative to the workspace root`},
 		{"no_fail_with_expect_json", `ahab(name = "t", label = "//...", no_fail = True, expect_json = "clean.json")`,
 			"t: `no_fail` cannot be combined with `expect_json`"},
 	} {

@@ -31,6 +31,9 @@ def _ahab_impl(ctx):
     if ctx.attr.write_json:
         words.append(shell.quote("--write-json"))
         words.append('"$BUILD_WORKSPACE_DIRECTORY"/' + shell.quote(ctx.attr.write_json))
+    if ctx.attr.sarif:
+        words.append(shell.quote("--sarif"))
+        words.append('"$BUILD_WORKSPACE_DIRECTORY"/' + shell.quote(ctx.attr.sarif))
 
     inputs = []
     for flag, files in [
@@ -100,6 +103,9 @@ ahab_rule = rule(
         "repro_specs": attr.label_list(
             doc = "Reproducibility spec files (`--repro-specs`), in this order; later ones win.",
             allow_files = [".json"],
+        ),
+        "sarif": attr.string(
+            doc = "Write the findings as a SARIF 2.1.0 log to this path, relative to the workspace root (`--sarif`).",
         ),
         "shut_up": attr.bool(
             doc = "Suppress the sign-off (`--shut-up`).",

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/ahab-go/ahab/internal/cli"
+	"github.com/ahab-go/ahab/internal/sarifschema"
 )
 
 var update = flag.Bool("update", false, "rewrite the scripts' golden files (review the diff like code)")
@@ -33,6 +35,9 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"sarifvalid": sarifValid,
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CONFORMANCE", filepath.Join(root, "testdata", "conformance"))
 			env.Setenv("FAKE_BAZEL_LOG", filepath.Join(env.WorkDir, "bazel.log"))
@@ -42,12 +47,33 @@ func TestScripts(t *testing.T) {
 	})
 }
 
+// sarifValid is the script command `sarifvalid FILE`: FILE is a SARIF
+// 2.1.0 log the OASIS schema accepts. Every script that writes SARIF
+// checks it.
+func sarifValid(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: sarifvalid FILE")
+	}
+	err := sarifschema.Validate([]byte(ts.ReadFile(args[0])))
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("%s is not valid SARIF 2.1.0: %v", args[0], err)
+	case err == nil && neg:
+		ts.Fatalf("%s is valid SARIF 2.1.0", args[0])
+	}
+}
+
 // fakeBazel stands in for Bazel. It appends its argv, working directory and
 // the USER and HOSTNAME it was given to $FAKE_BAZEL_LOG, then:
 //   - info: prints output_base: $FAKE_BAZEL_OUTPUT_BASE (and other keys);
 //   - aquery: copies $FAKE_BAZEL_DUMP to stdout, or nothing for `set()`;
 //   - config: lists one configuration, and shows it with
 //     action_env: [$FAKE_BAZEL_ACTION_ENV];
+//   - query --output=location: says each label of its --query_file is
+//     declared in PACKAGE/BUILD.bazel (PACKAGE/BUILD in another
+//     repository) on line 10, 11, ... in the file's order, but the labels
+//     in $FAKE_BAZEL_QUERY_MISSING (comma-separated), which make it exit
+//     3 as Bazel's --keep_going does;
 //
 // $FAKE_BAZEL_FAIL=<command> makes that command print garbage to stderr and
 // exit 1; $FAKE_BAZEL_GARBAGE=<command> makes it print garbage to stdout.
@@ -101,11 +127,52 @@ func fakeBazel() {
 			break
 		}
 		fmt.Printf("Available configurations:\n1a5556d0f344dad367ead1e3cf4335760edb448374e0eb758b7b32c8393e8b65 (host)\n%s\n", id)
+	case "query":
+		os.Exit(fakeQuery(args))
 	default:
 		fmt.Fprintf(os.Stderr, "fake bazel: unknown command %q\n", cmd)
 		os.Exit(2)
 	}
 	os.Exit(0)
+}
+
+// fakeQuery answers `query --output=location --query_file=F` and returns
+// the exit code.
+func fakeQuery(args []string) int {
+	var expr []byte
+	for _, a := range args {
+		if file, ok := strings.CutPrefix(a, "--query_file="); ok {
+			var err error
+			if expr, err = os.ReadFile(file); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 2
+			}
+		}
+	}
+	missing := strings.Split(os.Getenv("FAKE_BAZEL_QUERY_MISSING"), ",")
+	code := 0
+	// set("//a:b" "@r//c:d" ...): every other piece between quotes.
+	for i, label := range strings.Split(string(expr), `"`) {
+		if i%2 == 0 {
+			continue
+		}
+		if slices.Contains(missing, label) {
+			fmt.Fprintf(os.Stderr, "ERROR: no such target '%s'\n", label)
+			code = 3
+			continue
+		}
+		repo, rest, _ := strings.Cut(label, "//")
+		pkg, _, _ := strings.Cut(rest, ":")
+		file := "BUILD.bazel"
+		if repo != "" {
+			file = "BUILD"
+		}
+		if pkg != "" {
+			file = pkg + "/" + file
+		}
+		fmt.Printf("%s:%d:1: genrule rule %s\n", file, 9+(i+1)/2, label)
+	}
+	return code
 }
 
 func envOr(k string) string {

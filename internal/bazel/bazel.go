@@ -1,6 +1,8 @@
-// Package bazel runs the two Bazel commands Ahab needs (§2): `bazel info`
+// Package bazel runs the Bazel commands Ahab needs (§2): `bazel info`
 // to learn the output base, then `bazel aquery` with USER and HOSTNAME
-// replaced by sentinels, streaming its output to a consumer. It owns the
+// replaced by sentinels, streaming its output to a consumer; `bazel
+// config` for what the build inherits, and `bazel query` for where the
+// targets of a SARIF report are declared. It owns the
 // argv, the environment, the working directory, the signal etiquette and
 // the error texts of §1.7; it does not decode what Bazel prints.
 package bazel

@@ -121,6 +121,11 @@ func run(o *options, sys System) error {
 			return err
 		}
 		ordered := rep.Findings.Ordered()
+		if o.sarif != "" {
+			if err := writeSARIF(sys, o, res, ordered, rep.Mode, ""); err != nil {
+				return err
+			}
+		}
 		return out.present(o, ordered, exception.Summary{}, scope{})
 	}
 
@@ -220,6 +225,11 @@ func (wanted *outputs) deliver(sys System, o *options, res resolver, out streams
 	if o.writeJSON != "" {
 		// §1.3: the JSON report is in place before anything is reported.
 		if err := writeJSONReport(out, res.path(o.writeJSON), ordered(), o.mode); err != nil {
+			return err
+		}
+	}
+	if o.sarif != "" {
+		if err := writeSARIF(sys, o, res, ordered(), o.mode, summary.Note()); err != nil {
 			return err
 		}
 	}
@@ -372,6 +382,7 @@ func analyzeGraph(o *options, sys System, res resolver, lib *spec.Library) (anal
 	if err != nil {
 		return analysis{}, err
 	}
+	o.session = &bazelSession{runner: runner, req: req}
 	if o.aqueryOutput != "" {
 		f, err := aquery.ParseFormat(o.aqueryOutput)
 		if err != nil || f == aquery.JSONProto {

@@ -39,6 +39,9 @@ type options struct {
 	mode            mode.Mode // from compat
 	help            bool
 	version         bool
+	presentation    // --sarif, --summary, --hints (sarif.go)
+	// session is the Bazel the analysis ran, once it has; nil otherwise.
+	session *bazelSession
 }
 
 // once is a flag value that may be given one value, as the original's
@@ -113,6 +116,7 @@ func analysisFlags(o *options) *pflag.FlagSet {
 	onceString(fs, &o.writeJSON, "write-json", "", "also write the findings to `FILE` as a JSON report (atomically)")
 	onceString(fs, &o.expectJSON, "expect-json", "", "compare the findings with the report in `FILE`: silent and 0 on a match, a diff and 1 otherwise")
 	onceString(fs, &o.explainJSON, "explain-json", "", "print the report saved in `FILE`; runs no Bazel and needs no LABEL")
+	o.presentation.addFlags(fs)
 	fs.StringArrayVar(&o.reproSpecs, "repro-specs", nil, "read reproducibility specs from `FILE` (repeatable; later files win, all beat the built-ins)")
 	fs.StringArrayVar(&o.exceptions, "exceptions-json", nil, "excuse findings with the exceptions in `FILE` (repeatable; files are unioned)")
 	onceString(fs, &o.aqueryFile, "aquery-file", "", "read a saved aquery dump from `FILE` (- for stdin) instead of running Bazel: proto, streamed_proto or jsonproto, detected from the content")
@@ -144,6 +148,9 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 		return o, fs, nil
 	}
 	if err := o.parseCompat(); err != nil {
+		return nil, fs, err
+	}
+	if err := o.presentation.check(o.verbose, o.writeJSON); err != nil {
 		return nil, fs, err
 	}
 	o.labels = fs.Args()
@@ -211,9 +218,11 @@ func (o *options) checkValues(res resolver) error {
 			return err
 		}
 	}
-	if o.writeJSON != "" || slices.Contains(o.args, "--write-json=") || slices.Contains(o.args, "--write-json") {
-		if err := checkOutputDir("--write-json", res.path(o.writeJSON)); err != nil {
-			return err
+	for flag, path := range map[string]string{"--write-json": o.writeJSON, "--sarif": o.sarif} {
+		if path != "" || slices.Contains(o.args, flag+"=") || slices.Contains(o.args, flag) {
+			if err := checkOutputDir(flag, res.path(path)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

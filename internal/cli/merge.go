@@ -35,6 +35,7 @@ func runMerge(args []string, sys System) error {
 	onceString(fs, &o.expectJSON, "expect-json", "", "compare the sum with the report in `FILE`")
 	fs.StringArrayVar(&o.exceptions, "exceptions-json", nil, "excuse findings of the sum with the exceptions in `FILE` (repeatable)")
 	onceBool(fs, &o.noFail, "no-fail", "", "exit 0 even when the sum has findings")
+	o.presentation.addFlags(fs)
 	onceBool(fs, &o.shutUp, "shut-up", "", "leave out the Moby-Dick sign-off")
 	onceBool(fs, &o.help, "help", "h", "print this help and exit")
 	if err := fs.Parse(args); err != nil {
@@ -49,6 +50,9 @@ func runMerge(args []string, sys System) error {
 	}
 	if o.noFail && o.expectJSON != "" {
 		return usageError{"--no-fail cannot be used with --expect-json: a mismatch must fail"}
+	}
+	if err := o.presentation.check(false, o.writeJSON); err != nil {
+		return err
 	}
 	res := newResolver(sys)
 	sum := finding.NewSet()
@@ -106,7 +110,8 @@ func runKinds(args []string, sys System) error {
 			return usageError{fmt.Sprintf("unknown kind %s; run 'ahab kinds' to list them", quoteArg(args[0]))}
 		}
 		info := k.Info()
-		fmt.Fprintf(sys.Stdout, "%s: %s\n\nReported as: %s\nWhat to do: %s\n", k, info.Title, info.Prefix, info.Remedy)
+		fmt.Fprintf(sys.Stdout, "%s: %s\n\nReported as: %s\nWhy it matters: %s\nWhat to do: %s\nWhat it cannot see: %s\nAn exception: %s\n",
+			k, info.Title, info.Class, info.Why, info.Remedy, info.BlindSpots, info.Excuse)
 		fmt.Fprintf(sys.Stdout, "Exception fields: kind, mnemonic, target")
 		for _, f := range info.Fields {
 			fmt.Fprintf(sys.Stdout, ", %s", f)

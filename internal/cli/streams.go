@@ -15,8 +15,8 @@ import (
 
 // streams is where a run's output goes. The text report goes to standard
 // output, so that `ahab … > report.txt` holds it, unless a machine-readable
-// report was asked for there (--write-json -), in which case the text goes
-// to standard error with the diagnostics.
+// report was asked for there (--write-json - or --sarif -), in which case
+// the text goes to standard error with the diagnostics.
 type streams struct {
 	sys    System
 	report io.Writer // the text report
@@ -25,7 +25,7 @@ type streams struct {
 }
 
 func newStreams(sys System, o *options) streams {
-	if o.writeJSON == "-" {
+	if o.writeJSON == "-" || o.sarif == "-" {
 		return streams{sys: sys, report: sys.Stderr, reportIsTerminal: sys.StderrIsTerminal}
 	}
 	return streams{sys: sys, report: sys.Stdout, reportIsTerminal: sys.StdoutIsTerminal}
@@ -42,22 +42,23 @@ func (s streams) color(w io.Writer) bool {
 	return s.sys.color(terminal)
 }
 
-// present prints the text report: the findings with their count of what
-// was analysed, or the clean bill. It fails the run when there are
-// findings, unless --no-fail.
+// present prints the text report: the findings (listed, with hints when
+// asked, or summed up) with how much was analysed, or the clean bill. It
+// fails the run when there are findings, unless --no-fail.
 func (s streams) present(o *options, findings report.Findings, summary exception.Summary, sc scope) error {
 	opts := report.TextOptions{
 		Color:   s.color(s.report),
 		Note:    summary.Note(),
 		SignOff: !o.shutUp && s.reportIsTerminal,
 		Scope:   sc.String(),
+		Hints:   o.hints,
 	}
 	if findings.Len() == 0 {
 		io.WriteString(s.report, report.AllPassed(opts))
 		return nil
 	}
 	io.WriteString(s.report, "\n")
-	if err := report.WriteText(s.report, findings, opts); err != nil {
+	if err := writeFindings(s.report, o, findings, opts); err != nil {
 		return err
 	}
 	io.WriteString(s.report, "\n")

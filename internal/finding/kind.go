@@ -1,5 +1,6 @@
-// Package finding holds what the checks find: the ten kinds of finding
-// (defined once, in the table below), the finding value itself, the report
+// Package finding holds what the checks find: the kinds of finding
+// (defined once, in the table below, with what each means and how to fix
+// and excuse it), the finding value itself with its remedy, the report
 // order (§8.2) and a set that merges identical findings with a count.
 package finding
 
@@ -43,98 +44,186 @@ const (
 	FieldCommand     Field = "command"
 )
 
+// Class is what a finding says about the build: that it depends on the
+// machine it runs on, that it will not produce the same output twice, or
+// that nobody has said whether it would. Reports rank and colour by it
+// (SARIF's error, warning and note).
+type Class uint8
+
+const (
+	HermeticityViolation Class = iota
+	ReproducibilityViolation
+	ReproducibilityUnknown
+)
+
+// String is how the class starts a finding's sentence in the text report
+// (§8.3): "hermeticity violation", "reproducibility violation" or
+// "reproducibility unknown".
+func (c Class) String() string {
+	switch c {
+	case ReproducibilityViolation:
+		return "reproducibility violation"
+	case ReproducibilityUnknown:
+		return "reproducibility unknown"
+	}
+	return "hermeticity violation"
+}
+
 // KindInfo describes one kind. Everything about a kind that is not code
-// lives here: its tag, how its sentence starts, what it means, what to do
-// about it and which exception fields apply to it.
+// lives here: its tag, how its sentence starts, what it means, why it
+// matters, what to do about it, how to excuse it and what it cannot see.
+// docs/kinds.md, `ahab kinds` and the rules of a SARIF report are made
+// from it.
 type KindInfo struct {
-	Tag    string // JSON tag, contract
-	Prefix string // how its sentence in the text report starts (§8.3)
-	Title  string // one line, for docs and help
-	Remedy string // what to change, or how to excuse it
-	Fields []Field
+	Tag string // JSON tag, contract
+	// Class says what the finding says about the build; its String is
+	// how the kind's sentence in the text report starts (§8.3).
+	Class Class
+	Title string // one line, for docs and help
+	// Why says why a finding of the kind matters, in a sentence or two.
+	Why string
+	// Remedy is what to change, said for every finding of the kind; a
+	// finding's own remedy (Finding.Remedy) fills in its particulars.
+	Remedy string
+	// Excuse is an exception that excuses findings of the kind, as one
+	// line of JSON; tests load it as an exception file entry.
+	Excuse string
+	// BlindSpots says what the kind cannot see, so nobody takes the
+	// absence of a finding for more than it is.
+	BlindSpots string
+	Fields     []Field
 	// New says Ahab 0.2 did not have the kind: only Ahab's own judgement
 	// reports it, and --compat 0.2 refuses it in exception files.
 	New bool
+
+	// remedy is the concrete remedy of one finding of the kind (remedy.go).
+	remedy func(f *Finding) string
 }
 
 var kinds = [numKinds]KindInfo{
 	EnvironmentLeak: {
-		Tag:    "environment_leak",
-		Prefix: "hermeticity violation",
-		Title:  "a value of USER or HOSTNAME reached the action",
-		Remedy: "stop reading the variable in repository rules, --action_env or genrule commands; excuse with {\"kind\": \"environment_leak\", \"source\": …}",
-		Fields: []Field{FieldSource, FieldLocation, FieldEnvVar},
+		Tag:   "environment_leak",
+		Class: HermeticityViolation,
+		Title: "a value of USER or HOSTNAME reached the action",
+		Why: "a value copied out of the environment of whoever runs Bazel makes the action's key, and often its output, " +
+			"differ from one account or machine to the next, so the cache stops being shared",
+		Remedy: "stop copying the variable into the build: a repository rule that reads it (repository_ctx.os.environ), " +
+			"--action_env=NAME, a genrule command that expands it; give a variable the build needs a fixed value (--action_env=NAME=value)",
+		Excuse:     `{"kind": "environment_leak", "source": "user", "target": "//tools:build_info"}`,
+		BlindSpots: "Only USER and HOSTNAME are replaced by sentinels, so only their values are recognised, and only as written: a value hashed, cut or changed in case is not. A program that reads the environment itself while it runs is not seen. Variables the build inherits (--action_env=NAME with no value) are read from Bazel's configuration, which Ahab's own judgement does only when it runs Bazel: never under --compat 0.2 nor with --aquery-file; --host_action_env is not read.",
+		Fields:     []Field{FieldSource, FieldLocation, FieldEnvVar},
+		remedy:     environmentLeakRemedy,
 	},
 	BadPath: {
-		Tag:    "bad_path",
-		Prefix: "hermeticity violation",
-		Title:  "the action sets PATH to something other than Bazel's default",
-		Remedy: "drop --action_env=PATH or use --incompatible_strict_action_env; excuse with {\"kind\": \"bad_path\", \"actual\": …}",
-		Fields: []Field{FieldActual},
+		Tag:        "bad_path",
+		Class:      HermeticityViolation,
+		Title:      "the action sets PATH to something other than Bazel's default",
+		Why:        "a PATH the build chose is a choice of the machine's tools: which compiler or interpreter runs depends on what is installed where",
+		Remedy:     "build with --incompatible_strict_action_env and drop --action_env=PATH, so that every action gets /bin:/usr/bin:/usr/local/bin",
+		Excuse:     `{"kind": "bad_path", "actual": "/usr/local/bin:/usr/bin:/bin"}`,
+		BlindSpots: "Only the PATH an action declares is read: a script that sets PATH itself while it runs, or a tool that searches other directories, is not seen.",
+		Fields:     []Field{FieldActual},
+		remedy:     badPathRemedy,
 	},
 	ExecutionRequirement: {
-		Tag:    "execution_requirement",
-		Prefix: "hermeticity violation",
-		Title:  "the action declares requires-network, no-sandbox or local",
-		Remedy: "remove the tag or execution requirement; excuse with {\"kind\": \"execution_requirement\", \"requirement\": …}",
-		Fields: []Field{FieldRequirement},
+		Tag:        "execution_requirement",
+		Class:      HermeticityViolation,
+		Title:      "the action declares requires-network, no-sandbox or local",
+		Why:        "the build says itself that the action reaches outside its declared inputs: the network, or the whole file system of the machine",
+		Remedy:     "remove the tag or execution requirement: fetch what requires-network downloads in a repository rule with a checksum, and declare as inputs the files a no-sandbox or local action reads",
+		Excuse:     `{"kind": "execution_requirement", "requirement": "requires-network", "target": "//net:fetch"}`,
+		BlindSpots: "Only what an action declares is read: an action that uses the network without requires-network (Bazel's sandbox lets it, unless --sandbox_default_allow_network=false) is not seen, nor are no-remote, no-cache and other tags that only steer scheduling.",
+		Fields:     []Field{FieldRequirement},
+		remedy:     executionRequirementRemedy,
 	},
 	AbsolutePath: {
-		Tag:    "absolute_path",
-		Prefix: "hermeticity violation",
-		Title:  "the action names an absolute path on the build machine",
-		Remedy: "use a path relative to the execution root or a hermetic toolchain; excuse with {\"kind\": \"absolute_path\", \"path\": …}",
-		Fields: []Field{FieldPath, FieldLocation, FieldEnvVar},
+		Tag:        "absolute_path",
+		Class:      HermeticityViolation,
+		Title:      "the action names an absolute path on the build machine",
+		Why:        "a build that names /opt/toolchain/bin/cc only works where that exists, and reads whatever is there without Bazel knowing",
+		Remedy:     "make the file an input and pass its path relative to the execution root, or use a hermetic toolchain; a path that says where a file goes inside the artifact being built belongs in the program's declared_paths spec",
+		Excuse:     `{"kind": "absolute_path", "mnemonic": "CppCompile", "path": "/usr/include/*"}`,
+		BlindSpots: "Only paths written in the graph are seen: arguments (not the program itself), param files and environment values. A path a script or a tool builds while it runs ($(pwd)/.., a configuration file it reads, a compiler's built-in search path) is not seen, nor is a relative path that climbs out of the execution root.",
+		Fields:     []Field{FieldPath, FieldLocation, FieldEnvVar},
+		remedy:     absolutePathRemedy,
 	},
 	SystemProgram: {
-		Tag:    "system_program",
-		Prefix: "hermeticity violation",
-		Title:  "the action runs a program from outside the build",
-		Remedy: "use a hermetic toolchain; excuse with {\"kind\": \"system_program\", \"program\": …}",
-		Fields: []Field{FieldProgram, FieldCommand},
+		Tag:        "system_program",
+		Class:      HermeticityViolation,
+		Title:      "the action runs a program from outside the build",
+		Why:        "the program is whatever the machine has installed under that name: another version on another machine gives other output",
+		Remedy:     "run a tool the build provides (a toolchain, or a label in the rule's tools) instead of one found on the machine",
+		Excuse:     `{"kind": "system_program", "program": "/bin/bash"}`,
+		BlindSpots: "Only the program an action starts is judged (and, under Ahab's own judgement, the commands of its shell script): the programs a tool starts itself, such as a compiler running the assembler and linker, are not seen.",
+		Fields:     []Field{FieldProgram, FieldCommand},
+		remedy:     systemProgramRemedy,
 	},
 	HostDerivedProgram: {
-		Tag:    "host_derived_program",
-		Prefix: "hermeticity violation",
-		Title:  "the action runs a program Bazel generated by inspecting the machine",
-		Remedy: "register a hermetic toolchain instead of the autoconfigured one; excuse with {\"kind\": \"host_derived_program\", \"program\": …}",
-		Fields: []Field{FieldProgram, FieldCommand},
+		Tag:        "host_derived_program",
+		Class:      HermeticityViolation,
+		Title:      "the action runs a program Bazel generated by inspecting the machine",
+		Why:        "an autoconfigured toolchain wraps whatever compiler the machine has, with the machine's paths written into it",
+		Remedy:     "register a hermetic toolchain instead of the autoconfigured one (for C++, a toolchain that downloads its compiler, such as toolchains_llvm)",
+		Excuse:     `{"kind": "host_derived_program", "program": "@rules_cc+cc_configure_extension//cc_wrapper.sh"}`,
+		BlindSpots: "Only programs a spec declares host_derived are known to be generated; the built-ins know rules_cc's autoconfigured C++ toolchain.",
+		Fields:     []Field{FieldProgram, FieldCommand},
+		remedy:     hostDerivedProgramRemedy,
 	},
 	UnknownProgram: {
-		Tag:    "unknown_program",
-		Prefix: "reproducibility unknown",
-		Title:  "the action runs a program with no known reproducibility spec",
-		Remedy: "describe the program in a --repro-specs file; excuse with {\"kind\": \"unknown_program\", \"program\": …}",
-		Fields: []Field{FieldProgram, FieldCommand},
+		Tag:        "unknown_program",
+		Class:      ReproducibilityUnknown,
+		Title:      "the action runs a program with no known reproducibility spec",
+		Why:        "nobody has said whether the program gives the same output twice, and treating silence as approval is how a total check stops being total",
+		Remedy:     "describe the program in a --repro-specs file (the repro_specs attribute of the macros): always, never, or sometimes with the options that make it reproducible",
+		Excuse:     `{"kind": "unknown_program", "program": "//tools/codegen"}`,
+		BlindSpots: "A program is judged by its spec, not by running it: a spec that says always is taken at its word.",
+		Fields:     []Field{FieldProgram, FieldCommand},
+		remedy:     unknownProgramRemedy,
 	},
 	NeverReproducible: {
-		Tag:    "never_reproducible",
-		Prefix: "reproducibility violation",
-		Title:  "the action runs a program that is never reproducible",
-		Remedy: "replace the program; excuse with {\"kind\": \"never_reproducible\", \"program\": …}",
-		Fields: []Field{FieldProgram, FieldCommand},
+		Tag:        "never_reproducible",
+		Class:      ReproducibilityViolation,
+		Title:      "the action runs a program that is never reproducible",
+		Why:        "no options make the program write the same output twice, so the action's outputs differ on every run and everything that depends on them rebuilds",
+		Remedy:     "replace the program with one that can be made deterministic, or keep its action out of what must be reproducible",
+		Excuse:     `{"kind": "never_reproducible", "program": "//tools/stamp"}`,
+		BlindSpots: "A program is judged by its spec, not by running it.",
+		Fields:     []Field{FieldProgram, FieldCommand},
+		remedy:     neverReproducibleRemedy,
 	},
 	WorkspaceStatus: {
-		Tag:    "workspace_status",
-		Prefix: "hermeticity violation",
-		Title:  "the action reads stable-status.txt or volatile-status.txt",
-		Remedy: "stamp only release targets; excuse with {\"kind\": \"workspace_status\", \"path\": …}",
-		Fields: []Field{FieldPath},
+		Tag:        "workspace_status",
+		Class:      HermeticityViolation,
+		Title:      "the action reads stable-status.txt or volatile-status.txt",
+		Why:        "the action's output depends on values gathered about the build (time, commit, account) rather than on its declared inputs",
+		Remedy:     "stamp only release targets: stamp = 0 on the target (or build without --stamp), and excuse the release targets that must carry a version",
+		Excuse:     `{"kind": "workspace_status", "target": "//release:*", "reason": "release binaries carry their version"}`,
+		BlindSpots: "Only reads of the two status files are seen: a rule that asks git or the clock itself, or copies the status into another file first, is seen only as that other action.",
+		Fields:     []Field{FieldPath},
+		remedy:     workspaceStatusRemedy,
 	},
 	ConditionalReproducibility: {
-		Tag:    "conditional_reproducibility",
-		Prefix: "reproducibility violation",
-		Title:  "the action runs a program without the options that make it reproducible",
-		Remedy: "pass the options the report names; excuse with {\"kind\": \"conditional_reproducibility\", \"program\": …}",
-		Fields: []Field{FieldProgram, FieldCommand},
+		Tag:        "conditional_reproducibility",
+		Class:      ReproducibilityViolation,
+		Title:      "the action runs a program without the options that make it reproducible",
+		Why:        "the program is deterministic only under conditions this invocation does not meet: its output records something of the machine or the moment",
+		Remedy:     "pass one of the options each unmet condition names (its spec clause says why), or drop the option that breaks it",
+		Excuse:     `{"kind": "conditional_reproducibility", "program": "/usr/bin/tar", "target": "//dist:*"}`,
+		BlindSpots: "A program is judged by its spec and its command line, not by running it: an option set in a file the program reads, or in its environment, is not seen.",
+		Fields:     []Field{FieldProgram, FieldCommand},
+		remedy:     conditionalReproducibilityRemedy,
 	},
 	VariationSource: {
-		Tag:    "variation_source",
-		Prefix: "reproducibility violation",
-		Title:  "the action's shell script writes something that differs between runs or machines into an output",
-		Remedy: "write a fixed value instead: a seeded or fixed number, SOURCE_DATE_EPOCH for the time, a path relative to the execution root; excuse with {\"kind\": \"variation_source\", \"variation\": …}",
-		Fields: []Field{FieldVariation, FieldCommand},
-		New:    true,
+		Tag:        "variation_source",
+		Class:      ReproducibilityViolation,
+		Title:      "the action's shell script writes something that differs between runs or machines into an output",
+		Why:        "a time, a random number, a process id or the machine's name written into an output makes it differ on every run or machine",
+		Remedy:     "write a fixed value instead: SOURCE_DATE_EPOCH or a fixed date for the time, a seeded or fixed value for a random number, a path relative to the execution root for the directory",
+		Excuse:     `{"kind": "variation_source", "variation": "clock", "target": "//release:*"}`,
+		BlindSpots: "Only shell scripts written in the graph (bash -c, genrule commands) are read, and only the values that flow into a file through the script; a script in a file of its own, or a program that reads the clock itself, is not seen.",
+		Fields:     []Field{FieldVariation, FieldCommand},
+		New:        true,
+		remedy:     variationSourceRemedy,
 	},
 }
 
@@ -149,6 +238,9 @@ func Kinds() []Kind {
 
 // Info describes k.
 func (k Kind) Info() KindInfo { return kinds[k] }
+
+// Class is kinds[k].Class, without copying the whole row.
+func (k Kind) Class() Class { return kinds[k].Class }
 
 // String returns the JSON tag.
 func (k Kind) String() string {

@@ -1,7 +1,8 @@
 // Package report prints findings: the JSON report (§8.1) and reading it
-// back (§8.4), the text report (§8.3) with its sign-off (§1.8), and the
-// diff of --expect-json (§8.6). Printers are pure functions over finding
-// data; colour is a bool the caller decides (§1.6).
+// back (§8.4), the text report (§8.3) with its sign-off (§1.8) and hints,
+// the diff of --expect-json (§8.6), the summary and the SARIF log for code
+// scanning. Printers are pure functions over finding data; colour is a
+// bool the caller decides (§1.6).
 package report
 
 import (

@@ -21,6 +21,9 @@ type TextOptions struct {
 	// Scope says how much was analysed, e.g. "(45 actions of 12 targets
 	// analysed)", or "" when it is not known (a saved report).
 	Scope string
+	// Hints puts under each finding, indented, what to do about it
+	// (Finding.Remedy).
+	Hints bool
 }
 
 // defaultPath is the PATH Bazel sets when the action environment is
@@ -43,6 +46,9 @@ func WriteText(w io.Writer, findings Findings, opts TextOptions) error {
 	for i := range n {
 		c := findings.At(i)
 		b = appendLine(b, p, i+1, &c)
+		if opts.Hints {
+			b = appendHint(b, p, &c.Finding)
+		}
 		if len(b) >= 64<<10 {
 			if _, err := w.Write(b); err != nil {
 				return err
@@ -105,6 +111,16 @@ func appendLine(b []byte, p Palette, number int, c *finding.Counted) []byte {
 	return appendSentenceOf(b, &c.Finding, p, true)
 }
 
+// appendHint appends the indented line of a finding's remedy. The remedy
+// quotes values from the graph as they are, so they are made visible.
+func appendHint(b []byte, p Palette, f *finding.Finding) []byte {
+	b = append(b, "\n     "...)
+	b = p.open(b, faintColor)
+	b = append(b, "fix: "...)
+	b = p.close(b)
+	return quote.AppendVisible(b, f.Remedy())
+}
+
 // AllPassed is what the report says when nothing is left to report
 // (§1.5): the suppression note under it when there is one, and how much
 // was analysed.
@@ -151,7 +167,7 @@ func appendSentenceOf(b []byte, f *finding.Finding, p Palette, withKind bool) []
 		b = quote.Append(b, s)
 		return p.close(b)
 	}
-	b = append(b, f.Kind.Info().Prefix...)
+	b = append(b, f.Kind.Class().String()...)
 	if withKind {
 		b = append(b, " ["...)
 		b = append(b, f.Kind.String()...)

@@ -9,7 +9,10 @@ import (
 	"github.com/ahab-go/ahab/internal/program"
 )
 
-var escapes = regexp.MustCompile("\x1b\\[[0-9;]*m")
+var (
+	escapes  = regexp.MustCompile("\x1b\\[[0-9;]*m")
+	numbered = regexp.MustCompile(`^  [0-9]+\. `)
+)
 
 func TestTextGolden(t *testing.T) {
 	opts := TextOptions{Note: "(3 violations suppressed by 2 exceptions)", SignOff: true}
@@ -178,4 +181,36 @@ func TestPalette(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTextHintsGolden: --hints puts one indented line under each finding,
+// its remedy, and changes nothing else.
+func TestTextHintsGolden(t *testing.T) {
+	opts := TextOptions{Note: "(3 violations suppressed by 2 exceptions)", Hints: true}
+	plain := Text(oneOfEachKind(), opts)
+	checkGolden(t, "testdata/kinds-hints.txt", []byte(plain+"\n"))
+	lines := strings.Split(plain, "\n")
+	var without []string
+	hints := 0
+	for i, line := range lines {
+		if strings.HasPrefix(line, "     fix: ") {
+			hints++
+			if !numbered.MatchString(lines[i-1]) {
+				t.Errorf("hint %q is not under a finding", line)
+			}
+			continue
+		}
+		without = append(without, line)
+	}
+	if n := oneOfEachKind().Len(); hints != n {
+		t.Errorf("%d hints for %d findings", hints, n)
+	}
+	opts.Hints = false
+	if strings.Join(without, "\n") != Text(oneOfEachKind(), opts) {
+		t.Error("the report with its hints removed is not the report without hints")
+	}
+	opts.Hints, opts.Color = true, true
+	if got := escapes.ReplaceAllString(Text(oneOfEachKind(), opts), ""); got != plain {
+		t.Errorf("stripping the colours does not give the plain report:\n%s", got)
+	}
 }

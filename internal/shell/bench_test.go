@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkAnalyzeWorkspace analyses every script of the host tools
-// workspace (128 genrule and run_shell commands, 60 to 500 bytes each):
+// workspace (148 genrule and run_shell commands, 60 to 500 bytes each):
 // the size of script real builds have.
 func BenchmarkAnalyzeWorkspace(b *testing.B) {
 	var invs []Invocation

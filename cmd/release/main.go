@@ -21,6 +21,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/ahab-go/ahab"
 	"github.com/ahab-go/ahab/internal/release"
 )
 
@@ -48,7 +49,7 @@ func run(args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w (run from the module root)", err)
 	}
-	moduleVersion, err := release.ModuleVersion(moduleBazel)
+	moduleVersion, err := ahab.ModuleVersion(moduleBazel)
 	if err != nil {
 		return err
 	}

@@ -3,24 +3,18 @@ package cli
 import (
 	"runtime/debug"
 	"strings"
+
+	"github.com/ahab-go/ahab"
 )
 
-// version is stamped by the release script (-ldflags -X); a binary built
-// otherwise reports the module version it was installed at, or the version
-// this source tree is.
-var version string
-
-const sourceVersion = "0.3.0"
-
-// Version is what --version prints after "ahab ".
+// Version is what --version prints after "ahab ": the module version `go
+// install` fetched, or else the version of the source tree it was built
+// from (MODULE.bazel's, which the release archives are named by too).
 func Version() string {
-	if version != "" {
-		return version
-	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if v := bi.Main.Version; v != "" && v != "(devel)" {
 			return strings.TrimPrefix(v, "v")
 		}
 	}
-	return sourceVersion
+	return ahab.Version()
 }

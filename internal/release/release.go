@@ -118,17 +118,15 @@ func goEnv(base []string, p Platform) []string {
 	return append(env, "GOOS="+p.GOOS, "GOARCH="+p.GOARCH)
 }
 
-// VersionVariable is the string variable the linker sets to the release
-// version, so that `ahab --version` says what the archive name says.
-const VersionVariable = "github.com/ahab-go/ahab/internal/cli.version"
-
 // BuildArgs is the go command line that writes the binary of pkg to out.
-func BuildArgs(pkg, out, version string) []string {
+// The binary knows its version from the MODULE.bazel it embeds (package
+// ahab), so nothing is stamped.
+func BuildArgs(pkg, out string) []string {
 	return []string{
 		"build",
 		"-trimpath",
 		"-buildvcs=false",
-		"-ldflags=-s -w -buildid= -X " + VersionVariable + "=" + version,
+		"-ldflags=-s -w -buildid=",
 		"-o", out,
 		pkg,
 	}
@@ -167,7 +165,7 @@ func Build(ctx context.Context, opts Options) ([]Artifact, error) {
 	var artifacts []Artifact
 	for _, p := range platforms {
 		binary := filepath.Join(scratch, p.Name, "ahab")
-		cmd := exec.CommandContext(ctx, "go", BuildArgs(pkg, binary, opts.Version)...)
+		cmd := exec.CommandContext(ctx, "go", BuildArgs(pkg, binary)...)
 		cmd.Dir = opts.ModuleDir
 		cmd.Env = goEnv(env, p)
 		cmd.Stdout = stderr
@@ -261,28 +259,6 @@ func sortedByPlatform(artifacts []Artifact) []Artifact {
 	sorted := slices.Clone(artifacts)
 	slices.SortFunc(sorted, func(a, b Artifact) int { return strings.Compare(a.Platform.Name, b.Platform.Name) })
 	return sorted
-}
-
-// ModuleVersion reads the `version` of the `module(...)` call in a MODULE.bazel.
-func ModuleVersion(moduleBazel []byte) (string, error) {
-	f, err := build.ParseModule("MODULE.bazel", moduleBazel)
-	if err != nil {
-		return "", err
-	}
-	for _, stmt := range f.Stmt {
-		call, ok := stmt.(*build.CallExpr)
-		if !ok || build.FormatString(call.X) != "module" {
-			continue
-		}
-		for _, arg := range call.List {
-			if assign, ok := arg.(*build.AssignExpr); ok && build.FormatString(assign.LHS) == "version" {
-				if s, ok := assign.RHS.(*build.StringExpr); ok {
-					return s.Value, nil
-				}
-			}
-		}
-	}
-	return "", errors.New(`MODULE.bazel: module: no version, expected module(name = "ahab", version = "X.Y.Z")`)
 }
 
 // TableVersion reads AHAB_VERSION from the content of private/release.bzl.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ahab-go/ahab"
 	"github.com/ahab-go/ahab/internal/testenv"
 )
 
@@ -142,8 +143,8 @@ func TestGoEnvPinsWhatReachesTheBinary(t *testing.T) {
 }
 
 func TestBuildArgs(t *testing.T) {
-	got := strings.Join(BuildArgs("./cmd/ahab", "out/ahab", "1.2.3"), " ")
-	for _, want := range []string{"-trimpath", "-buildvcs=false", "-buildid=", "-X " + VersionVariable + "=1.2.3", "-o out/ahab", "./cmd/ahab"} {
+	got := strings.Join(BuildArgs("./cmd/ahab", "out/ahab"), " ")
+	for _, want := range []string{"-trimpath", "-buildvcs=false", "-buildid=", "-o out/ahab", "./cmd/ahab"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("go %s: missing %q", got, want)
 		}
@@ -174,7 +175,7 @@ func TestTable(t *testing.T) {
 func TestCheckedInTable(t *testing.T) {
 	root := moduleRoot(t)
 	table := read(t, filepath.Join(root, "private", "release.bzl"))
-	moduleVersion, err := ModuleVersion(read(t, filepath.Join(root, "MODULE.bazel")))
+	moduleVersion, err := ahab.ModuleVersion(read(t, filepath.Join(root, "MODULE.bazel")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,20 +197,6 @@ func TestCheckedInTable(t *testing.T) {
 		if !strings.Contains(string(table), `"`+p.Name+`": "`) {
 			t.Errorf("private/release.bzl: AHAB_PREBUILT has no sum for %s", p.Name)
 		}
-	}
-}
-
-func TestModuleVersion(t *testing.T) {
-	for _, tc := range []struct{ name, in, want string }{
-		{"module first", "module(name = \"ahab\", version = \"1.0.0\")\nbazel_dep(name = \"x\", version = \"9\")\n", "1.0.0"},
-		{"no module version", "module(name = \"ahab\")\nbazel_dep(name = \"x\", version = \"9\")\n", ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ModuleVersion([]byte(tc.in))
-			if got != tc.want || (err == nil) != (tc.want != "") {
-				t.Errorf("ModuleVersion = %q, %v; expected %q", got, err, tc.want)
-			}
-		})
 	}
 }
 

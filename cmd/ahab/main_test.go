@@ -42,6 +42,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("CONFORMANCE", filepath.Join(root, "testdata", "conformance"))
 			env.Setenv("FAKE_BAZEL_LOG", filepath.Join(env.WorkDir, "bazel.log"))
 			env.Setenv("VERSION", cli.Version())
+			// A terminal escape, for scripts that check it is never printed.
+			env.Setenv("ESC", "\x1b")
 			return nil
 		},
 	})

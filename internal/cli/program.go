@@ -59,8 +59,25 @@ func runProgram(args []string, sys System) error {
 	if err != nil {
 		return err
 	}
-	explainProgram(sys.Stdout, lib, argv)
+	explainProgram(visibleLines{sys.Stdout}, lib, argv)
 	return nil
+}
+
+// visibleLines writes each line it is given with what would not show as
+// itself escaped (quote.Visible), so that an argument on the command line
+// or a name in a spec file cannot drive the terminal. explainProgram
+// writes whole lines, so a write never splits an escape.
+type visibleLines struct{ w io.Writer }
+
+func (v visibleLines) Write(p []byte) (int, error) {
+	lines := strings.Split(string(p), "\n")
+	for i, l := range lines {
+		lines[i] = quote.Visible(l)
+	}
+	if _, err := io.WriteString(v.w, strings.Join(lines, "\n")); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // explainProgram writes the account of one command line.

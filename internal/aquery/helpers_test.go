@@ -105,6 +105,7 @@ func cloneAction(a *Action) *Action {
 	c.Arguments = clone(a.Arguments)
 	c.ExecutionInfo = clone(a.ExecutionInfo)
 	c.InputDepSets = slices.Clone(a.InputDepSets)
+	c.OutputIDs = slices.Clone(a.OutputIDs)
 	c.Env = nil
 	for _, e := range a.Env {
 		c.Env = append(c.Env, action.EnvVar{Key: strings.Clone(e.Key), Value: strings.Clone(e.Value)})

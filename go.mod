@@ -14,6 +14,7 @@ require (
 require (
 	github.com/golang/protobuf v1.5.0 // indirect
 	github.com/google/safeopen v0.0.0-20260327150837-43626d6f4685 // indirect
+	github.com/klauspost/compress v1.20.4 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

@@ -1,0 +1,635 @@
+package execlog
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/ahab-go/ahab/internal/spawn"
+)
+
+// zstdMagic starts every zstd frame, and so every compact log.
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
+// maxWindow bounds the zstd window a compact log may ask for: Bazel
+// compresses with a small one, and a corrupted frame header must not make
+// the decoder reserve gigabytes.
+const maxWindow = 128 << 20
+
+// readCompact reads --execution_log_compact_file: a zstd stream of
+// varint-delimited ExecLogEntry messages.
+func readCompact(br *bufio.Reader, name string, reuse bool, fn func(*spawn.Spawn) error) error {
+	zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderLowmem(true))
+	if err != nil {
+		return &Error{File: name, Offset: -1, Err: fmt.Errorf("zstd: %w", err)}
+	}
+	defer zr.Close()
+	c := newCompactReader(reuse)
+	s := &stream{br: bufio.NewReaderSize(zr, readBufferSize)}
+	for {
+		start := s.off
+		msg, err := s.message()
+		if err == io.EOF {
+			return nil
+		}
+		if err == nil {
+			err = c.entry(msg, fn)
+		} else {
+			c.counts.entries++
+			c.counts.kind = 0
+		}
+		if err != nil {
+			return unwrapFn(err, func(err error) error {
+				return &Error{File: name, Entry: c.lastEntry(), Offset: start, Decompressed: true, Err: zstdError(err)}
+			})
+		}
+	}
+}
+
+// zstdError words the decoder's errors for a user.
+func zstdError(err error) error {
+	if strings.Contains(err.Error(), "zstd") || strings.Contains(err.Error(), "magic") {
+		return fmt.Errorf("zstd: %w", err)
+	}
+	return err
+}
+
+// ExecLogEntry field numbers: 1 id, then the payload.
+const (
+	entryID               = 1
+	entryInvocation       = 2
+	entryFile             = 3
+	entryDirectory        = 4
+	entryUnresolvedSym    = 5
+	entryInputSet         = 6
+	entrySpawn            = 7
+	entrySymlinkAction    = 8
+	entrySymlinkEntrySet  = 9
+	entryRunfilesTree     = 10
+	numEntryKinds         = 11
+	defaultRunfilesPrefix = "_main"
+)
+
+var entryKindNames = [numEntryKinds]string{
+	0:                    "entry",
+	entryInvocation:      "invocation",
+	entryFile:            "file",
+	entryDirectory:       "directory",
+	entryUnresolvedSym:   "unresolved symlink",
+	entryInputSet:        "input set",
+	entrySpawn:           "spawn",
+	entrySymlinkAction:   "symlink action",
+	entrySymlinkEntrySet: "symlink entry set",
+	entryRunfilesTree:    "runfiles tree",
+}
+
+// node is what an id refers to: an input (a file or symlink, a directory,
+// a runfiles tree, each held as the files it stands for) or a set.
+type node struct {
+	kind uint8
+	// files holds a file or symlink (one element), a directory's files or
+	// a runfiles tree's files, with full exec paths.
+	files []spawn.File
+	// path is a directory's or runfiles tree's own path.
+	path string
+	// inputs and sets are an input set's direct inputs and transitive sets
+	// (node indexes); for a symlink entry set, inputs are the targets of
+	// the symlinks named by names.
+	inputs []uint32
+	sets   []uint32
+	names  []string
+}
+
+// compactReader holds the entries of a compact log that later ones may
+// refer to, and expands spawns' input sets.
+type compactReader struct {
+	strs  strs
+	nodes []node
+	// byID maps an entry id to its node index + 1; ids beyond it (Bazel
+	// numbers entries from 1 with no gaps, but need not) are in sparse.
+	byID   []uint32
+	sparse map[uint32]uint32
+	// visited[i] == epoch marks node i as reached by the current walk.
+	visited []uint32
+	epoch   uint32
+	// workspace is the main repository's runfiles directory.
+	workspace string
+	counts    struct {
+		entries int
+		byKind  [numEntryKinds]int
+		kind    int
+	}
+	sp    *spawn.Spawn
+	reuse bool
+	// scratch, reused by walks.
+	stack []walkFrame
+	tools []string
+}
+
+type walkFrame struct {
+	node     uint32
+	expanded bool
+}
+
+func newCompactReader(reuse bool) *compactReader {
+	return &compactReader{strs: strs{borrow: reuse}, reuse: reuse, sp: new(spawn.Spawn), workspace: defaultRunfilesPrefix}
+}
+
+// lastEntry names the entry being read, for errors.
+func (c *compactReader) lastEntry() string {
+	k := c.counts.kind
+	if k == 0 {
+		return fmt.Sprintf("entry %d", c.counts.entries)
+	}
+	return fmt.Sprintf("%s %d", entryKindNames[k], c.counts.byKind[k])
+}
+
+// entry decodes one ExecLogEntry.
+func (c *compactReader) entry(msg []byte, fn func(*spawn.Spawn) error) error {
+	c.counts.entries++
+	c.counts.kind = 0
+	var id uint32
+	var kind int
+	var payload []byte
+	f := fields{b: msg}
+	for f.next() {
+		switch {
+		case f.num == entryID:
+			id = f.uint32("id")
+		case f.num > entryID && f.num < numEntryKinds:
+			// A oneof: the last payload wins.
+			kind = int(f.num)
+			payload = f.bytes(entryKindNames[kind])
+		default:
+			f.skip()
+		}
+	}
+	if f.err != nil {
+		return f.err
+	}
+	if kind == 0 {
+		return fmt.Errorf("no payload, expected one of: invocation, file, directory, unresolved symlink, input set, spawn, symlink action, symlink entry set, runfiles tree")
+	}
+	c.counts.kind = kind
+	c.counts.byKind[kind]++
+	var n node
+	var err error
+	switch kind {
+	case entryInvocation:
+		return c.invocation(payload)
+	case entrySpawn:
+		if err := c.spawn(payload); err != nil {
+			return err
+		}
+		if err := fn(c.sp); err != nil {
+			return fnError{err}
+		}
+		return nil
+	case entrySymlinkAction:
+		// Not a spawn, and the flat formats leave such actions out too.
+		return nil
+	case entryFile:
+		n, err = c.file(payload)
+	case entryDirectory:
+		n, err = c.directory(payload)
+	case entryUnresolvedSym:
+		n, err = c.symlink(payload)
+	case entryInputSet:
+		n, err = c.inputSet(payload)
+	case entrySymlinkEntrySet:
+		n, err = c.symlinkEntrySet(payload)
+	case entryRunfilesTree:
+		n, err = c.runfilesTree(payload)
+	}
+	if err != nil {
+		return err
+	}
+	n.kind = uint8(kind)
+	return c.add(id, n)
+}
+
+// add stores a node under its id. An id of 0 means nothing refers to it.
+func (c *compactReader) add(id uint32, n node) error {
+	if id == 0 {
+		return nil
+	}
+	if c.lookup(id) != 0 {
+		return fmt.Errorf("id %d is used by an earlier entry, expected each id once", id)
+	}
+	c.nodes = append(c.nodes, n)
+	c.visited = append(c.visited, 0)
+	idx := uint32(len(c.nodes))
+	// Ids are dense in practice; a far-off one must not make us grow a
+	// slice to its size.
+	if int(id) < len(c.byID)+len(c.byID)/2+1024 {
+		for int(id) >= len(c.byID) {
+			c.byID = append(c.byID, 0)
+		}
+		c.byID[id] = idx
+		return nil
+	}
+	if c.sparse == nil {
+		c.sparse = make(map[uint32]uint32)
+	}
+	c.sparse[id] = idx
+	return nil
+}
+
+// lookup returns the node index + 1 of id, or 0.
+func (c *compactReader) lookup(id uint32) uint32 {
+	if int(id) < len(c.byID) {
+		if v := c.byID[id]; v != 0 {
+			return v
+		}
+	}
+	return c.sparse[id]
+}
+
+// ref resolves an id that must name an earlier entry of one of the kinds
+// in ok.
+func (c *compactReader) ref(what string, id uint32, ok ...int) (uint32, error) {
+	v := c.lookup(id)
+	if v == 0 {
+		return 0, fmt.Errorf("%s %d names no earlier entry, expected entries to come before what refers to them", what, id)
+	}
+	k := int(c.nodes[v-1].kind)
+	if !slices.Contains(ok, k) {
+		names := make([]string, len(ok))
+		for i, o := range ok {
+			names[i] = entryKindNames[o]
+		}
+		return 0, fmt.Errorf("%s %d names a %s, expected a %s", what, id, entryKindNames[k], strings.Join(names, " or "))
+	}
+	return v - 1, nil
+}
+
+func (c *compactReader) invocation(b []byte) error {
+	f := fields{b: b}
+	for f.next() {
+		if f.num == 2 {
+			if ws := string(f.bytes("workspace_runfiles_directory")); ws != "" {
+				c.workspace = ws
+			}
+			continue
+		}
+		f.skip()
+	}
+	return f.err
+}
+
+// logFile decodes ExecLogEntry.File: 1 path, 2 digest. Its strings outlive
+// the message, so they are always copied.
+func logFile(b []byte, dir string) (spawn.File, error) {
+	var file spawn.File
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			p := f.bytes("path")
+			if dir != "" {
+				file.Path = dir + "/" + string(p)
+			} else {
+				file.Path = string(p)
+			}
+		case 2:
+			dg, err := decodeDigest(f.bytes("digest"), strs{})
+			if err != nil {
+				f.fail("digest", err)
+			}
+			file.Digest = dg
+		default:
+			f.skip()
+		}
+	}
+	return file, f.err
+}
+
+func (c *compactReader) file(b []byte) (node, error) {
+	file, err := logFile(b, "")
+	return node{files: []spawn.File{file}}, err
+}
+
+// directory decodes ExecLogEntry.Directory: 1 path, 2 files (relative to
+// the directory).
+func (c *compactReader) directory(b []byte) (node, error) {
+	var n node
+	var files [][]byte
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			n.path = string(f.bytes("path"))
+		case 2:
+			files = append(files, f.bytes("files"))
+		default:
+			f.skip()
+		}
+	}
+	if f.err != nil {
+		return n, f.err
+	}
+	for i, fb := range files {
+		file, err := logFile(fb, n.path)
+		if err != nil {
+			return n, fmt.Errorf("files %d: %w", i+1, err)
+		}
+		n.files = append(n.files, file)
+	}
+	return n, nil
+}
+
+// symlink decodes ExecLogEntry.UnresolvedSymlink: 1 path, 2 target_path.
+func (c *compactReader) symlink(b []byte) (node, error) {
+	var file spawn.File
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			file.Path = string(f.bytes("path"))
+		case 2:
+			file.SymlinkTarget = string(f.bytes("target_path"))
+		default:
+			f.skip()
+		}
+	}
+	return node{files: []spawn.File{file}}, f.err
+}
+
+var inputKinds = []int{entryFile, entryDirectory, entryUnresolvedSym, entryRunfilesTree}
+
+// inputSet decodes ExecLogEntry.InputSet: 5 input_ids, 4
+// transitive_set_ids (1 to 3 are reserved: the fields of an older layout).
+func (c *compactReader) inputSet(b []byte) (node, error) {
+	var n node
+	var inputs, sets []uint32
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 5:
+			inputs = f.uint32s("input_ids", inputs)
+		case 4:
+			sets = f.uint32s("transitive_set_ids", sets)
+		default:
+			f.skip()
+		}
+	}
+	if f.err != nil {
+		return n, f.err
+	}
+	var err error
+	if n.inputs, err = c.refs("input", inputs, inputKinds...); err != nil {
+		return n, err
+	}
+	n.sets, err = c.refs("transitive set", sets, entryInputSet)
+	return n, err
+}
+
+func (c *compactReader) refs(what string, ids []uint32, ok ...int) ([]uint32, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	out := make([]uint32, len(ids))
+	for i, id := range ids {
+		v, err := c.ref(what, id, ok...)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// symlinkEntrySet decodes ExecLogEntry.SymlinkEntrySet: 1 direct_entries
+// (a map from relative path to the id of a file, directory or unresolved
+// symlink), 2 transitive_set_ids.
+func (c *compactReader) symlinkEntrySet(b []byte) (node, error) {
+	var n node
+	var sets []uint32
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			name, id, err := mapEntry(f.bytes("direct_entries"))
+			if err != nil {
+				f.fail("direct_entries", err)
+				break
+			}
+			target := uint32(noTarget)
+			if id != 0 {
+				if target, err = c.ref("symlink target", id, entryFile, entryDirectory, entryUnresolvedSym); err != nil {
+					return n, err
+				}
+			}
+			n.names = append(n.names, name)
+			n.inputs = append(n.inputs, target)
+		case 2:
+			sets = f.uint32s("transitive_set_ids", sets)
+		default:
+			f.skip()
+		}
+	}
+	if f.err != nil {
+		return n, f.err
+	}
+	var err error
+	n.sets, err = c.refs("transitive set", sets, entrySymlinkEntrySet)
+	return n, err
+}
+
+// noTarget is the target of a runfiles symlink to nothing: an empty file.
+const noTarget = 1<<32 - 1
+
+// mapEntry decodes a map<string, uint32> entry: 1 key, 2 value.
+func mapEntry(b []byte) (string, uint32, error) {
+	var key string
+	var value uint32
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			key = string(f.bytes("key"))
+		case 2:
+			value = f.uint32("value")
+		default:
+			f.skip()
+		}
+	}
+	return key, value, f.err
+}
+
+// spawn decodes ExecLogEntry.Spawn into c.sp, expanding its input sets.
+func (c *compactReader) spawn(b []byte) error {
+	sp := c.sp
+	if !c.reuse {
+		sp = new(spawn.Spawn)
+		c.sp = sp
+	}
+	*sp = spawn.Spawn{
+		Args: sp.Args[:0], Env: sp.Env[:0], Inputs: sp.Inputs[:0],
+		Outputs: sp.Outputs[:0], OutputFiles: sp.OutputFiles[:0],
+	}
+	var inputSet, toolSet uint32
+	d := spawnExecDecoder{strs: c.strs}
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			sp.Args = append(sp.Args, c.strs.of(f.bytes("args")))
+		case 2:
+			e, err := d.envVar(f.bytes("env_vars"))
+			if err != nil {
+				f.fail(fmt.Sprintf("environment variable %d", len(sp.Env)+1), err)
+			}
+			sp.Env = append(sp.Env, e)
+		case 4:
+			inputSet = f.uint32("input_set_id")
+		case 5:
+			toolSet = f.uint32("tool_set_id")
+		case 6:
+			if err := c.output(f.bytes("outputs"), sp); err != nil {
+				f.fail(fmt.Sprintf("output %d", len(sp.Outputs)+1), err)
+			}
+		case 7:
+			sp.Target = c.strs.of(f.bytes("target_label"))
+		case 8:
+			sp.Mnemonic = c.strs.of(f.bytes("mnemonic"))
+		case 9:
+			sp.ExitCode = f.int32("exit_code")
+		case 10:
+			sp.Status = c.strs.of(f.bytes("status"))
+		case 11:
+			sp.Runner = c.strs.of(f.bytes("runner"))
+		case 12:
+			sp.CacheHit = f.bool("cache_hit")
+		case 13:
+			sp.Remotable = f.bool("remotable")
+		case 14:
+			sp.Cacheable = f.bool("cacheable")
+		case 15:
+			sp.RemoteCacheable = f.bool("remote_cacheable")
+		default:
+			f.skip()
+		}
+	}
+	if f.err != nil {
+		return f.err
+	}
+	if inputSet != 0 {
+		set, err := c.ref("input_set_id", inputSet, entryInputSet)
+		if err != nil {
+			return err
+		}
+		sp.Inputs = c.expand(set, sp.Inputs)
+	}
+	normalize(sp)
+	if toolSet != 0 {
+		set, err := c.ref("tool_set_id", toolSet, entryInputSet)
+		if err != nil {
+			return err
+		}
+		c.markTools(set, sp.Inputs)
+	}
+	return nil
+}
+
+// output decodes ExecLogEntry.Output: 5 output_id or 4
+// invalid_output_path (declared, but missing or of the wrong type).
+func (c *compactReader) output(b []byte, sp *spawn.Spawn) error {
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 5:
+			id := f.uint32("output_id")
+			if f.err != nil {
+				break
+			}
+			v, err := c.ref("output_id", id, entryFile, entryDirectory, entryUnresolvedSym)
+			if err != nil {
+				return err
+			}
+			n := &c.nodes[v]
+			if n.kind == entryDirectory {
+				sp.Outputs = append(sp.Outputs, n.path)
+			} else {
+				sp.Outputs = append(sp.Outputs, n.files[0].Path)
+			}
+			sp.OutputFiles = append(sp.OutputFiles, n.files...)
+		case 4:
+			sp.Outputs = append(sp.Outputs, c.strs.of(f.bytes("invalid_output_path")))
+		default:
+			f.skip()
+		}
+	}
+	return f.err
+}
+
+// expand appends the files of input set root to dst, walking nested sets
+// in Bazel's postorder and reaching each set and input once.
+func (c *compactReader) expand(root uint32, dst []spawn.File) []spawn.File {
+	c.walkSets(root, func(set *node) {
+		for _, in := range set.inputs {
+			if c.visited[in] != c.epoch {
+				c.visited[in] = c.epoch
+				dst = append(dst, c.nodes[in].files...)
+			}
+		}
+	})
+	return dst
+}
+
+// walkSets calls visit for each set reached from the set root, once each,
+// in Bazel's postorder: a set's transitive sets, left to right, before the
+// set itself. It walks iteratively, so nesting depth costs no stack, and
+// starts a new epoch of c.visited, which visit may use to mark inputs.
+func (c *compactReader) walkSets(root uint32, visit func(*node)) {
+	c.epoch++
+	if c.epoch == 0 {
+		clear(c.visited)
+		c.epoch = 1
+	}
+	stack := append(c.stack[:0], walkFrame{node: root})
+	c.visited[root] = c.epoch
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		n := &c.nodes[top.node]
+		if !top.expanded {
+			top.expanded = true
+			// Push transitive sets right to left so they pop left to right.
+			for i := len(n.sets) - 1; i >= 0; i-- {
+				s := n.sets[i]
+				if c.visited[s] != c.epoch {
+					c.visited[s] = c.epoch
+					stack = append(stack, walkFrame{node: s})
+				}
+			}
+			continue
+		}
+		stack = stack[:len(stack)-1]
+		visit(n)
+	}
+	c.stack = stack
+}
+
+// markTools sets Tool on the inputs (sorted by path) that the tool set
+// holds.
+func (c *compactReader) markTools(set uint32, inputs []spawn.File) {
+	tools := c.tools[:0]
+	for _, f := range c.expand(set, nil) {
+		tools = append(tools, f.Path)
+	}
+	slices.Sort(tools)
+	i := 0
+	for _, t := range tools {
+		for i < len(inputs) && inputs[i].Path < t {
+			i++
+		}
+		if i < len(inputs) && inputs[i].Path == t {
+			inputs[i].Tool = true
+		}
+	}
+	c.tools = tools
+}

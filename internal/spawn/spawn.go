@@ -1,0 +1,109 @@
+// Package spawn is the model of one executed spawn that execution-log
+// comparison sees: what ran, what it read and wrote (with digests), and how
+// it ended, whatever format the log was written in.
+//
+// It holds only what matching, classifying and reporting need. Bazel 4.x
+// logs have no target label and no digest of the spawn itself, so nothing
+// here depends on either.
+package spawn
+
+import "strings"
+
+// Spawn is one spawn of an execution log.
+type Spawn struct {
+	// Mnemonic is the mnemonic of the action the spawn belongs to, such as
+	// "CppCompile" or "Genrule".
+	Mnemonic string
+	// Target is the canonical label of the spawn's target, or "" when the
+	// log does not say (Bazel before 7 never does).
+	Target string
+	// Args is the command line, argv[0] included.
+	Args []string
+	// Env is the environment, in log order.
+	Env []EnvVar
+	// Inputs are the files the spawn read, sorted by path, each path once.
+	// Directories (source directories, tree artifacts, runfiles trees) are
+	// expanded into the files they hold, as Bazel's flat formats list them.
+	Inputs []File
+	// Outputs are the exec paths the spawn declared as outputs (a tree
+	// artifact's directory, not its files), sorted, each once. They
+	// identify the spawn across builds.
+	Outputs []string
+	// OutputFiles are the files the spawn actually produced, with their
+	// digests, sorted by path; a tree artifact is expanded into its files.
+	// A declared output that was not produced is in Outputs only.
+	OutputFiles []File
+	// ExitCode is the exit code; it is 0 whenever Status is empty.
+	ExitCode int32
+	// Status describes an execution error; it is empty on success.
+	Status string
+	// Runner is what ran the spawn ("local", "linux-sandbox", "remote",
+	// "worker", ...), or "remote cache hit" / "disk cache hit".
+	Runner string
+	// CacheHit is set when the outputs came from a disk or remote cache.
+	CacheHit bool
+	// Remotable, Cacheable and RemoteCacheable say whether the spawn was
+	// allowed to run remotely, be cached, and be cached remotely.
+	Remotable, Cacheable, RemoteCacheable bool
+}
+
+// File is one input or output file.
+type File struct {
+	// Path is the exec path, relative to the execution root.
+	Path string
+	// Digest is the file's content digest; it is zero for an unresolved
+	// symlink and may be zero for an empty file.
+	Digest Digest
+	// SymlinkTarget is what an unresolved symlink points to; it is empty
+	// for every other file.
+	SymlinkTarget string
+	// Tool is set for inputs the log marks as tools (Bazel ≥ 7.1).
+	Tool bool
+}
+
+// Digest is a file's content digest as the log writes it.
+type Digest struct {
+	// Hash is the content hash in lowercase hex.
+	Hash string
+	// Size is the content size in bytes.
+	Size int64
+}
+
+// IsZero reports whether d is the digest of a file the log gave no digest.
+func (d Digest) IsZero() bool { return d.Hash == "" && d.Size == 0 }
+
+// EnvVar is one environment variable.
+type EnvVar struct{ Name, Value string }
+
+// Clone returns a deep copy of s, for a caller that keeps spawns a reader
+// lends it only for the duration of a callback.
+func (s *Spawn) Clone() *Spawn {
+	c := *s
+	c.Mnemonic = strings.Clone(s.Mnemonic)
+	c.Target = strings.Clone(s.Target)
+	c.Status = strings.Clone(s.Status)
+	c.Runner = strings.Clone(s.Runner)
+	c.Args = make([]string, len(s.Args))
+	for i, a := range s.Args {
+		c.Args[i] = strings.Clone(a)
+	}
+	c.Env = make([]EnvVar, len(s.Env))
+	for i, e := range s.Env {
+		c.Env[i] = EnvVar{strings.Clone(e.Name), strings.Clone(e.Value)}
+	}
+	c.Inputs = cloneFiles(s.Inputs)
+	c.Outputs = make([]string, len(s.Outputs))
+	for i, o := range s.Outputs {
+		c.Outputs[i] = strings.Clone(o)
+	}
+	c.OutputFiles = cloneFiles(s.OutputFiles)
+	return &c
+}
+
+func cloneFiles(fs []File) []File {
+	c := make([]File, len(fs))
+	for i, f := range fs {
+		c[i] = File{Path: strings.Clone(f.Path), Digest: Digest{strings.Clone(f.Digest.Hash), f.Digest.Size}, SymlinkTarget: strings.Clone(f.SymlinkTarget), Tool: f.Tool}
+	}
+	return c
+}

@@ -28,13 +28,11 @@ func readBinary(br *bufio.Reader, name string, reuse bool, fn func(*spawn.Spawn)
 			}
 			err = d.decode(msg, sp)
 		}
-		if err == nil {
-			err = fn(sp)
-		}
 		if err != nil {
-			return unwrapFn(err, func(err error) error {
-				return &Error{File: name, Entry: fmt.Sprintf("spawn %d", i), Offset: start, Err: err}
-			})
+			return &Error{File: name, Entry: fmt.Sprintf("spawn %d", i), Offset: start, Err: err}
+		}
+		if err := fn(sp); err != nil {
+			return err
 		}
 	}
 }

@@ -2,6 +2,7 @@ package execlog
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -29,7 +30,7 @@ func readCompact(br *bufio.Reader, name string, reuse bool, fn func(*spawn.Spawn
 	}
 	defer zr.Close()
 	c := newCompactReader(reuse)
-	s := &stream{br: bufio.NewReaderSize(zr, readBufferSize)}
+	s := &stream{br: bufio.NewReaderSize(zstdReader{zr}, readBufferSize)}
 	for {
 		start := s.off
 		msg, err := s.message()
@@ -44,19 +45,36 @@ func readCompact(br *bufio.Reader, name string, reuse bool, fn func(*spawn.Spawn
 		}
 		if err != nil {
 			return unwrapFn(err, func(err error) error {
-				return &Error{File: name, Entry: c.lastEntry(), Offset: start, Decompressed: true, Err: zstdError(err)}
+				return &Error{File: name, Entry: c.lastEntry(), Offset: start, Decompressed: true, Err: err}
 			})
 		}
 	}
 }
 
-// zstdError words the decoder's errors for a user.
-func zstdError(err error) error {
-	if strings.Contains(err.Error(), "zstd") || strings.Contains(err.Error(), "magic") {
-		return fmt.Errorf("zstd: %w", err)
+// zstdReader marks the errors of the zstd decoder as such: they are about
+// the compressed file, not an entry's bytes.
+type zstdReader struct{ r io.Reader }
+
+func (z zstdReader) Read(p []byte) (int, error) {
+	n, err := z.r.Read(p)
+	if err != nil && err != io.EOF {
+		if _, ok := err.(zstdError); !ok {
+			err = zstdError{err}
+		}
 	}
-	return err
+	return n, err
 }
+
+// zstdError is an error of the zstd decoder, or of the file under it.
+type zstdError struct{ err error }
+
+func (e zstdError) Error() string {
+	if errors.Is(e.err, io.ErrUnexpectedEOF) {
+		return "zstd: the compressed stream ends early, expected a complete zstd frame"
+	}
+	return "zstd: " + e.err.Error()
+}
+func (e zstdError) Unwrap() error { return e.err }
 
 // ExecLogEntry field numbers: 1 id, then the payload.
 const (

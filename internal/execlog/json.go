@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -44,7 +45,7 @@ func readJSON(br *bufio.Reader, name string, fn func(*spawn.Spawn) error) error 
 		}
 		var se spawnpb.SpawnExec
 		if err := opts.Unmarshal(raw, &se); err != nil {
-			return &Error{File: name, Entry: entry, Offset: start, Err: errors.New(trimProtoPrefix(err.Error()))}
+			return &Error{File: name, Entry: entry, Offset: start, Err: errors.New(protojsonError(err))}
 		}
 		sp := fromSpawnExec(&se)
 		if err := fn(sp); err != nil {
@@ -55,7 +56,7 @@ func readJSON(br *bufio.Reader, name string, fn func(*spawn.Spawn) error) error 
 
 func jsonError(name, entry string, start int64, err error) error {
 	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-		return &Error{File: name, Entry: entry, Offset: se.Offset, Err: fmt.Errorf("invalid JSON: %v", se)}
+		return &Error{File: name, Entry: entry, Offset: start, Err: fmt.Errorf("invalid JSON at byte %d: %v", se.Offset, se)}
 	}
 	if err == io.ErrUnexpectedEOF {
 		return &Error{File: name, Entry: entry, Offset: start, Err: fmt.Errorf("%w, expected a complete JSON object", err)}
@@ -114,10 +115,21 @@ func fromFile(f *spawnpb.File) spawn.File {
 	}
 }
 
-// trimProtoPrefix drops the "proto: " that the protobuf module puts before
-// its error texts; our errors already say what was being read.
-func trimProtoPrefix(s string) string {
-	s = strings.TrimPrefix(s, "proto: ")
+// protojsonError rewords protojson's "proto: (line 1:36): invalid value"
+// as "invalid value (line 1, column 36 of the object)": our errors already
+// say what was being read, and where the object starts.
+func protojsonError(err error) string {
+	s := strings.TrimPrefix(err.Error(), "proto: ")
 	s = strings.TrimPrefix(s, "proto:\u00a0") // protobuf-go sometimes uses a non-breaking space
-	return strings.TrimSpace(s)
+	s = strings.TrimSpace(s)
+	if m := protojsonPosition.FindStringSubmatch(s); m != nil {
+		prefix := strings.TrimSpace(m[1])
+		if prefix != "" {
+			prefix += ": "
+		}
+		return fmt.Sprintf("%s%s (line %s, column %s of the object)", prefix, m[4], m[2], m[3])
+	}
+	return s
 }
+
+var protojsonPosition = regexp.MustCompile(`^(.*?)\(line (\d+):(\d+)\): (.*)$`)

@@ -54,8 +54,10 @@ func (s *stream) varint() (uint64, error) {
 			return v, nil
 		}
 	}
-	return 0, errors.New("varint overflows 64 bits")
+	return 0, errOverflow
 }
+
+var errOverflow = errors.New("varint overflows 64 bits")
 
 // message reads the next length-prefixed message. It returns io.EOF when
 // the input ends cleanly before the length.
@@ -64,8 +66,10 @@ func (s *stream) message() ([]byte, error) {
 	switch {
 	case err == errCleanEOF:
 		return nil, io.EOF
-	case err != nil:
+	case err == io.ErrUnexpectedEOF || err == errOverflow:
 		return nil, fmt.Errorf("length: %w", err)
+	case err != nil:
+		return nil, err
 	case n > maxMessageSize:
 		return nil, fmt.Errorf("length %d exceeds the protobuf limit of 2 GiB", n)
 	case n == 0:
@@ -117,6 +121,9 @@ func truncated(err error, got, want int) error {
 // readError turns an error from the underlying reader into one that does
 // not repeat the file name (fs.PathError already carries it).
 func readError(err error) error {
+	if ze, ok := errors.AsType[zstdError](err); ok {
+		return ze
+	}
 	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		err = pe.Err
 	}

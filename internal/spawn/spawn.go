@@ -76,34 +76,34 @@ func (d Digest) IsZero() bool { return d.Hash == "" && d.Size == 0 }
 type EnvVar struct{ Name, Value string }
 
 // Clone returns a deep copy of s, for a caller that keeps spawns a reader
-// lends it only for the duration of a callback.
+// lends it only for the duration of a callback. Empty lists become nil.
 func (s *Spawn) Clone() *Spawn {
 	c := *s
 	c.Mnemonic = strings.Clone(s.Mnemonic)
 	c.Target = strings.Clone(s.Target)
 	c.Status = strings.Clone(s.Status)
 	c.Runner = strings.Clone(s.Runner)
-	c.Args = make([]string, len(s.Args))
-	for i, a := range s.Args {
-		c.Args[i] = strings.Clone(a)
-	}
-	c.Env = make([]EnvVar, len(s.Env))
-	for i, e := range s.Env {
-		c.Env[i] = EnvVar{strings.Clone(e.Name), strings.Clone(e.Value)}
-	}
-	c.Inputs = cloneFiles(s.Inputs)
-	c.Outputs = make([]string, len(s.Outputs))
-	for i, o := range s.Outputs {
-		c.Outputs[i] = strings.Clone(o)
-	}
-	c.OutputFiles = cloneFiles(s.OutputFiles)
+	c.Args = cloneAll(s.Args, strings.Clone)
+	c.Env = cloneAll(s.Env, func(e EnvVar) EnvVar { return EnvVar{strings.Clone(e.Name), strings.Clone(e.Value)} })
+	c.Inputs = cloneAll(s.Inputs, cloneFile)
+	c.Outputs = cloneAll(s.Outputs, strings.Clone)
+	c.OutputFiles = cloneAll(s.OutputFiles, cloneFile)
 	return &c
 }
 
-func cloneFiles(fs []File) []File {
-	c := make([]File, len(fs))
-	for i, f := range fs {
-		c[i] = File{Path: strings.Clone(f.Path), Digest: Digest{strings.Clone(f.Digest.Hash), f.Digest.Size}, SymlinkTarget: strings.Clone(f.SymlinkTarget), Tool: f.Tool}
+func cloneFile(f File) File {
+	return File{Path: strings.Clone(f.Path), Digest: Digest{strings.Clone(f.Digest.Hash), f.Digest.Size}, SymlinkTarget: strings.Clone(f.SymlinkTarget), Tool: f.Tool}
+}
+
+// cloneAll copies xs with clone, and makes an empty list nil so that
+// clones compare equal whichever reader made them.
+func cloneAll[T any](xs []T, clone func(T) T) []T {
+	if len(xs) == 0 {
+		return nil
+	}
+	c := make([]T, len(xs))
+	for i, x := range xs {
+		c[i] = clone(x)
 	}
 	return c
 }

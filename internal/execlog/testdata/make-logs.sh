@@ -10,8 +10,8 @@
 # Needs bazel (apt-get install bazel-bootstrap bazel-skylib bazel-platforms
 # bazel-rules-java) and Go (to extract the archive). Every Bazel command runs
 # with --batch, so no server is left behind; the scratch directory is removed
-# on exit. The logs hold absolute paths of the scratch directory (in the
-# "where" genrule's output only by digest, and in no argument): see README.md.
+# on exit. No absolute path of the scratch directory gets into the logs
+# (the "where" genrule's output holds one, but logs only have digests).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 scratch=$(mktemp -d)

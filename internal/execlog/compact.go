@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -24,11 +25,11 @@ const maxWindow = 128 << 20
 // readCompact reads --execution_log_compact_file: a zstd stream of
 // varint-delimited ExecLogEntry messages.
 func readCompact(br *bufio.Reader, name string, reuse bool, fn func(*spawn.Spawn) error) error {
-	zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderLowmem(true))
+	zr, err := getDecoder(br)
 	if err != nil {
 		return &Error{File: name, Offset: -1, Err: fmt.Errorf("zstd: %w", err)}
 	}
-	defer zr.Close()
+	defer putDecoder(zr)
 	c := newCompactReader(reuse)
 	s := &stream{br: bufio.NewReaderSize(zstdReader{zr}, readBufferSize)}
 	for {
@@ -49,6 +50,22 @@ func readCompact(br *bufio.Reader, name string, reuse bool, fn func(*spawn.Spawn
 			})
 		}
 	}
+}
+
+// decoders keeps zstd decoders for reuse: building one costs more than
+// reading a small log.
+var decoders sync.Pool
+
+func getDecoder(r io.Reader) (*zstd.Decoder, error) {
+	if d, ok := decoders.Get().(*zstd.Decoder); ok {
+		return d, d.Reset(r)
+	}
+	return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderLowmem(true))
+}
+
+func putDecoder(d *zstd.Decoder) {
+	d.Reset(nil)
+	decoders.Put(d)
 }
 
 // zstdReader marks the errors of the zstd decoder as such: they are about

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -105,18 +106,36 @@ func delimited(t testing.TB, msgs ...proto.Message) []byte {
 // compress wraps raw in a zstd frame, as a compact log.
 func compress(t testing.TB, raw []byte) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	zw, err := zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1))
+	encoderOnce.Do(func() {
+		encoder, encoderErr = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+	})
+	if encoderErr != nil {
+		t.Fatal(encoderErr)
+	}
+	return encoder.EncodeAll(raw, nil)
+}
+
+// encoder is shared: a fuzz target compresses every input, and building an
+// encoder costs more than the rest of a run.
+var (
+	encoderOnce sync.Once
+	encoder     *zstd.Encoder
+	encoderErr  error
+)
+
+// decompressed undoes compress.
+func decompressed(t testing.TB, data []byte) []byte {
+	t.Helper()
+	zr, err := zstd.NewReader(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := zw.Write(raw); err != nil {
+	defer zr.Close()
+	raw, err := zr.DecodeAll(data, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return raw
 }
 
 // compactLog writes entries as a compact log.

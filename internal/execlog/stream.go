@@ -10,7 +10,7 @@ import (
 )
 
 const (
-	readBufferSize = 256 << 10
+	readBufferSize = 64 << 10
 	// growChunk bounds how much buffer a declared message length can make
 	// us allocate before its bytes have actually arrived, so that a
 	// corrupted length fails with EOF instead of a huge allocation.

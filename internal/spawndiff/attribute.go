@@ -37,10 +37,9 @@ func (r *rootSets) intern(s []int32) int32 {
 // graph (producers first). Both walks are iterative and stop at cycles,
 // which a real build cannot have but a corrupt log can.
 func (d *differ) attribute() {
-	var stack []int32
-	var set []int32
+	var stack, set, incomplete []int32
 	for start := range d.nodes {
-		if d.nodes[start].verdict.IsRoot() || d.nodes[start].verdict == Identical || d.nodes[start].rootSet >= 0 {
+		if !d.follows(int32(start)) || d.nodes[start].rootSet >= 0 {
 			continue
 		}
 		stack = append(stack[:0], int32(start))
@@ -50,8 +49,7 @@ func (d *differ) attribute() {
 			if !n.visiting {
 				n.visiting = true
 				for _, p := range n.producers {
-					m := &d.nodes[p]
-					if !m.verdict.IsRoot() && m.verdict != Identical && m.rootSet < 0 && !m.visiting {
+					if m := &d.nodes[p]; d.follows(p) && m.rootSet < 0 && !m.visiting {
 						stack = append(stack, p)
 					}
 				}
@@ -61,19 +59,23 @@ func (d *differ) attribute() {
 			if n.rootSet >= 0 {
 				continue // reached twice
 			}
-			set = set[:0]
-			for _, p := range n.producers {
-				m := &d.nodes[p]
-				switch {
-				case m.verdict.IsRoot():
-					set = append(set, p)
-				case m.rootSet >= 0:
-					set = append(set, d.roots.sets[m.rootSet]...)
-				}
+			var cut bool
+			n.rootSet, cut = d.rootSetOf(x, set[:0])
+			if cut {
+				incomplete = append(incomplete, x)
 			}
-			slices.Sort(set)
-			n.rootSet = d.roots.intern(slices.Compact(set))
 			n.visiting = false
+		}
+	}
+	// A cycle left some sets short of the roots beyond it: propagate
+	// around it until nothing changes.
+	for changed := len(incomplete) > 0; changed; {
+		changed = false
+		for _, x := range incomplete {
+			if s, _ := d.rootSetOf(x, set[:0]); s != d.nodes[x].rootSet {
+				d.nodes[x].rootSet = s
+				changed = true
+			}
 		}
 	}
 	// Depths.
@@ -110,6 +112,33 @@ func (d *differ) attribute() {
 	}
 }
 
+// follows reports whether node x follows from root causes: downstream or
+// absorbed.
+func (d *differ) follows(x int32) bool {
+	v := d.nodes[x].verdict
+	return v == Downstream || v == Absorbed
+}
+
+// rootSetOf interns the roots node x descends from through its producers
+// as they are now; cut says a producer's set was not known yet (a cycle).
+func (d *differ) rootSetOf(x int32, set []int32) (int32, bool) {
+	cut := false
+	for _, p := range d.nodes[x].producers {
+		m := &d.nodes[p]
+		switch {
+		case m.verdict.IsRoot():
+			set = append(set, p)
+		case !d.follows(p):
+		case m.rootSet >= 0:
+			set = append(set, d.roots.sets[m.rootSet]...)
+		default:
+			cut = true
+		}
+	}
+	slices.Sort(set)
+	return d.roots.intern(slices.Compact(set)), cut
+}
+
 // side returns the log and spawn index that describe node n: the new
 // spawn, or the old one when there is no new one.
 func (d *differ) side(n *node) (*Log, int32) {
@@ -134,6 +163,12 @@ func (d *differ) compareNodes(a, b int32) int {
 	if c := cmp.Compare(na.depth, nb.depth); c != 0 {
 		return c
 	}
+	return d.compareContentOf(na, nb)
+}
+
+// compareContentOf orders nodes by what identifies their action (declared
+// outputs, mnemonic, target), then verdict and content.
+func (d *differ) compareContentOf(na, nb *node) int {
 	la, ia := d.side(na)
 	lb, ib := d.side(nb)
 	if c := strings.Compare(la.firstOutput(ia), lb.firstOutput(ib)); c != 0 {

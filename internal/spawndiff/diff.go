@@ -15,6 +15,7 @@ func Diff(old, new *Log) *Result {
 	d := &differ{old: old, new: new,
 		nodeOfOld: filled(len(old.recs), -1), nodeOfNew: filled(len(new.recs), -1)}
 	d.match()
+	d.sortNodes()
 	d.classify()
 	d.attribute()
 	return d.result()
@@ -322,6 +323,21 @@ func (d *differ) pair(o, n int32, declaredDiffer bool) {
 		return
 	}
 	d.addNode(node{old: o, new: n, diff: diff, declared: declaredDiffer})
+}
+
+// sortNodes puts the nodes in content order, so that every walk over
+// them afterwards visits them in an order that does not depend on the
+// hash seed or on the order of spawns in the logs.
+func (d *differ) sortNodes() {
+	slices.SortStableFunc(d.nodes, func(a, b node) int { return d.compareContentOf(&a, &b) })
+	for i := range d.nodes {
+		if n := &d.nodes[i]; n.old >= 0 {
+			d.nodeOfOld[n.old] = int32(i)
+		}
+		if n := &d.nodes[i]; n.new >= 0 {
+			d.nodeOfNew[n.new] = int32(i)
+		}
+	}
 }
 
 func (d *differ) addNode(n node) {

@@ -325,12 +325,10 @@ func (l *Log) Bytes() int64 {
 // located by block<<32 | offset. A string never straddles two blocks.
 type byteArena struct{ blocks [][]byte }
 
-const arenaBlockSize = 1 << 20
-
 func (a *byteArena) add(b []byte) uint64 {
 	n := len(a.blocks)
 	if n == 0 || len(a.blocks[n-1])+len(b) > cap(a.blocks[n-1]) {
-		a.blocks = append(a.blocks, make([]byte, 0, max(arenaBlockSize, len(b))))
+		a.blocks = append(a.blocks, make([]byte, 0, max(nextBlockSize(a.blocks), len(b))))
 		n++
 	}
 	blk := &a.blocks[n-1]

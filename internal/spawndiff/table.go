@@ -36,7 +36,19 @@ type table struct {
 
 type strLoc struct{ block, off, n uint32 }
 
-const tableBlockSize = 1 << 20
+// Blocks start small, for the many small logs of tests, and double up to
+// maxBlockSize.
+const (
+	minBlockSize = 4 << 10
+	maxBlockSize = 1 << 20
+)
+
+func nextBlockSize(blocks [][]byte) int {
+	if len(blocks) == 0 {
+		return minBlockSize
+	}
+	return min(maxBlockSize, 2*cap(blocks[len(blocks)-1]))
+}
 
 // intern returns the id of s, adding it if it is new, and its hash.
 func (t *table) intern(s string) (uint32, uint64) {
@@ -86,7 +98,7 @@ func (t *table) lookup(s string, h uint64) (uint32, bool) {
 func (t *table) store(s string) strLoc {
 	n := len(t.blocks)
 	if n == 0 || len(t.blocks[n-1])+len(s) > cap(t.blocks[n-1]) {
-		t.blocks = append(t.blocks, make([]byte, 0, max(tableBlockSize, len(s))))
+		t.blocks = append(t.blocks, make([]byte, 0, max(nextBlockSize(t.blocks), len(s))))
 		n++
 	}
 	b := &t.blocks[n-1]
@@ -96,7 +108,7 @@ func (t *table) store(s string) strLoc {
 }
 
 func (t *table) grow() {
-	size := max(1024, 2*len(t.index))
+	size := max(64, 2*len(t.index))
 	t.index = make([]uint32, size)
 	mask := uint64(size - 1)
 	for id, h := range t.hashes {

@@ -57,12 +57,14 @@ func missing(path string) opt {
 	return func(s *spawn.Spawn) { s.Outputs = append(s.Outputs, path) }
 }
 
-func arg(a string) opt      { return func(s *spawn.Spawn) { s.Args = append(s.Args, a) } }
-func env(n, v string) opt   { return func(s *spawn.Spawn) { s.Env = append(s.Env, spawn.EnvVar{Name: n, Value: v}) } }
-func exit(c int32) opt      { return func(s *spawn.Spawn) { s.ExitCode = c } }
-func target(t string) opt   { return func(s *spawn.Spawn) { s.Target = t } }
-func runner(r string) opt   { return func(s *spawn.Spawn) { s.Runner = r } }
-func cacheHit(b bool) opt   { return func(s *spawn.Spawn) { s.CacheHit = b } }
+func arg(a string) opt { return func(s *spawn.Spawn) { s.Args = append(s.Args, a) } }
+func env(n, v string) opt {
+	return func(s *spawn.Spawn) { s.Env = append(s.Env, spawn.EnvVar{Name: n, Value: v}) }
+}
+func exit(c int32) opt    { return func(s *spawn.Spawn) { s.ExitCode = c } }
+func target(t string) opt { return func(s *spawn.Spawn) { s.Target = t } }
+func runner(r string) opt { return func(s *spawn.Spawn) { s.Runner = r } }
+func cacheHit(b bool) opt { return func(s *spawn.Spawn) { s.CacheHit = b } }
 func symlink(p, t string) opt {
 	return func(s *spawn.Spawn) { s.Inputs = append(s.Inputs, spawn.File{Path: p, SymlinkTarget: t}) }
 }

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // depWindow is how far back a library's dependencies reach.
@@ -78,6 +79,8 @@ func (g *generator) spawns(yield func(*spawnSpec) bool) {
 	n := 0
 	for u := 0; n < g.opts.Spawns; u++ {
 		for _, s := range g.unit(u) {
+			// Bazel writes inputs sorted by path.
+			slices.SortFunc(s.inputs, func(a, b fileSpec) int { return strings.Compare(a.path, b.path) })
 			if s.inOld {
 				if n == g.opts.Spawns {
 					return

@@ -177,7 +177,7 @@ func (d *differ) compareContentOf(na, nb *node) int {
 	if c := slices.Compare(la.declaredOutputs(ia), lb.declaredOutputs(ib)); c != 0 {
 		return c
 	}
-	ra, rb := &la.recs[ia], &lb.recs[ib]
+	ra, rb := la.rec(ia), lb.rec(ib)
 	if c := strings.Compare(la.strs.get(ra.mnemonic), lb.strs.get(rb.mnemonic)); c != 0 {
 		return c
 	}
@@ -193,7 +193,7 @@ func (d *differ) compareContentOf(na, nb *node) int {
 // result builds the Result: actions in report order, with details for
 // the root causes.
 func (d *differ) result() *Result {
-	r := &Result{Old: d.old.name, New: d.new.name, OldSpawns: len(d.old.recs), NewSpawns: len(d.new.recs), Counts: d.counts}
+	r := &Result{Old: d.old.name, New: d.new.name, OldSpawns: d.old.recs.len(), NewSpawns: d.new.recs.len(), Counts: d.counts}
 	order := make([]int32, 0, len(d.nodes))
 	for i := range d.nodes {
 		if d.nodes[i].verdict != Identical {
@@ -209,7 +209,7 @@ func (d *differ) result() *Result {
 	for i, x := range order {
 		n := &d.nodes[x]
 		l, s := d.side(n)
-		rc := &l.recs[s]
+		rc := l.rec(s)
 		a := &r.Actions[i]
 		a.Verdict = n.verdict
 		a.Mnemonic = l.strs.get(rc.mnemonic)
@@ -217,10 +217,10 @@ func (d *differ) result() *Result {
 		a.Outputs = l.declaredOutputs(s)
 		a.Differs = n.diff
 		if n.old >= 0 {
-			a.OldExit = d.old.recs[n.old].exit
+			a.OldExit = d.old.rec(n.old).exit
 		}
 		if n.new >= 0 {
-			a.NewExit = d.new.recs[n.new].exit
+			a.NewExit = d.new.rec(n.new).exit
 		}
 		if !n.verdict.IsRoot() {
 			for _, root := range d.roots.sets[n.rootSet] {
@@ -267,10 +267,10 @@ func (d *differ) outputChanges(old, new []pathDigest) []FileChange {
 	for i < len(old) || j < len(new) {
 		var op, np string
 		if i < len(old) {
-			op = d.old.paths.get(old[i].path)
+			op = d.old.strs.get(old[i].path)
 		}
 		if j < len(new) {
-			np = d.new.paths.get(new[j].path)
+			np = d.new.strs.get(new[j].path)
 		}
 		switch {
 		case j == len(new) || i < len(old) && op < np:

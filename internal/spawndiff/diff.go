@@ -13,7 +13,7 @@ import (
 // change the result. The Result refers to the logs' memory; keep them.
 func Diff(old, new *Log) *Result {
 	d := &differ{old: old, new: new,
-		nodeOfOld: filled(len(old.recs), -1), nodeOfNew: filled(len(new.recs), -1)}
+		nodeOfOld: filled(old.recs.len(), -1), nodeOfNew: filled(new.recs.len(), -1)}
 	d.match()
 	d.sortNodes()
 	d.classify()
@@ -80,8 +80,7 @@ type keyed struct {
 // Every pair is compared right away; what stays unpaired is only_old or
 // only_new.
 func (d *differ) match() {
-	oldK := keys(d.old, func(r *rec) uint64 { return r.key })
-	newK := keys(d.new, func(r *rec) uint64 { return r.key })
+	oldK, newK := keys(d.old), keys(d.new)
 	var leftOld, leftNew []int32
 	mergeGroups(oldK, newK, func(os, ns []int32) {
 		lo, ln := d.pairByKey(os, ns)
@@ -92,11 +91,11 @@ func (d *differ) match() {
 	byTarget := func(l *Log, idx []int32) []keyed {
 		var ks []keyed
 		for _, i := range idx {
-			r := &l.recs[i]
+			r := l.rec(i)
 			if r.target == 0 { // no label
 				continue
 			}
-			ks = append(ks, keyed{mix(l.strs.hash(r.mnemonic), l.strs.hash(r.target)), i})
+			ks = append(ks, keyed{mix(hashString(l.strs.get(r.mnemonic)), hashString(l.strs.get(r.target))), i})
 		}
 		slices.SortFunc(ks, compareKeyed)
 		return ks
@@ -107,7 +106,7 @@ func (d *differ) match() {
 			return
 		}
 		o, n := os[0], ns[0]
-		ro, rn := &d.old.recs[o], &d.new.recs[n]
+		ro, rn := d.old.rec(o), d.new.rec(n)
 		if d.old.strs.get(ro.mnemonic) != d.new.strs.get(rn.mnemonic) || d.old.strs.get(ro.target) != d.new.strs.get(rn.target) {
 			return
 		}
@@ -127,10 +126,11 @@ func (d *differ) match() {
 	}
 }
 
-func keys(l *Log, key func(*rec) uint64) []keyed {
-	ks := make([]keyed, len(l.recs))
-	for i := range l.recs {
-		ks[i] = keyed{key(&l.recs[i]), int32(i)}
+// keys hashes every spawn's matching key, sorted by hash.
+func keys(l *Log) []keyed {
+	ks := make([]keyed, l.recs.len())
+	for i := range ks {
+		ks[i] = keyed{l.keyHash(int32(i)), int32(i)}
 	}
 	slices.SortFunc(ks, compareKeyed)
 	return ks
@@ -210,21 +210,31 @@ func (d *differ) pairByKey(os, ns []int32) (leftOld, leftNew []int32) {
 }
 
 // sameKey reports whether old spawn o and new spawn n have equal keys.
-func (d *differ) sameKey(o, n int32) bool {
-	ro, rn := &d.old.recs[o], &d.new.recs[n]
-	if ro.key != rn.key || d.old.strs.get(ro.mnemonic) != d.new.strs.get(rn.mnemonic) || d.old.strs.get(ro.target) != d.new.strs.get(rn.target) {
+func (d *differ) sameKey(o, n int32) bool { return sameKey(d.old, o, d.new, n) }
+
+func (d *differ) sameKeyOld(a, b int32) bool { return sameKey(d.old, a, d.old, b) }
+
+// sameKey reports whether spawn a of log la and spawn b of log lb have
+// equal keys, without allocating: it runs once per pair.
+func sameKey(la *Log, a int32, lb *Log, b int32) bool {
+	ra, rb := la.rec(a), lb.rec(b)
+	if la.strs.get(ra.mnemonic) != lb.strs.get(rb.mnemonic) || la.strs.get(ra.target) != lb.strs.get(rb.target) {
 		return false
 	}
-	return slices.Equal(d.old.declaredOutputs(o), d.new.declaredOutputs(n))
-}
-
-func (d *differ) sameKeyOld(a, b int32) bool {
-	ra, rb := &d.old.recs[a], &d.old.recs[b]
-	if a == b {
-		return true
+	da, db := la.declared(a), lb.declared(b)
+	for {
+		x, okA := da.next()
+		y, okB := db.next()
+		if okA != okB {
+			return false
+		}
+		if !okA {
+			return true
+		}
+		if la.strs.get(x) != lb.strs.get(y) {
+			return false
+		}
 	}
-	return ra.key == rb.key && ra.mnemonic == rb.mnemonic && ra.target == rb.target &&
-		slices.Equal(d.old.lists(a).declared, d.old.lists(b).declared)
 }
 
 // pairDuplicates pairs spawns with one key: identical spawns first, then
@@ -268,14 +278,14 @@ func (d *differ) pairDuplicates(os, ns []int32) (leftOld, leftNew []int32) {
 // identical reports whether two spawns with equal keys are the same in
 // every way Diff compares.
 func (d *differ) identical(o, n int32) bool {
-	ro, rn := &d.old.recs[o], &d.new.recs[n]
+	ro, rn := d.old.rec(o), d.new.rec(n)
 	return ro.args == rn.args && ro.env == rn.env && ro.inputs == rn.inputs && ro.outputs == rn.outputs && ro.exit == rn.exit
 }
 
 // compareContent orders spawns of equal keys by what they did: exit code,
 // output files (paths and digests), arguments, then input count.
 func compareContent(la *Log, a int32, lb *Log, b int32) int {
-	ra, rb := &la.recs[a], &lb.recs[b]
+	ra, rb := la.rec(a), lb.rec(b)
 	if c := cmp.Compare(ra.exit, rb.exit); c != 0 {
 		return c
 	}
@@ -284,7 +294,7 @@ func compareContent(la *Log, a int32, lb *Log, b int32) int {
 		return c
 	}
 	for i := range xa.outputs {
-		if c := strings.Compare(la.paths.get(xa.outputs[i].path), lb.paths.get(xb.outputs[i].path)); c != 0 {
+		if c := strings.Compare(la.strs.get(xa.outputs[i].path), lb.strs.get(xb.outputs[i].path)); c != 0 {
 			return c
 		}
 		if c := strings.Compare(la.digests.get(xa.outputs[i].digest), lb.digests.get(xb.outputs[i].digest)); c != 0 {
@@ -301,7 +311,7 @@ func compareContent(la *Log, a int32, lb *Log, b int32) int {
 // counted, divergent ones become nodes. declaredDiffer says the pair was
 // matched by target and mnemonic, its declared outputs differing.
 func (d *differ) pair(o, n int32, declaredDiffer bool) {
-	ro, rn := &d.old.recs[o], &d.new.recs[n]
+	ro, rn := d.old.rec(o), d.new.rec(n)
 	var diff Differences
 	if ro.args != rn.args || declaredDiffer {
 		diff |= DiffCommand
@@ -404,12 +414,12 @@ func (d *differ) inputChanges(self int32) bool {
 	record := func(oldPath, newPath int32, c FileChange) {
 		var producers []int32
 		if newPath >= 0 {
-			if p := d.new.producer[newPath]; p != 0 {
+			if p := d.new.path(uint32(newPath)).producer; p != 0 {
 				producers = append(producers, d.nodeOfNew[p-1])
 			}
 		}
 		if oldPath >= 0 {
-			if p := d.old.producer[oldPath]; p != 0 {
+			if p := d.old.path(uint32(oldPath)).producer; p != 0 {
 				producers = append(producers, d.nodeOfOld[p-1])
 			}
 		}
@@ -436,7 +446,7 @@ func (d *differ) inputChanges(self int32) bool {
 			}
 		}
 	}
-	ro, rn := &d.old.recs[n.old], &d.new.recs[n.new]
+	ro, rn := d.old.rec(n.old), d.new.rec(n.new)
 	_, oldOverrides := d.old.overrides[n.old]
 	_, newOverrides := d.new.overrides[n.new]
 	in := d.new.lists(n.new).inputs
@@ -469,10 +479,10 @@ func (d *differ) inputChanges(self int32) bool {
 		oldHas := p.old >= 0 && d.hasInput(oldIn, uint32(p.old))
 		c := FileChange{}
 		if p.new >= 0 {
-			c.Path = d.new.paths.get(uint32(p.new))
+			c.Path = d.new.strs.get(uint32(p.new))
 			c.New = d.content(d.new, d.new.inputDigest(n.new, uint32(p.new)))
 		} else {
-			c.Path = d.old.paths.get(uint32(p.old))
+			c.Path = d.old.strs.get(uint32(p.old))
 		}
 		if oldHas {
 			c.Old = d.content(d.old, d.old.inputDigest(n.old, uint32(p.old)))
@@ -497,7 +507,7 @@ func (d *differ) hasInput(list []uint32, p uint32) bool {
 
 // fileChange describes input path op/np of a pair whose path sets agree.
 func (d *differ) fileChange(op, np, o, n int32) FileChange {
-	c := FileChange{Path: d.new.paths.get(uint32(np)), New: d.content(d.new, d.new.inputDigest(n, uint32(np)))}
+	c := FileChange{Path: d.new.strs.get(uint32(np)), New: d.content(d.new, d.new.inputDigest(n, uint32(np)))}
 	if op >= 0 {
 		c.Old = d.content(d.old, d.old.inputDigest(o, uint32(op)))
 	}
@@ -515,20 +525,25 @@ func (d *differ) translate() {
 	if d.changed != nil {
 		return
 	}
-	d.newToOld = make([]int32, d.new.paths.len())
-	d.changed = make([]bool, d.new.paths.len())
+	d.newToOld = make([]int32, d.new.strs.len())
+	d.changed = make([]bool, d.new.strs.len())
 	for np := range d.newToOld {
-		op, ok := d.old.paths.lookup(d.new.paths.get(uint32(np)), d.new.paths.hash(uint32(np)))
+		if d.new.path(uint32(np)).digest == 0 && d.new.path(uint32(np)).producer == 0 {
+			d.newToOld[np] = -1 // not a path
+			continue
+		}
+		s := d.new.strs.get(uint32(np))
+		op, ok := d.old.strs.lookup(s, hashString(s))
 		if !ok {
 			d.newToOld[np] = -1
 			d.changed[np] = true
 			continue
 		}
 		d.newToOld[np] = int32(op)
-		od, nd := d.old.pathDigest[op], d.new.pathDigest[np]
+		od, nd := d.old.path(op).digest, d.new.path(uint32(np)).digest
 		d.changed[np] = od == 0 || nd == 0 || d.old.digests.get(od-1) != d.new.digests.get(nd-1)
 	}
-	d.oldToNew = filled(d.old.paths.len(), -1)
+	d.oldToNew = filled(d.old.strs.len(), -1)
 	for np, op := range d.newToOld {
 		if op >= 0 {
 			d.oldToNew[op] = int32(np)

@@ -1,8 +1,8 @@
 package spawndiff
 
 import (
+	"encoding/hex"
 	"slices"
-	"strconv"
 	"strings"
 	"unsafe"
 
@@ -21,18 +21,17 @@ import (
 // Build one with NewLog and Add (which has the signature execlog.Read
 // wants); two Logs may be built at the same time on two goroutines.
 type Log struct {
-	name    string
-	strs    table // mnemonics, target labels, arguments, environment names and values
-	paths   table // exec paths
+	name string
+	// strs holds every string but digests: mnemonics, target labels,
+	// arguments, environment names and values, and exec paths, which
+	// arguments often repeat.
+	strs    table
 	digests table // digest keys (see digestKey)
-	recs    []rec
+	recs    chunked[rec]
 	data    byteArena
-	// pathDigest is, per path id, the digest id + 1 the path first had in
-	// this log (0 when it never had one: a declared output not produced).
-	pathDigest []uint32
-	// producer is, per path id, the index + 1 of the first spawn that
-	// produced it, or 0.
-	producer []int32
+	// paths holds, per string id, what the log says of the string as a
+	// path.
+	paths chunked[pathInfo]
 	// overrides holds, per spawn index, the inputs whose digest differs
 	// from pathDigest: a file changed during the build, which Bazel's
 	// model forbids but builds do.
@@ -42,17 +41,26 @@ type Log struct {
 
 type pathDigest struct{ path, digest uint32 }
 
+// pathInfo is what a log says of a path.
+type pathInfo struct {
+	// digest is the digest id + 1 the path first had (0 when it never had
+	// one: not a path, or a declared output not produced).
+	digest uint32
+	// producer is the index + 1 of the first spawn that produced it, or 0.
+	producer int32
+}
+
 // rec is what a Log keeps of one spawn besides its lists.
 type rec struct {
 	// data locates the spawn's lists in Log.data: arguments, environment,
 	// declared outputs, output files, inputs (see Add).
 	data uint64
 	// Hashes of content, comparable across logs (see seed): the matching
-	// key (mnemonic, target, declared outputs), the arguments, the
-	// environment, the inputs with their digests and without, and the
-	// output files with their digests. Inputs and outputs are summed, so
-	// that the order in which a log lists them does not matter.
-	key, args, env, inputs, inputPaths, outputs uint64
+	// arguments, the environment, the inputs with their digests and
+	// without, and the output files with their digests. Inputs and outputs
+	// are summed, so that the order in which a log lists them does not
+	// matter.
+	args, env, inputs, inputPaths, outputs uint64
 	mnemonic, target                            uint32
 	nInputs                                     uint32
 	exit                                        int32
@@ -77,16 +85,19 @@ func NewLog(name string) *Log {
 func (l *Log) Name() string { return l.name }
 
 // Spawns is how many spawns were added.
-func (l *Log) Spawns() int { return len(l.recs) }
+func (l *Log) Spawns() int { return l.recs.len() }
+
+func (l *Log) rec(i int32) *rec { return l.recs.at(int(i)) }
+
+func (l *Log) path(id uint32) *pathInfo { return l.paths.at(int(id)) }
 
 // Add summarises one spawn. It keeps nothing of s itself, so it is safe
 // with execlog.Options.ReuseSpawns. The error is always nil.
 func (l *Log) Add(s *spawn.Spawn) error {
-	idx := int32(len(l.recs))
+	idx := int32(l.recs.len())
 	r := rec{exit: s.ExitCode}
-	var mh, th uint64
-	r.mnemonic, mh = l.strs.intern(s.Mnemonic)
-	r.target, th = l.strs.intern(s.Target)
+	r.mnemonic, _ = l.strs.intern(s.Mnemonic)
+	r.target, _ = l.strs.intern(s.Target)
 	b := l.scratch.rec[:0]
 
 	// Arguments, in order.
@@ -116,27 +127,26 @@ func (l *Log) Add(s *spawn.Spawn) error {
 	}
 	l.scratch.envIdx = env
 
-	// Declared outputs, sorted: with the mnemonic and target, the key.
+	// Declared outputs, sorted: with the mnemonic and target, what
+	// matches spawns across logs.
 	b = protowire.AppendVarint(b, uint64(len(s.Outputs)))
-	r.key = mix(mh, th)
 	for _, o := range s.Outputs {
-		id, h := l.paths.intern(o)
+		id, _ := l.strs.intern(o)
 		l.growPaths()
 		b = protowire.AppendVarint(b, uint64(id))
-		r.key = mix(r.key, h)
 	}
 
 	// Output files with their digests, sorted by path.
 	b = protowire.AppendVarint(b, uint64(len(s.OutputFiles)))
 	for _, f := range s.OutputFiles {
-		pid, ph := l.paths.intern(f.Path)
+		pid, ph := l.strs.intern(f.Path)
 		l.growPaths()
 		did, dh := l.digest(f, pid)
 		b = protowire.AppendVarint(b, uint64(pid))
 		b = protowire.AppendVarint(b, uint64(did))
 		r.outputs += mix(ph, dh)
-		if l.producer[pid] == 0 {
-			l.producer[pid] = idx + 1
+		if p := l.path(pid); p.producer == 0 {
+			p.producer = idx + 1
 		}
 	}
 
@@ -144,10 +154,10 @@ func (l *Log) Add(s *spawn.Spawn) error {
 	// pathDigest, or in overrides for the rare input that disagrees.
 	ids := l.scratch.ids[:0]
 	for _, f := range s.Inputs {
-		pid, ph := l.paths.intern(f.Path)
+		pid, ph := l.strs.intern(f.Path)
 		l.growPaths()
 		did, dh := l.digest(f, pid)
-		if l.pathDigest[pid] != did+1 {
+		if l.path(pid).digest != did+1 {
 			if l.overrides == nil {
 				l.overrides = make(map[int32][]pathDigest)
 			}
@@ -170,15 +180,14 @@ func (l *Log) Add(s *spawn.Spawn) error {
 
 	r.data = l.data.add(b)
 	l.scratch.rec = b
-	l.recs = append(l.recs, r)
+	l.recs.append(r)
 	return nil
 }
 
-// growPaths keeps the per-path slices as long as the path table.
+// growPaths keeps paths as long as the string table.
 func (l *Log) growPaths() {
-	for len(l.pathDigest) < l.paths.len() {
-		l.pathDigest = append(l.pathDigest, 0)
-		l.producer = append(l.producer, 0)
+	for l.paths.len() < l.strs.len() {
+		l.paths.append(pathInfo{})
 	}
 }
 
@@ -189,38 +198,67 @@ func (l *Log) digest(f spawn.File, pid uint32) (uint32, uint64) {
 	key := digestKey(l.scratch.key[:0], f)
 	l.scratch.key = key
 	s := unsafe.String(unsafe.SliceData(key), len(key))
-	if pd := l.pathDigest[pid]; pd != 0 && l.digests.get(pd-1) == s {
-		return pd - 1, l.digests.hash(pd - 1)
+	p := l.path(pid)
+	if p.digest != 0 && l.digests.get(p.digest-1) == s {
+		return p.digest - 1, hashString(s)
 	}
 	id, h := l.digests.intern(s)
-	if l.pathDigest[pid] == 0 {
-		l.pathDigest[pid] = id + 1
+	if p.digest == 0 {
+		p.digest = id + 1
 	}
 	return id, h
 }
 
-// digestKey is the content of a file as one comparable string: the hash
-// and size ("ab12…/1234"), or for an unresolved symlink "->" and its
-// target. A file the log gave no digest (an empty file, for some Bazel
-// versions) is "/0".
+// digestKey is the content of a file as one short comparable string:
+//
+//   - 0, the first 16 bytes of the hash, the size as a varint, for a hash
+//     of at least 32 hex digits (SHA-256, BLAKE3, ...): 128 bits tell
+//     contents apart as surely as the whole hash, in a fifth of the space;
+//   - 1 and the target, for an unresolved symlink;
+//   - 2, the size as a varint and the hash as it is, for anything else
+//     (including no digest at all, which some Bazel versions write for
+//     empty files).
 func digestKey(b []byte, f spawn.File) []byte {
 	if f.SymlinkTarget != "" {
-		b = append(b, "->"...)
+		b = append(b, 1)
 		return append(b, f.SymlinkTarget...)
 	}
-	b = append(b, f.Digest.Hash...)
-	b = append(b, '/')
-	return strconv.AppendInt(b, f.Digest.Size, 10)
+	h := f.Digest.Hash
+	if len(h) >= 32 && len(h)%2 == 0 {
+		b = append(b, 0)
+		n := len(b)
+		b, err := hex.AppendDecode(b, []byte(h[:32]))
+		if err == nil && isHex(h[32:]) {
+			return protowire.AppendVarint(b, uint64(f.Digest.Size))
+		}
+		b = b[:n-1]
+	}
+	b = append(b, 2)
+	b = protowire.AppendVarint(b, uint64(f.Digest.Size))
+	return append(b, h...)
 }
 
-// parseDigestKey undoes digestKey.
-func parseDigestKey(k string) Content {
-	if t, ok := strings.CutPrefix(k, "->"); ok {
-		return Content{SymlinkTarget: t}
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
 	}
-	i := strings.LastIndexByte(k, '/')
-	size, _ := strconv.ParseInt(k[i+1:], 10, 64)
-	return Content{Digest: spawn.Digest{Hash: k[:i], Size: size}}
+	return true
+}
+
+// parseDigestKey undoes digestKey, as far as it can: a long hash comes
+// back as its first 32 hex digits.
+func parseDigestKey(k string) Content {
+	switch k[0] {
+	case 1:
+		return Content{SymlinkTarget: k[1:]}
+	case 0:
+		size, _ := protowire.ConsumeVarint([]byte(k[17:]))
+		return Content{Digest: spawn.Digest{Hash: hex.EncodeToString([]byte(k[1:17])), Size: int64(size)}}
+	}
+	size, n := protowire.ConsumeVarint([]byte(k[1:]))
+	return Content{Digest: spawn.Digest{Hash: k[1+n:], Size: int64(size)}}
 }
 
 // lists decodes a spawn's lists.
@@ -233,7 +271,7 @@ type lists struct {
 }
 
 func (l *Log) lists(i int32) lists {
-	b := l.data.get(l.recs[i].data)
+	b := l.data.get(l.rec(i).data)
 	var ls lists
 	next := func() uint32 {
 		v, n := protowire.ConsumeVarint(b)
@@ -265,31 +303,11 @@ func (l *Log) lists(i int32) lists {
 	return ls
 }
 
-// inputDigest is the digest id of input path pid of spawn i.
-func (l *Log) inputDigest(i int32, pid uint32) uint32 {
-	for _, o := range l.overrides[i] {
-		if o.path == pid {
-			return o.digest
-		}
-	}
-	return l.pathDigest[pid] - 1
-}
-
-// declaredOutputs returns spawn i's declared outputs.
-func (l *Log) declaredOutputs(i int32) []string {
-	ls := l.lists(i)
-	out := make([]string, len(ls.declared))
-	for j, id := range ls.declared {
-		out[j] = l.paths.get(id)
-	}
-	return out
-}
-
-// firstOutput is spawn i's first declared output, or "" — what orders it
-// in reports.
-func (l *Log) firstOutput(i int32) string {
-	b := l.data.get(l.recs[i].data)
-	skip := func(k int) {
+// declared returns an iterator over spawn i's declared outputs (string
+// ids), which decodes them as it goes.
+func (l *Log) declared(i int32) idIter {
+	b := l.data.get(l.rec(i).data)
+	skip := func(k uint64) {
 		for range k {
 			_, n := protowire.ConsumeVarint(b)
 			b = b[n:]
@@ -297,24 +315,76 @@ func (l *Log) firstOutput(i int32) string {
 	}
 	n, m := protowire.ConsumeVarint(b)
 	b = b[m:]
-	skip(int(n))
+	skip(n)
 	n, m = protowire.ConsumeVarint(b)
 	b = b[m:]
-	skip(2 * int(n))
+	skip(2 * n)
 	n, m = protowire.ConsumeVarint(b)
-	if n == 0 {
-		return ""
+	return idIter{b: b[m:], left: n}
+}
+
+// idIter yields varint ids.
+type idIter struct {
+	b    []byte
+	left uint64
+}
+
+func (it *idIter) next() (uint32, bool) {
+	if it.left == 0 {
+		return 0, false
 	}
-	b = b[m:]
-	id, _ := protowire.ConsumeVarint(b)
-	return l.paths.get(uint32(id))
+	v, n := protowire.ConsumeVarint(it.b)
+	it.b = it.b[n:]
+	it.left--
+	return uint32(v), true
+}
+
+// keyHash hashes spawn i's matching key: mnemonic, target and declared
+// outputs, from their strings, so that equal keys of two logs hash alike.
+func (l *Log) keyHash(i int32) uint64 {
+	r := l.rec(i)
+	h := mix(hashString(l.strs.get(r.mnemonic)), hashString(l.strs.get(r.target)))
+	it := l.declared(i)
+	for id, ok := it.next(); ok; id, ok = it.next() {
+		h = mix(h, hashString(l.strs.get(id)))
+	}
+	return h
+}
+
+// inputDigest is the digest id of input path pid of spawn i.
+func (l *Log) inputDigest(i int32, pid uint32) uint32 {
+	for _, o := range l.overrides[i] {
+		if o.path == pid {
+			return o.digest
+		}
+	}
+	return l.path(pid).digest - 1
+}
+
+// declaredOutputs returns spawn i's declared outputs.
+func (l *Log) declaredOutputs(i int32) []string {
+	ls := l.lists(i)
+	out := make([]string, len(ls.declared))
+	for j, id := range ls.declared {
+		out[j] = l.strs.get(id)
+	}
+	return out
+}
+
+// firstOutput is spawn i's first declared output, or "" — what orders it
+// in reports.
+func (l *Log) firstOutput(i int32) string {
+	it := l.declared(i)
+	if id, ok := it.next(); ok {
+		return l.strs.get(id)
+	}
+	return ""
 }
 
 // Bytes estimates the memory the Log holds, for benchmarks.
 func (l *Log) Bytes() int64 {
-	n := l.strs.bytes() + l.paths.bytes() + l.digests.bytes()
-	n += int64(cap(l.recs)) * int64(unsafe.Sizeof(rec{}))
-	n += int64(cap(l.pathDigest))*4 + int64(cap(l.producer))*4
+	n := l.strs.bytes() + l.digests.bytes()
+	n += l.recs.bytes() + l.paths.bytes()
 	for _, b := range l.data.blocks {
 		n += int64(cap(b))
 	}

@@ -22,23 +22,29 @@ func mix(a, b uint64) uint64 {
 }
 
 // table interns strings: each distinct string gets an id, from 0 in order
-// of first appearance, and is stored once, in large byte blocks the
+// of first appearance, and is stored once, in large byte blocks that the
 // garbage collector need not scan. It is what keeps a million spawns'
-// paths and arguments in memory once each.
+// paths and arguments in memory once each. Nothing it holds is ever
+// moved, so growing it copies only the index.
 type table struct {
 	blocks [][]byte
-	locs   []strLoc
-	hashes []uint64
-	// index is an open-addressing hash table of id+1 (0 is empty), its
-	// length a power of two kept at most 3/4 full.
-	index []uint32
+	// locs locates each string, in chunks of 1<<chunkBits.
+	locs [][]strLoc
+	n    int
+	// index is an open-addressing hash table, its length a power of two
+	// kept at most 3/4 full, of tag<<32 | id+1 (0 is empty), the tag being
+	// the top half of the string's hash: it places the entry and filters
+	// probes, so a probe touches the string only when the tags agree.
+	index []uint64
 }
 
 type strLoc struct{ block, off, n uint32 }
 
-// Blocks start small, for the many small logs of tests, and double up to
-// maxBlockSize.
 const (
+	chunkBits = 14
+	chunkSize = 1 << chunkBits
+	// Blocks start small, for the many small logs of tests, and double up
+	// to maxBlockSize.
 	minBlockSize = 4 << 10
 	maxBlockSize = 1 << 20
 )
@@ -53,90 +59,100 @@ func nextBlockSize(blocks [][]byte) int {
 // intern returns the id of s, adding it if it is new, and its hash.
 func (t *table) intern(s string) (uint32, uint64) {
 	h := hashString(s)
-	return t.internHashed(s, h), h
-}
-
-func (t *table) internHashed(s string, h uint64) uint32 {
-	if 4*(len(t.locs)+1) > 3*len(t.index) {
+	if 4*(t.n+1) > 3*len(t.index) {
 		t.grow()
 	}
+	tag := h >> 32
 	mask := uint64(len(t.index) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
+	for i := tag & mask; ; i = (i + 1) & mask {
 		v := t.index[i]
 		if v == 0 {
-			id := uint32(len(t.locs))
-			t.locs = append(t.locs, t.store(s))
-			t.hashes = append(t.hashes, h)
-			t.index[i] = id + 1
-			return id
+			id := uint32(t.n)
+			t.add(s)
+			t.index[i] = tag<<32 | uint64(id) + 1
+			return id, h
 		}
-		if t.hashes[v-1] == h && t.get(v-1) == s {
-			return v - 1
+		if v>>32 == tag && t.get(uint32(v)-1) == s {
+			return uint32(v) - 1, h
 		}
 	}
 }
 
-// lookup returns the id of s, or false when s was never interned.
+// lookup returns the id of s, whose hash is h, or false when s was never
+// interned.
 func (t *table) lookup(s string, h uint64) (uint32, bool) {
 	if len(t.index) == 0 {
 		return 0, false
 	}
+	tag := h >> 32
 	mask := uint64(len(t.index) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
+	for i := tag & mask; ; i = (i + 1) & mask {
 		v := t.index[i]
 		if v == 0 {
 			return 0, false
 		}
-		if t.hashes[v-1] == h && t.get(v-1) == s {
-			return v - 1, true
+		if v>>32 == tag && t.get(uint32(v)-1) == s {
+			return uint32(v) - 1, true
 		}
 	}
 }
 
-// store copies s into the blocks. A string longer than a block gets a
-// block of its own.
-func (t *table) store(s string) strLoc {
+// add copies s into the blocks and records where. A string longer than a
+// block gets a block of its own.
+func (t *table) add(s string) {
 	n := len(t.blocks)
 	if n == 0 || len(t.blocks[n-1])+len(s) > cap(t.blocks[n-1]) {
 		t.blocks = append(t.blocks, make([]byte, 0, max(nextBlockSize(t.blocks), len(s))))
 		n++
 	}
 	b := &t.blocks[n-1]
-	loc := strLoc{block: uint32(n - 1), off: uint32(len(*b)), n: uint32(len(s))}
+	if t.n&(chunkSize-1) == 0 {
+		// The first chunk starts small and grows; the others are full
+		// size from the start, so that their elements never move.
+		size := chunkSize
+		if len(t.locs) == 0 {
+			size = 64
+		}
+		t.locs = append(t.locs, make([]strLoc, 0, size))
+	}
+	c := &t.locs[len(t.locs)-1]
+	*c = append(*c, strLoc{block: uint32(n - 1), off: uint32(len(*b)), n: uint32(len(s))})
 	*b = append(*b, s...)
-	return loc
+	t.n++
 }
 
 func (t *table) grow() {
 	size := max(64, 2*len(t.index))
-	t.index = make([]uint32, size)
+	index := make([]uint64, size)
 	mask := uint64(size - 1)
-	for id, h := range t.hashes {
-		i := h & mask
-		for t.index[i] != 0 {
+	for _, v := range t.index {
+		if v == 0 {
+			continue
+		}
+		i := (v >> 32) & mask
+		for index[i] != 0 {
 			i = (i + 1) & mask
 		}
-		t.index[i] = uint32(id) + 1
+		index[i] = v
 	}
+	t.index = index
 }
 
 // get returns the string with id: a view of the table's memory, valid as
 // long as the table.
 func (t *table) get(id uint32) string {
-	l := t.locs[id]
+	l := t.locs[id>>chunkBits][id&(chunkSize-1)]
 	if l.n == 0 {
 		return ""
 	}
 	return unsafe.String(&t.blocks[l.block][l.off], l.n)
 }
 
-func (t *table) hash(id uint32) uint64 { return t.hashes[id] }
-
-func (t *table) len() int { return len(t.locs) }
+func (t *table) len() int { return t.n }
 
 // bytes is how much memory the table holds.
 func (t *table) bytes() int64 {
-	n := int64(len(t.locs))*int64(unsafe.Sizeof(strLoc{})) + int64(len(t.hashes))*8 + int64(len(t.index))*4
+	n := int64(len(t.locs))*chunkSize*int64(unsafe.Sizeof(strLoc{})) + int64(len(t.index))*8
 	for _, b := range t.blocks {
 		n += int64(cap(b))
 	}

@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/ahab-go/ahab/internal/chunks"
 	"github.com/ahab-go/ahab/internal/spawn"
 )
 
@@ -122,28 +124,49 @@ var entryKindNames = [numEntryKinds]string{
 	entryRunfilesTree:    "runfiles tree",
 }
 
-// node is what an id refers to: an input (a file or symlink, a directory,
-// a runfiles tree, each held as the files it stands for) or a set.
+// node is what an id refers to, as an entry's decoder returns it: an input
+// (a file or symlink, a directory, a runfiles tree, each held as the files
+// it stands for) or a set. The reader keeps each kind in a list of its own
+// (see nodeRef), a file taking no more than its spawn.File.
 type node struct {
 	kind uint8
-	// files holds a file or symlink (one element), a directory's files or
-	// a runfiles tree's files, with full exec paths.
+	// file is a file or unresolved symlink.
+	file spawn.File
+	// dir is a directory or runfiles tree: its own path and its files,
+	// with full exec paths.
+	dir dirNode
+	// set is an input set or symlink entry set.
+	set setNode
+}
+
+type dirNode struct {
+	path  string
 	files []spawn.File
-	// path is a directory's or runfiles tree's own path.
-	path string
-	// inputs and sets are an input set's direct inputs and transitive sets
-	// (node indexes); for a symlink entry set, inputs are the targets of
-	// the symlinks named by names.
-	inputs []uint32
-	sets   []uint32
-	names  []string
+}
+
+// setNode holds an input set's direct inputs and transitive sets (node
+// indexes); for a symlink entry set, inputs are the targets of the
+// symlinks named by names (noTarget for an empty file).
+type setNode struct {
+	inputs, sets []uint32
+	names        []string
+}
+
+// nodeRef locates a node: its kind, and its index in the list of that
+// kind.
+type nodeRef struct {
+	kind uint8
+	idx  uint32
 }
 
 // compactReader holds the entries of a compact log that later ones may
 // refer to, and expands spawns' input sets.
 type compactReader struct {
 	strs  strs
-	nodes []node
+	nodes chunks.List[nodeRef]
+	files chunks.List[spawn.File] // files and unresolved symlinks
+	dirs  chunks.List[dirNode]    // directories and runfiles trees
+	sets  chunks.List[setNode]    // input sets and symlink entry sets
 	// byID maps an entry id to its node index + 1; ids beyond it (Bazel
 	// numbers entries from 1 with no gaps, but need not) are in sparse.
 	byID   []uint32
@@ -161,8 +184,10 @@ type compactReader struct {
 	sp    *spawn.Spawn
 	reuse bool
 	// scratch, reused by walks.
-	stack []walkFrame
-	tools []string
+	stack     []walkFrame
+	tools     []string
+	toolFiles []spawn.File
+	ids, ids2 []uint32
 }
 
 type walkFrame struct {
@@ -255,9 +280,21 @@ func (c *compactReader) add(id uint32, n node) error {
 	if c.lookup(id) != 0 {
 		return fmt.Errorf("id %d is used by an earlier entry, expected each id once", id)
 	}
-	c.nodes = append(c.nodes, n)
+	ref := nodeRef{kind: n.kind}
+	switch n.kind {
+	case entryFile, entryUnresolvedSym:
+		ref.idx = uint32(c.files.Len())
+		c.files.Append(n.file)
+	case entryDirectory, entryRunfilesTree:
+		ref.idx = uint32(c.dirs.Len())
+		c.dirs.Append(n.dir)
+	default:
+		ref.idx = uint32(c.sets.Len())
+		c.sets.Append(n.set)
+	}
+	c.nodes.Append(ref)
 	c.visited = append(c.visited, 0)
-	idx := uint32(len(c.nodes))
+	idx := uint32(c.nodes.Len())
 	// Ids are dense in practice; a far-off one must not make us grow a
 	// slice to its size.
 	if int(id) < len(c.byID)+len(c.byID)/2+1024 {
@@ -273,6 +310,28 @@ func (c *compactReader) add(id uint32, n node) error {
 	c.sparse[id] = idx
 	return nil
 }
+
+func (c *compactReader) kind(i uint32) uint8 { return c.nodes.At(int(i)).kind }
+
+// filesOf returns the files input node i stands for.
+func (c *compactReader) filesOf(i uint32) []spawn.File {
+	r := c.nodes.At(int(i))
+	if r.kind == entryFile || r.kind == entryUnresolvedSym {
+		return unsafe.Slice(c.files.At(int(r.idx)), 1)
+	}
+	return c.dirs.At(int(r.idx)).files
+}
+
+// pathOf returns input node i's own path.
+func (c *compactReader) pathOf(i uint32) string {
+	r := c.nodes.At(int(i))
+	if r.kind == entryFile || r.kind == entryUnresolvedSym {
+		return c.files.At(int(r.idx)).Path
+	}
+	return c.dirs.At(int(r.idx)).path
+}
+
+func (c *compactReader) setOf(i uint32) *setNode { return c.sets.At(int(c.nodes.At(int(i)).idx)) }
 
 // lookup returns the node index + 1 of id, or 0.
 func (c *compactReader) lookup(id uint32) uint32 {
@@ -291,7 +350,7 @@ func (c *compactReader) ref(what string, id uint32, ok ...int) (uint32, error) {
 	if v == 0 {
 		return 0, fmt.Errorf("%s %d names no earlier entry, expected entries to come before what refers to them", what, id)
 	}
-	k := int(c.nodes[v-1].kind)
+	k := int(c.nodes.At(int(v - 1)).kind)
 	if !slices.Contains(ok, k) {
 		names := make([]string, len(ok))
 		for i, o := range ok {
@@ -345,7 +404,7 @@ func logFile(b []byte, dir string) (spawn.File, error) {
 
 func (c *compactReader) file(b []byte) (node, error) {
 	file, err := logFile(b, "")
-	return node{files: []spawn.File{file}}, err
+	return node{file: file}, err
 }
 
 // directory decodes ExecLogEntry.Directory: 1 path, 2 files (relative to
@@ -357,7 +416,7 @@ func (c *compactReader) directory(b []byte) (node, error) {
 	for f.next() {
 		switch f.num {
 		case 1:
-			n.path = string(f.bytes("path"))
+			n.dir.path = string(f.bytes("path"))
 		case 2:
 			files = append(files, f.bytes("files"))
 		default:
@@ -368,11 +427,11 @@ func (c *compactReader) directory(b []byte) (node, error) {
 		return n, f.err
 	}
 	for i, fb := range files {
-		file, err := logFile(fb, n.path)
+		file, err := logFile(fb, n.dir.path)
 		if err != nil {
 			return n, fmt.Errorf("files %d: %w", i+1, err)
 		}
-		n.files = append(n.files, file)
+		n.dir.files = append(n.dir.files, file)
 	}
 	return n, nil
 }
@@ -391,7 +450,7 @@ func (c *compactReader) symlink(b []byte) (node, error) {
 			f.skip()
 		}
 	}
-	return node{files: []spawn.File{file}}, f.err
+	return node{file: file}, f.err
 }
 
 var inputKinds = []int{entryFile, entryDirectory, entryUnresolvedSym, entryRunfilesTree}
@@ -400,7 +459,8 @@ var inputKinds = []int{entryFile, entryDirectory, entryUnresolvedSym, entryRunfi
 // transitive_set_ids (1 to 3 are reserved: the fields of an older layout).
 func (c *compactReader) inputSet(b []byte) (node, error) {
 	var n node
-	var inputs, sets []uint32
+	inputs, sets := c.ids[:0], c.ids2[:0]
+	defer func() { c.ids, c.ids2 = inputs, sets }()
 	f := fields{b: b}
 	for f.next() {
 		switch f.num {
@@ -416,10 +476,10 @@ func (c *compactReader) inputSet(b []byte) (node, error) {
 		return n, f.err
 	}
 	var err error
-	if n.inputs, err = c.refs("input", inputs, inputKinds...); err != nil {
+	if n.set.inputs, err = c.refs("input", inputs, inputKinds...); err != nil {
 		return n, err
 	}
-	n.sets, err = c.refs("transitive set", sets, entryInputSet)
+	n.set.sets, err = c.refs("transitive set", sets, entryInputSet)
 	return n, err
 }
 
@@ -443,7 +503,8 @@ func (c *compactReader) refs(what string, ids []uint32, ok ...int) ([]uint32, er
 // symlink), 2 transitive_set_ids.
 func (c *compactReader) symlinkEntrySet(b []byte) (node, error) {
 	var n node
-	var sets []uint32
+	sets := c.ids[:0]
+	defer func() { c.ids = sets }()
 	f := fields{b: b}
 	for f.next() {
 		switch f.num {
@@ -459,8 +520,8 @@ func (c *compactReader) symlinkEntrySet(b []byte) (node, error) {
 					return n, err
 				}
 			}
-			n.names = append(n.names, name)
-			n.inputs = append(n.inputs, target)
+			n.set.names = append(n.set.names, name)
+			n.set.inputs = append(n.set.inputs, target)
 		case 2:
 			sets = f.uint32s("transitive_set_ids", sets)
 		default:
@@ -471,7 +532,7 @@ func (c *compactReader) symlinkEntrySet(b []byte) (node, error) {
 		return n, f.err
 	}
 	var err error
-	n.sets, err = c.refs("transitive set", sets, entrySymlinkEntrySet)
+	n.set.sets, err = c.refs("transitive set", sets, entrySymlinkEntrySet)
 	return n, err
 }
 
@@ -586,13 +647,8 @@ func (c *compactReader) output(b []byte, sp *spawn.Spawn) error {
 			if err != nil {
 				return err
 			}
-			n := &c.nodes[v]
-			if n.kind == entryDirectory {
-				sp.Outputs = append(sp.Outputs, n.path)
-			} else {
-				sp.Outputs = append(sp.Outputs, n.files[0].Path)
-			}
-			sp.OutputFiles = append(sp.OutputFiles, n.files...)
+			sp.Outputs = append(sp.Outputs, c.pathOf(v))
+			sp.OutputFiles = append(sp.OutputFiles, c.filesOf(v)...)
 		case 4:
 			sp.Outputs = append(sp.Outputs, c.strs.of(f.bytes("invalid_output_path")))
 		default:
@@ -605,11 +661,11 @@ func (c *compactReader) output(b []byte, sp *spawn.Spawn) error {
 // expand appends the files of input set root to dst, walking nested sets
 // in Bazel's postorder and reaching each set and input once.
 func (c *compactReader) expand(root uint32, dst []spawn.File) []spawn.File {
-	c.walkSets(root, func(set *node) {
+	c.walkSets(root, func(set *setNode) {
 		for _, in := range set.inputs {
 			if c.visited[in] != c.epoch {
 				c.visited[in] = c.epoch
-				dst = append(dst, c.nodes[in].files...)
+				dst = append(dst, c.filesOf(in)...)
 			}
 		}
 	})
@@ -620,7 +676,7 @@ func (c *compactReader) expand(root uint32, dst []spawn.File) []spawn.File {
 // in Bazel's postorder: a set's transitive sets, left to right, before the
 // set itself. It walks iteratively, so nesting depth costs no stack, and
 // starts a new epoch of c.visited, which visit may use to mark inputs.
-func (c *compactReader) walkSets(root uint32, visit func(*node)) {
+func (c *compactReader) walkSets(root uint32, visit func(*setNode)) {
 	c.epoch++
 	if c.epoch == 0 {
 		clear(c.visited)
@@ -630,7 +686,7 @@ func (c *compactReader) walkSets(root uint32, visit func(*node)) {
 	c.visited[root] = c.epoch
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		n := &c.nodes[top.node]
+		n := c.setOf(top.node)
 		if !top.expanded {
 			top.expanded = true
 			// Push transitive sets right to left so they pop left to right.
@@ -653,7 +709,8 @@ func (c *compactReader) walkSets(root uint32, visit func(*node)) {
 // holds.
 func (c *compactReader) markTools(set uint32, inputs []spawn.File) {
 	tools := c.tools[:0]
-	for _, f := range c.expand(set, nil) {
+	c.toolFiles = c.expand(set, c.toolFiles[:0])
+	for _, f := range c.toolFiles {
 		tools = append(tools, f.Path)
 	}
 	slices.Sort(tools)

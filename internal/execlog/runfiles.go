@@ -34,7 +34,7 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 	for f.next() {
 		switch f.num {
 		case 1:
-			n.path = string(f.bytes("path"))
+			n.dir.path = string(f.bytes("path"))
 		case 2:
 			inputSet = f.uint32("input_set_id")
 		case 3:
@@ -55,8 +55,9 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 	if f.err != nil {
 		return n, f.err
 	}
+	tree := n.dir.path
 	t := runfiles{files: map[string]spawn.File{}}
-	ws := n.path + "/" + c.workspace + "/"
+	ws := tree + "/" + c.workspace + "/"
 	wsExists := false
 	if symlinks != 0 {
 		set, err := c.ref("symlinks_id", symlinks, entrySymlinkEntrySet)
@@ -72,27 +73,22 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 			return n, err
 		}
 		var bad error
-		c.walkSets(set, func(s *node) {
+		c.walkSets(set, func(s *setNode) {
 			for _, in := range s.inputs {
 				if c.visited[in] == c.epoch {
 					continue
 				}
 				c.visited[in] = c.epoch
-				m := &c.nodes[in]
-				if m.kind == entryRunfilesTree {
-					bad = fmt.Errorf("input_set_id %d holds runfiles tree %s, expected only files, directories and symlinks", inputSet, m.path)
+				if c.kind(in) == entryRunfilesTree {
+					bad = fmt.Errorf("input_set_id %d holds runfiles tree %s, expected only files, directories and symlinks", inputSet, c.pathOf(in))
 					continue
 				}
-				own := m.path
-				if m.kind != entryDirectory {
-					own = m.files[0].Path
-				}
-				if !isExternal(own) {
+				if !isExternal(c.pathOf(in)) {
 					wsExists = true
 				}
-				for _, file := range m.files {
+				for _, file := range c.filesOf(in) {
 					for _, p := range c.runfilesPaths(file.Path, legacy) {
-						file.Path = n.path + "/" + p
+						file.Path = tree + "/" + p
 						t.put(file)
 					}
 				}
@@ -112,7 +108,7 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 			return n, err
 		}
 		before := len(t.rootNames)
-		c.symlinkFiles(set, n.path+"/", &t)
+		c.symlinkFiles(set, tree+"/", &t)
 		for _, name := range t.rootNames[before:] {
 			if strings.HasPrefix(name, c.workspace+"/") {
 				wsExists = true
@@ -124,17 +120,17 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 		if err != nil {
 			return n, fmt.Errorf("repo_mapping_manifest: %w", err)
 		}
-		file.Path = n.path + "/_repo_mapping"
+		file.Path = tree + "/_repo_mapping"
 		t.put(file)
 	}
 	if !legacy && !wsExists {
 		t.put(spawn.File{Path: ws + ".runfile"})
 	}
-	n.files = make([]spawn.File, 0, len(t.files))
+	n.dir.files = make([]spawn.File, 0, len(t.files))
 	for _, file := range t.files {
-		n.files = append(n.files, file)
+		n.dir.files = append(n.dir.files, file)
 	}
-	slices.SortFunc(n.files, func(a, b spawn.File) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(n.dir.files, func(a, b spawn.File) int { return strings.Compare(a.Path, b.Path) })
 	return n, nil
 }
 
@@ -151,7 +147,7 @@ func (t *runfiles) put(f spawn.File) { t.files[f.Path] = f }
 // its transitive sets first, then its own entries, later ones winning.
 // A symlink to a directory stands for the directory's files.
 func (c *compactReader) symlinkFiles(set uint32, prefix string, t *runfiles) {
-	c.walkSets(set, func(s *node) {
+	c.walkSets(set, func(s *setNode) {
 		for i, name := range s.names {
 			t.rootNames = append(t.rootNames, name)
 			at := prefix + name
@@ -160,15 +156,15 @@ func (c *compactReader) symlinkFiles(set uint32, prefix string, t *runfiles) {
 				t.put(spawn.File{Path: at})
 				continue
 			}
-			m := &c.nodes[target]
-			if m.kind != entryDirectory {
-				file := m.files[0]
+			if c.kind(target) != entryDirectory {
+				file := c.filesOf(target)[0]
 				file.Path = at
 				t.put(file)
 				continue
 			}
-			for _, file := range m.files {
-				file.Path = at + strings.TrimPrefix(file.Path, m.path)
+			dir := c.pathOf(target)
+			for _, file := range c.filesOf(target) {
+				file.Path = at + strings.TrimPrefix(file.Path, dir)
 				t.put(file)
 			}
 		}

@@ -193,7 +193,7 @@ func (d *differ) compareContentOf(na, nb *node) int {
 // result builds the Result: actions in report order, with details for
 // the root causes.
 func (d *differ) result() *Result {
-	r := &Result{Old: d.old.name, New: d.new.name, OldSpawns: d.old.recs.len(), NewSpawns: d.new.recs.len(), Counts: d.counts}
+	r := &Result{Old: d.old.name, New: d.new.name, OldSpawns: d.old.recs.Len(), NewSpawns: d.new.recs.Len(), Counts: d.counts}
 	order := make([]int32, 0, len(d.nodes))
 	for i := range d.nodes {
 		if d.nodes[i].verdict != Identical {

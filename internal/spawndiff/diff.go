@@ -13,7 +13,7 @@ import (
 // change the result. The Result refers to the logs' memory; keep them.
 func Diff(old, new *Log) *Result {
 	d := &differ{old: old, new: new,
-		nodeOfOld: filled(old.recs.len(), -1), nodeOfNew: filled(new.recs.len(), -1)}
+		nodeOfOld: filled(old.recs.Len(), -1), nodeOfNew: filled(new.recs.Len(), -1)}
 	d.match()
 	d.sortNodes()
 	d.classify()
@@ -128,7 +128,7 @@ func (d *differ) match() {
 
 // keys hashes every spawn's matching key, sorted by hash.
 func keys(l *Log) []keyed {
-	ks := make([]keyed, l.recs.len())
+	ks := make([]keyed, l.recs.Len())
 	for i := range ks {
 		ks[i] = keyed{l.keyHash(int32(i)), int32(i)}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/ahab-go/ahab/internal/chunks"
 	"github.com/ahab-go/ahab/internal/spawn"
 )
 
@@ -27,11 +28,11 @@ type Log struct {
 	// arguments often repeat.
 	strs    table
 	digests table // digest keys (see digestKey)
-	recs    chunked[rec]
+	recs    chunks.List[rec]
 	data    byteArena
 	// paths holds, per string id, what the log says of the string as a
 	// path.
-	paths chunked[pathInfo]
+	paths chunks.List[pathInfo]
 	// overrides holds, per spawn index, the inputs whose digest differs
 	// from pathDigest: a file changed during the build, which Bazel's
 	// model forbids but builds do.
@@ -61,9 +62,9 @@ type rec struct {
 	// are summed, so that the order in which a log lists them does not
 	// matter.
 	args, env, inputs, inputPaths, outputs uint64
-	mnemonic, target                            uint32
-	nInputs                                     uint32
-	exit                                        int32
+	mnemonic, target                       uint32
+	nInputs                                uint32
+	exit                                   int32
 }
 
 // scratch holds the buffers Add reuses.
@@ -85,16 +86,16 @@ func NewLog(name string) *Log {
 func (l *Log) Name() string { return l.name }
 
 // Spawns is how many spawns were added.
-func (l *Log) Spawns() int { return l.recs.len() }
+func (l *Log) Spawns() int { return l.recs.Len() }
 
-func (l *Log) rec(i int32) *rec { return l.recs.at(int(i)) }
+func (l *Log) rec(i int32) *rec { return l.recs.At(int(i)) }
 
-func (l *Log) path(id uint32) *pathInfo { return l.paths.at(int(id)) }
+func (l *Log) path(id uint32) *pathInfo { return l.paths.At(int(id)) }
 
 // Add summarises one spawn. It keeps nothing of s itself, so it is safe
 // with execlog.Options.ReuseSpawns. The error is always nil.
 func (l *Log) Add(s *spawn.Spawn) error {
-	idx := int32(l.recs.len())
+	idx := int32(l.recs.Len())
 	r := rec{exit: s.ExitCode}
 	r.mnemonic, _ = l.strs.intern(s.Mnemonic)
 	r.target, _ = l.strs.intern(s.Target)
@@ -180,14 +181,14 @@ func (l *Log) Add(s *spawn.Spawn) error {
 
 	r.data = l.data.add(b)
 	l.scratch.rec = b
-	l.recs.append(r)
+	l.recs.Append(r)
 	return nil
 }
 
 // growPaths keeps paths as long as the string table.
 func (l *Log) growPaths() {
-	for l.paths.len() < l.strs.len() {
-		l.paths.append(pathInfo{})
+	for l.paths.Len() < l.strs.len() {
+		l.paths.Append(pathInfo{})
 	}
 }
 
@@ -212,7 +213,7 @@ func (l *Log) digest(f spawn.File, pid uint32) (uint32, uint64) {
 // digestKey is the content of a file as one short comparable string:
 //
 //   - 0, the first 16 bytes of the hash, the size as a varint, for a hash
-//     of at least 32 hex digits (SHA-256, BLAKE3, ...): 128 bits tell
+//     that starts with 32 hex digits (SHA-256, BLAKE3, ...): 128 bits tell
 //     contents apart as surely as the whole hash, in a fifth of the space;
 //   - 1 and the target, for an unresolved symlink;
 //   - 2, the size as a varint and the hash as it is, for anything else
@@ -224,27 +225,17 @@ func digestKey(b []byte, f spawn.File) []byte {
 		return append(b, f.SymlinkTarget...)
 	}
 	h := f.Digest.Hash
-	if len(h) >= 32 && len(h)%2 == 0 {
-		b = append(b, 0)
-		n := len(b)
-		b, err := hex.AppendDecode(b, []byte(h[:32]))
-		if err == nil && isHex(h[32:]) {
-			return protowire.AppendVarint(b, uint64(f.Digest.Size))
+	if len(h) >= 32 {
+		start := len(b)
+		k, err := hex.AppendDecode(append(b, 0), unsafe.Slice(unsafe.StringData(h), 32))
+		if err == nil {
+			return protowire.AppendVarint(k, uint64(f.Digest.Size))
 		}
-		b = b[:n-1]
+		b = b[:start]
 	}
 	b = append(b, 2)
 	b = protowire.AppendVarint(b, uint64(f.Digest.Size))
 	return append(b, h...)
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 // parseDigestKey undoes digestKey, as far as it can: a long hash comes
@@ -384,7 +375,7 @@ func (l *Log) firstOutput(i int32) string {
 // Bytes estimates the memory the Log holds, for benchmarks.
 func (l *Log) Bytes() int64 {
 	n := l.strs.bytes() + l.digests.bytes()
-	n += l.recs.bytes() + l.paths.bytes()
+	n += l.recs.Bytes() + l.paths.Bytes()
 	for _, b := range l.data.blocks {
 		n += int64(cap(b))
 	}

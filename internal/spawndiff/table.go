@@ -3,6 +3,8 @@ package spawndiff
 import (
 	"hash/maphash"
 	"unsafe"
+
+	"github.com/ahab-go/ahab/internal/chunks"
 )
 
 // seed is the one hash seed of the process: every Log hashes with it, so
@@ -28,9 +30,8 @@ func mix(a, b uint64) uint64 {
 // moved, so growing it copies only the index.
 type table struct {
 	blocks [][]byte
-	// locs locates each string, in chunks of 1<<chunkBits.
-	locs [][]strLoc
-	n    int
+	// locs locates each string.
+	locs chunks.List[strLoc]
 	// index is an open-addressing hash table, its length a power of two
 	// kept at most 3/4 full, of tag<<32 | id+1 (0 is empty), the tag being
 	// the top half of the string's hash: it places the entry and filters
@@ -41,8 +42,6 @@ type table struct {
 type strLoc struct{ block, off, n uint32 }
 
 const (
-	chunkBits = 14
-	chunkSize = 1 << chunkBits
 	// Blocks start small, for the many small logs of tests, and double up
 	// to maxBlockSize.
 	minBlockSize = 4 << 10
@@ -59,7 +58,7 @@ func nextBlockSize(blocks [][]byte) int {
 // intern returns the id of s, adding it if it is new, and its hash.
 func (t *table) intern(s string) (uint32, uint64) {
 	h := hashString(s)
-	if 4*(t.n+1) > 3*len(t.index) {
+	if 4*(t.locs.Len()+1) > 3*len(t.index) {
 		t.grow()
 	}
 	tag := h >> 32
@@ -67,7 +66,7 @@ func (t *table) intern(s string) (uint32, uint64) {
 	for i := tag & mask; ; i = (i + 1) & mask {
 		v := t.index[i]
 		if v == 0 {
-			id := uint32(t.n)
+			id := uint32(t.locs.Len())
 			t.add(s)
 			t.index[i] = tag<<32 | uint64(id) + 1
 			return id, h
@@ -106,19 +105,8 @@ func (t *table) add(s string) {
 		n++
 	}
 	b := &t.blocks[n-1]
-	if t.n&(chunkSize-1) == 0 {
-		// The first chunk starts small and grows; the others are full
-		// size from the start, so that their elements never move.
-		size := chunkSize
-		if len(t.locs) == 0 {
-			size = 64
-		}
-		t.locs = append(t.locs, make([]strLoc, 0, size))
-	}
-	c := &t.locs[len(t.locs)-1]
-	*c = append(*c, strLoc{block: uint32(n - 1), off: uint32(len(*b)), n: uint32(len(s))})
+	t.locs.Append(strLoc{block: uint32(n - 1), off: uint32(len(*b)), n: uint32(len(s))})
 	*b = append(*b, s...)
-	t.n++
 }
 
 func (t *table) grow() {
@@ -141,18 +129,18 @@ func (t *table) grow() {
 // get returns the string with id: a view of the table's memory, valid as
 // long as the table.
 func (t *table) get(id uint32) string {
-	l := t.locs[id>>chunkBits][id&(chunkSize-1)]
+	l := t.locs.At(int(id))
 	if l.n == 0 {
 		return ""
 	}
 	return unsafe.String(&t.blocks[l.block][l.off], l.n)
 }
 
-func (t *table) len() int { return t.n }
+func (t *table) len() int { return t.locs.Len() }
 
 // bytes is how much memory the table holds.
 func (t *table) bytes() int64 {
-	n := int64(len(t.locs))*chunkSize*int64(unsafe.Sizeof(strLoc{})) + int64(len(t.index))*8
+	n := t.locs.Bytes() + int64(len(t.index))*8
 	for _, b := range t.blocks {
 		n += int64(cap(b))
 	}

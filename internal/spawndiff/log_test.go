@@ -11,7 +11,9 @@ import (
 func TestDigestKey(t *testing.T) {
 	sha := "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 	key := func(f spawn.File) string { return string(digestKey(nil, f)) }
-	file := func(hash string, size int64) spawn.File { return spawn.File{Digest: spawn.Digest{Hash: hash, Size: size}} }
+	file := func(hash string, size int64) spawn.File {
+		return spawn.File{Digest: spawn.Digest{Hash: hash, Size: size}}
+	}
 	for _, tc := range []struct {
 		name string
 		f    spawn.File

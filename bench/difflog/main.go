@@ -6,23 +6,20 @@
 //	                             report to stdout and the JSON one to -json
 //	difflog -mode read LOG       read one log with execlog into a spawndiff.Log
 //	difflog -mode proto LOG      read one log the plain way: proto.Unmarshal of
-//	                             every message into the generated types (binary:
-//	                             SpawnExec; compact: ExecLogEntry, after zstd)
+//	                             every message into the generated types, and for
+//	                             the compact format each spawn rebuilt as Bazel's
+//	                             SpawnLogReconstructor does (execlogtest)
 package main
 
 import (
 	"bufio"
-	"encoding/binary"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"sync"
 
-	"github.com/klauspost/compress/zstd"
-	"google.golang.org/protobuf/proto"
-
 	"github.com/ahab-go/ahab/internal/execlog"
+	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
 	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/spawndiff"
 )
@@ -93,8 +90,8 @@ func read(name string) (*spawndiff.Log, error) {
 	return l, err
 }
 
-// plain reads a binary or compact log with proto.Unmarshal into a fresh
-// message each time, as a plain sequential protobuf reader does.
+// plain reads a binary or compact log the way a plain Go protobuf reader
+// does (execlogtest.ReadBinary, ReadCompact), counting spawns.
 func plain(name string) error {
 	f, err := os.Open(name)
 	if err != nil {
@@ -102,39 +99,13 @@ func plain(name string) error {
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
-	var r io.Reader = br
-	newMsg := func() proto.Message { return new(spawnpb.SpawnExec) }
-	if magic, _ := br.Peek(4); string(magic) == "\x28\xb5\x2f\xfd" {
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
-		if err != nil {
-			return err
-		}
-		defer zr.Close()
-		r = bufio.NewReaderSize(zr, 64<<10)
-		newMsg = func() proto.Message { return new(spawnpb.ExecLogEntry) }
-	}
-	rb := r.(io.ByteReader)
-	var buf []byte
 	n := 0
-	for {
-		size, err := binary.ReadUvarint(rb)
-		if err == io.EOF {
-			fmt.Printf("%d messages\n", n)
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if uint64(cap(buf)) < size {
-			buf = make([]byte, size)
-		}
-		buf = buf[:size]
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return err
-		}
-		if err := proto.Unmarshal(buf, newMsg()); err != nil {
-			return err
-		}
-		n++
+	count := func(*spawnpb.SpawnExec) error { n++; return nil }
+	if magic, _ := br.Peek(4); string(magic) == "\x28\xb5\x2f\xfd" {
+		err = execlogtest.ReadCompact(br, count)
+	} else {
+		err = execlogtest.ReadBinary(br, count)
 	}
+	fmt.Printf("%d spawns\n", n)
+	return err
 }

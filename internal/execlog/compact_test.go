@@ -1,10 +1,12 @@
 package execlog
 
 import (
+	"bytes"
 	"reflect"
 	"runtime"
 	"testing"
 
+	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
 	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/spawn"
 )
@@ -187,5 +189,37 @@ func TestCompactSymlinkActionsAreSkipped(t *testing.T) {
 	)
 	if sp := onlySpawn(t, log); sp.Mnemonic != "M" {
 		t.Errorf("spawn %+v", sp)
+	}
+}
+
+// The compact reader agrees with the plain reference reader
+// (execlogtest.ReadCompact, Bazel's reconstruction done with the generated
+// types) on every field the model keeps.
+func TestCompactMatchesReference(t *testing.T) {
+	logs := [][]byte{
+		write(t, Compact, spawnExecs(t, testdata(t, "a.binary"))...),
+		write(t, Compact, spawnExecs(t, testdata(t, "b.binary"))...),
+		write(t, Compact, seedSpawns()...),
+		compactLog(t,
+			dirEntry(1, "src/dir", dirFile("a", "ha", 1)),
+			symlinkEntry(2, "bazel-out/bin/link", "../target"),
+			fileEntry(3, "tools/cc", "hc", 3),
+			setEntry(4, []uint32{1, 2, 3}),
+			setEntry(5, []uint32{3}),
+			setEntry(6, []uint32{3}, 4, 5),
+			spawnEntry(&spawnpb.ExecLogEntry_Spawn{Args: []string{"cc"}, InputSetId: 6, ToolSetId: 5, Outputs: []*spawnpb.ExecLogEntry_Output{outputID(3), invalidOutput("gone")}}),
+		),
+	}
+	for i, log := range logs {
+		var want []*spawn.Spawn
+		if err := execlogtest.ReadCompact(bytes.NewReader(log), func(se *spawnpb.SpawnExec) error {
+			want = append(want, fromSpawnExec(se))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustReadAll(t, log, Options{}); !reflect.DeepEqual(got, want) {
+			t.Errorf("log %d: %s", i, firstDifference(got, want))
+		}
 	}
 }

@@ -16,7 +16,10 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"io"
+	"slices"
 	"strconv"
+
+	"github.com/klauspost/compress/zstd"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -213,7 +216,121 @@ func (j *jsonWriter) Close() error { return j.w.Flush() }
 // tests hold execlog's own decoder to, and the baseline of its benchmarks.
 // It trusts its input (tests and benchmarks only).
 func ReadBinary(r io.Reader, fn func(*spawnpb.SpawnExec) error) error {
-	br := bufio.NewReaderSize(r, 256<<10)
+	return readDelimited(bufio.NewReaderSize(r, 256<<10), func(b []byte) error {
+		se := new(spawnpb.SpawnExec)
+		if err := proto.Unmarshal(b, se); err != nil {
+			return err
+		}
+		return fn(se)
+	})
+}
+
+// ReadCompact reads a --execution_log_compact_file log the plain way, as
+// Bazel's own SpawnLogReconstructor does: proto.Unmarshal of each entry
+// into a fresh ExecLogEntry, files, directories, symlinks and input sets
+// kept in maps by id, and each spawn turned back into a SpawnExec, its
+// inputs gathered by walking its nested sets and sorted by path. It is the
+// reference execlog's compact reader is held to, and the baseline of its
+// benchmarks. It trusts its input, and does not know runfiles trees.
+func ReadCompact(r io.Reader, fn func(*spawnpb.SpawnExec) error) error {
+	zr, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		return err
+	}
+	defer zr.Close()
+	inputs := map[uint32][]*spawnpb.File{}
+	dirs := map[uint32]string{}
+	sets := map[uint32]*spawnpb.ExecLogEntry_InputSet{}
+	// expand gathers the files of a set by path.
+	expand := func(id uint32) map[string]*spawnpb.File {
+		byPath := map[string]*spawnpb.File{}
+		if id == 0 {
+			return byPath
+		}
+		visited := map[uint32]bool{id: true}
+		stack := []uint32{id}
+		for len(stack) > 0 {
+			set := sets[stack[len(stack)-1]]
+			stack = stack[:len(stack)-1]
+			for _, in := range set.GetInputIds() {
+				if !visited[in] {
+					visited[in] = true
+					for _, f := range inputs[in] {
+						byPath[f.GetPath()] = f
+					}
+				}
+			}
+			for _, s := range set.GetTransitiveSetIds() {
+				if !visited[s] {
+					visited[s] = true
+					stack = append(stack, s)
+				}
+			}
+		}
+		return byPath
+	}
+	return readDelimited(bufio.NewReaderSize(zr, 256<<10), func(b []byte) error {
+		e := new(spawnpb.ExecLogEntry)
+		if err := proto.Unmarshal(b, e); err != nil {
+			return err
+		}
+		switch t := e.Type.(type) {
+		case *spawnpb.ExecLogEntry_File_:
+			inputs[e.Id] = []*spawnpb.File{{Path: t.File.GetPath(), Digest: t.File.GetDigest()}}
+		case *spawnpb.ExecLogEntry_Directory_:
+			var fs []*spawnpb.File
+			for _, f := range t.Directory.GetFiles() {
+				fs = append(fs, &spawnpb.File{Path: t.Directory.GetPath() + "/" + f.GetPath(), Digest: f.GetDigest()})
+			}
+			inputs[e.Id] = fs
+			dirs[e.Id] = t.Directory.GetPath()
+		case *spawnpb.ExecLogEntry_UnresolvedSymlink_:
+			inputs[e.Id] = []*spawnpb.File{{Path: t.UnresolvedSymlink.GetPath(), SymlinkTargetPath: t.UnresolvedSymlink.GetTargetPath()}}
+		case *spawnpb.ExecLogEntry_InputSet_:
+			sets[e.Id] = t.InputSet
+		case *spawnpb.ExecLogEntry_Spawn_:
+			sp := t.Spawn
+			se := &spawnpb.SpawnExec{
+				CommandArgs: sp.GetArgs(), EnvironmentVariables: sp.GetEnvVars(), Mnemonic: sp.GetMnemonic(),
+				TargetLabel: sp.GetTargetLabel(), ExitCode: sp.GetExitCode(), Status: sp.GetStatus(), Runner: sp.GetRunner(),
+				CacheHit: sp.GetCacheHit(), Remotable: sp.GetRemotable(), Cacheable: sp.GetCacheable(), RemoteCacheable: sp.GetRemoteCacheable(),
+			}
+			byPath := expand(sp.GetInputSetId())
+			tools := expand(sp.GetToolSetId())
+			paths := make([]string, 0, len(byPath))
+			for p := range byPath {
+				paths = append(paths, p)
+			}
+			slices.Sort(paths)
+			for _, p := range paths {
+				f := byPath[p]
+				if tools[p] != nil {
+					f = &spawnpb.File{Path: f.GetPath(), Digest: f.GetDigest(), SymlinkTargetPath: f.GetSymlinkTargetPath(), IsTool: true}
+				}
+				se.Inputs = append(se.Inputs, f)
+			}
+			for _, o := range sp.GetOutputs() {
+				if p := o.GetInvalidOutputPath(); p != "" {
+					se.ListedOutputs = append(se.ListedOutputs, p)
+					continue
+				}
+				fs := inputs[o.GetOutputId()]
+				se.ActualOutputs = append(se.ActualOutputs, fs...)
+				if dir, ok := dirs[o.GetOutputId()]; ok {
+					se.ListedOutputs = append(se.ListedOutputs, dir)
+				} else {
+					se.ListedOutputs = append(se.ListedOutputs, fs[0].GetPath())
+				}
+			}
+			slices.Sort(se.ListedOutputs)
+			return fn(se)
+		}
+		return nil
+	})
+}
+
+// readDelimited calls fn with each varint-delimited message of r.
+func readDelimited(br *bufio.Reader, fn func([]byte) error) error {
 	var buf []byte
 	for {
 		n, err := binary.ReadUvarint(br)
@@ -230,11 +347,7 @@ func ReadBinary(r io.Reader, fn func(*spawnpb.SpawnExec) error) error {
 		if _, err := io.ReadFull(br, buf); err != nil {
 			return err
 		}
-		se := new(spawnpb.SpawnExec)
-		if err := proto.Unmarshal(buf, se); err != nil {
-			return err
-		}
-		if err := fn(se); err != nil {
+		if err := fn(buf); err != nil {
 			return err
 		}
 	}

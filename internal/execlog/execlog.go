@@ -73,7 +73,7 @@ type Options struct {
 	// its strings share memory with the reader's buffers: fn must then
 	// keep nothing of a spawn after it returns, not even its strings (copy
 	// what it needs, or use Spawn.Clone). It saves allocating every string
-	// of the log as it streams past. The JSON format ignores it.
+	// of the log as it streams past.
 	ReuseSpawns bool
 }
 
@@ -157,7 +157,7 @@ func Read(r io.Reader, name string, opts Options, fn func(*spawn.Spawn) error) (
 	var err error
 	switch st.Format {
 	case JSON:
-		err = readJSON(br, name, count)
+		err = readJSON(br, name, opts.ReuseSpawns, count)
 	case Binary:
 		err = readBinary(br, name, opts.ReuseSpawns, count)
 	case Compact:

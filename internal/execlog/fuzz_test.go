@@ -2,10 +2,13 @@ package execlog
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/spawn"
@@ -112,4 +115,37 @@ func checkRead(t *testing.T, data []byte, f Format) {
 	if !reflect.DeepEqual(cloned, reused) {
 		t.Fatalf("%v: ReuseSpawns changes the spawns: %s", f, firstDifference(reused, cloned))
 	}
+}
+
+// FuzzJSONMatchesProtojson holds the JSON reader to protojson: whatever
+// one SpawnExec object protojson reads (skipping unknown fields), the
+// reader reads the same, and whatever the reader accepts is valid JSON.
+func FuzzJSONMatchesProtojson(f *testing.F) {
+	for _, se := range spawnExecs(f, testdata(f, "a.binary"))[:3] {
+		f.Add(write(f, JSON, se))
+	}
+	for _, s := range []string{
+		`{"command_args": ["a\u00e9\ud83d\ude00\n", "\ud800x"], "exit_code": "-3", "listed_outputs": null}`,
+		`{"inputs": [{"path": "p", "digest": {"hash": "h", "sizeBytes": 12, "hash_function_name": "SHA-256"}, "is_tool": true}], "exitCode": 1e2}`,
+		`{"environmentVariables": [{"name": "A"}, {"value": "\"v\""}], "remoteCacheHit": true, "runner": "remote cache hit", "metrics": {"totalTime": "1.5s"}, "x": [1, -2.5e3, {"y": null}, false]}`,
+		`{"actualOutputs": [{"path": "o", "symlinkTargetPath": "../t"}], "targetLabel": "//a:b", "cacheable": true, "remotable": false, "remoteCacheable": null}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := readAll(t, data, Options{Format: JSON})
+		if err == nil && len(got) > 0 && !json.Valid(bytes.TrimSpace(data)) && len(got) == 1 {
+			t.Fatalf("accepted invalid JSON %q", data)
+		}
+		var se spawnpb.SpawnExec
+		if (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(data, &se) != nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("protojson reads %q, the reader fails: %v", data, err)
+		}
+		if want := []*spawn.Spawn{fromSpawnExec(&se)}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: %s", data, firstDifference(got, want))
+		}
+	})
 }

@@ -190,3 +190,40 @@ func invocation(workspace string) *spawnpb.ExecLogEntry {
 func file(path, hash string, size int64) spawn.File {
 	return spawn.File{Path: path, Digest: spawn.Digest{Hash: hash, Size: size}}
 }
+
+// fromSpawnExec converts a generated SpawnExec into the model, the plain
+// way: what the readers are held to.
+func fromSpawnExec(se *spawnpb.SpawnExec) *spawn.Spawn {
+	sp := &spawn.Spawn{
+		Mnemonic:        se.GetMnemonic(),
+		Target:          se.GetTargetLabel(),
+		Args:            se.GetCommandArgs(),
+		Outputs:         se.GetListedOutputs(),
+		ExitCode:        se.GetExitCode(),
+		Status:          se.GetStatus(),
+		Runner:          se.GetRunner(),
+		CacheHit:        se.GetCacheHit(),
+		Remotable:       se.GetRemotable(),
+		Cacheable:       se.GetCacheable(),
+		RemoteCacheable: se.GetRemoteCacheable(),
+	}
+	for _, e := range se.GetEnvironmentVariables() {
+		sp.Env = append(sp.Env, spawn.EnvVar{Name: e.GetName(), Value: e.GetValue()})
+	}
+	fromFile := func(f *spawnpb.File) spawn.File {
+		return spawn.File{
+			Path:          f.GetPath(),
+			Digest:        spawn.Digest{Hash: f.GetDigest().GetHash(), Size: f.GetDigest().GetSizeBytes()},
+			SymlinkTarget: f.GetSymlinkTargetPath(),
+			Tool:          f.GetIsTool(),
+		}
+	}
+	for _, f := range se.GetInputs() {
+		sp.Inputs = append(sp.Inputs, fromFile(f))
+	}
+	for _, f := range se.GetActualOutputs() {
+		sp.OutputFiles = append(sp.OutputFiles, fromFile(f))
+	}
+	normalize(sp)
+	return sp.Clone()
+}

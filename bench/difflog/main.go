@@ -3,9 +3,13 @@
 // held to. It is not installed and not for users.
 //
 //	difflog OLD NEW              read both logs (at once), diff, write the text
-//	                             report to stdout and the JSON one to -json
+//	                             report to stdout and the JSON one to -json;
+//	                             with -truth, check each verdict against what
+//	                             ahab-genlog -truth wrote, exit 1 if one differs
 //	difflog -mode read LOG       read one log with execlog into a spawndiff.Log
-//	difflog -mode proto LOG      read one log the plain way: proto.Unmarshal of
+//	difflog -mode proto LOG...   read logs one after the other the plain way
+//	                             (JSON: encoding/json and protojson per object;
+//	                             binary and compact: proto.Unmarshal of
 //	                             every message into the generated types, and for
 //	                             the compact format each spawn rebuilt as Bazel's
 //	                             SpawnLogReconstructor does (execlogtest)
@@ -13,10 +17,15 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"sync"
+
+	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/ahab-go/ahab/internal/execlog"
 	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
@@ -27,14 +36,15 @@ import (
 func main() {
 	mode := flag.String("mode", "diff", "diff, read or proto")
 	jsonOut := flag.String("json", "", "with -mode diff: write the JSON report here")
+	truth := flag.String("truth", "", "with -mode diff: check the verdicts against this ahab-genlog -truth file")
 	flag.Parse()
-	if err := run(*mode, *jsonOut, flag.Args()); err != nil {
+	if err := run(*mode, *jsonOut, *truth, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "difflog:", err)
 		os.Exit(1)
 	}
 }
 
-func run(mode, jsonOut string, args []string) error {
+func run(mode, jsonOut, truth string, args []string) error {
 	switch mode {
 	case "diff":
 		if len(args) != 2 {
@@ -64,7 +74,12 @@ func run(mode, jsonOut string, args []string) error {
 			if err := spawndiff.WriteJSON(f, r); err != nil {
 				return err
 			}
-			return f.Close()
+			if err := f.Close(); err != nil {
+				return err
+			}
+		}
+		if truth != "" {
+			return check(r, truth)
 		}
 		return nil
 	case "read":
@@ -74,7 +89,12 @@ func run(mode, jsonOut string, args []string) error {
 		}
 		return err
 	case "proto":
-		return plain(args[0])
+		for _, name := range args {
+			if err := plain(name); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	return fmt.Errorf("unknown mode %q", mode)
 }
@@ -101,11 +121,73 @@ func plain(name string) error {
 	br := bufio.NewReaderSize(f, 64<<10)
 	n := 0
 	count := func(*spawnpb.SpawnExec) error { n++; return nil }
-	if magic, _ := br.Peek(4); string(magic) == "\x28\xb5\x2f\xfd" {
+	magic, _ := br.Peek(4)
+	switch {
+	case string(magic) == "\x28\xb5\x2f\xfd":
 		err = execlogtest.ReadCompact(br, count)
-	} else {
+	case len(magic) > 0 && magic[0] == '{':
+		err = readJSON(br, count)
+	default:
 		err = execlogtest.ReadBinary(br, count)
 	}
 	fmt.Printf("%d spawns\n", n)
 	return err
+}
+
+// readJSON reads a JSON log the generic way: encoding/json cuts each
+// object out, protojson decodes it.
+func readJSON(r io.Reader, fn func(*spawnpb.SpawnExec) error) error {
+	dec := json.NewDecoder(r)
+	for {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		se := new(spawnpb.SpawnExec)
+		if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(raw, se); err != nil {
+			return err
+		}
+		if err := fn(se); err != nil {
+			return err
+		}
+	}
+}
+
+// check compares the verdicts of r with an ahab-genlog -truth file.
+func check(r *spawndiff.Result, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	want := map[string]string{}
+	identical := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		verdict, outputs, _ := strings.Cut(sc.Text(), "\t")
+		if verdict == "identical" {
+			identical++
+			continue
+		}
+		want[outputs] = verdict
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	bad := 0
+	for _, a := range r.Actions {
+		k := strings.Join(a.Outputs, " ")
+		if want[k] != a.Verdict.String() {
+			bad++
+		}
+		delete(want, k)
+	}
+	bad += len(want)
+	if bad > 0 || identical != r.Count(spawndiff.Identical) {
+		return fmt.Errorf("%s: %d verdicts differ from the truth, %d identical where it says %d", path, bad, r.Count(spawndiff.Identical), identical)
+	}
+	return nil
 }

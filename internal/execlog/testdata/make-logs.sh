@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates the real execution logs in this directory with Debian's Bazel
-# 4.2.3, offline: the workspace in tinyws.txtar built twice, at two paths
-# with two output bases and different flags (see the archive's header for
-# what each spawn is expected to be):
+# Regenerates the real execution logs in this directory (or in the
+# directory given as its argument) with Debian's Bazel 4.2.3, offline: the
+# workspace in tinyws.txtar built twice, at two paths with two output bases
+# and different flags (see the archive's header for what each spawn is
+# expected to be):
 #
 #   a.json, a.binary   build a: //... but //:extra, --define VARIANT=a GREETING=hello
 #   b.json, b.binary   build b: //..., --define VARIANT=b GREETING=bonjour, b/version.txt
@@ -14,6 +15,7 @@
 # (the "where" genrule's output holds one, but logs only have digests).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+out=$(mkdir -p "${1:-$here}" && cd "${1:-$here}" && pwd)
 scratch=$(mktemp -d)
 cleanup() {
 	chmod -R u+w "$scratch" 2>/dev/null || true
@@ -49,8 +51,8 @@ build() { # NAME TARGETS... -- FLAGS...
 			tail -30 "$scratch/$name.err" >&2
 			exit 1
 		}
-	cp "$scratch/$name.json" "$scratch/$name.binary" "$here/"
-	echo "$name: $(wc -c <"$here/$name.json") bytes of JSON, $(wc -c <"$here/$name.binary") bytes of binary"
+	cp "$scratch/$name.json" "$scratch/$name.binary" "$out/"
+	echo "$name: $(wc -c <"$out/$name.json") bytes of JSON, $(wc -c <"$out/$name.binary") bytes of binary"
 }
 build a //... -//:extra -- --define=VARIANT=a --define=GREETING=hello
 build b //... -- --define=VARIANT=b --define=GREETING=bonjour

@@ -174,7 +174,7 @@ func (d *differ) compareContentOf(na, nb *node) int {
 	if c := strings.Compare(la.firstOutput(ia), lb.firstOutput(ib)); c != 0 {
 		return c
 	}
-	if c := slices.Compare(la.declaredOutputs(ia), lb.declaredOutputs(ib)); c != 0 {
+	if c := compareDeclared(la, ia, lb, ib); c != 0 {
 		return c
 	}
 	ra, rb := la.rec(ia), lb.rec(ib)
@@ -188,6 +188,27 @@ func (d *differ) compareContentOf(na, nb *node) int {
 		return c
 	}
 	return compareContent(la, ia, lb, ib)
+}
+
+// compareDeclared compares two spawns' declared outputs as lists of
+// strings, without allocating.
+func compareDeclared(la *Log, a int32, lb *Log, b int32) int {
+	da, db := la.declared(a), lb.declared(b)
+	for {
+		x, okA := da.next()
+		y, okB := db.next()
+		switch {
+		case !okA && !okB:
+			return 0
+		case !okA:
+			return -1
+		case !okB:
+			return 1
+		}
+		if c := strings.Compare(la.strs.get(x), lb.strs.get(y)); c != 0 {
+			return c
+		}
+	}
 }
 
 // result builds the Result: actions in report order, with details for

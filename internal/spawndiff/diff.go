@@ -244,25 +244,25 @@ func (d *differ) pairDuplicates(os, ns []int32) (leftOld, leftNew []int32) {
 		d.pair(os[0], ns[0], false)
 		return nil, nil
 	}
-	usedOld := make([]bool, len(os))
+	// Identical spawns first, found through a hash of everything compared.
+	byContent := map[uint64][]int32{}
+	for _, o := range os {
+		h := contentHash(d.old.rec(o))
+		byContent[h] = append(byContent[h], o)
+	}
 	var restN []int32
 	for _, n := range ns {
-		found := false
-		for i, o := range os {
-			if !usedOld[i] && d.identical(o, n) {
-				usedOld[i] = true
-				d.pair(o, n, false)
-				found = true
-				break
-			}
+		h := contentHash(d.new.rec(n))
+		if same := byContent[h]; len(same) > 0 {
+			d.pair(same[0], n, false)
+			byContent[h] = same[1:]
+			continue
 		}
-		if !found {
-			restN = append(restN, n)
-		}
+		restN = append(restN, n)
 	}
 	var restO []int32
-	for i, o := range os {
-		if !usedOld[i] {
+	for _, o := range os {
+		if slices.Contains(byContent[contentHash(d.old.rec(o))], o) {
 			restO = append(restO, o)
 		}
 	}
@@ -275,11 +275,10 @@ func (d *differ) pairDuplicates(os, ns []int32) (leftOld, leftNew []int32) {
 	return restO[k:], restN[k:]
 }
 
-// identical reports whether two spawns with equal keys are the same in
-// every way Diff compares.
-func (d *differ) identical(o, n int32) bool {
-	ro, rn := d.old.rec(o), d.new.rec(n)
-	return ro.args == rn.args && ro.env == rn.env && ro.inputs == rn.inputs && ro.outputs == rn.outputs && ro.exit == rn.exit
+// contentHash hashes everything Diff compares of a spawn but its key:
+// spawns with equal keys and equal content hashes are identical.
+func contentHash(r *rec) uint64 {
+	return mix(mix(mix(r.args, r.env), mix(r.inputs, r.outputs)), uint64(uint32(r.exit)))
 }
 
 // compareContent orders spawns of equal keys by what they did: exit code,

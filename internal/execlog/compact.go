@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/ahab-go/ahab/internal/chunks"
+	"github.com/ahab-go/ahab/internal/intern"
 	"github.com/ahab-go/ahab/internal/spawn"
 )
 
@@ -26,13 +26,13 @@ const maxWindow = 128 << 20
 
 // readCompact reads --execution_log_compact_file: a zstd stream of
 // varint-delimited ExecLogEntry messages.
-func readCompact(br *bufio.Reader, name string, reuse bool, fn func(*spawn.Spawn) error) error {
+func readCompact(br *bufio.Reader, name string, opts Options, fn func(*spawn.Spawn) error) error {
 	zr, err := getDecoder(br)
 	if err != nil {
 		return &Error{File: name, Offset: -1, Err: fmt.Errorf("zstd: %w", err)}
 	}
 	defer putDecoder(zr)
-	c := newCompactReader(reuse)
+	c := newCompactReader(opts.ReuseSpawns, opts.Strings, opts.Contents)
 	s := &stream{br: bufio.NewReaderSize(zstdReader{zr}, readBufferSize)}
 	for {
 		start := s.off
@@ -125,32 +125,45 @@ var entryKindNames = [numEntryKinds]string{
 }
 
 // node is what an id refers to, as an entry's decoder returns it: an input
-// (a file or symlink, a directory, a runfiles tree, each held as the files
-// it stands for) or a set. The reader keeps each kind in a list of its own
-// (see nodeRef), a file taking no more than its spawn.File.
+// (a file or symlink, a directory, a runfiles tree, each standing for
+// files) or a set. Its strings may borrow the entry's bytes: the reader
+// keeps each kind in a store of its own (see nodeRef), copying what it
+// keeps.
 type node struct {
 	kind uint8
 	// file is a file or unresolved symlink.
 	file spawn.File
 	// dir is a directory or runfiles tree: its own path and its files,
 	// with full exec paths.
-	dir dirNode
-	// set is an input set or symlink entry set.
-	set setNode
+	dir struct {
+		path  string
+		files []spawn.File
+	}
+	// set is an input set's direct inputs and transitive sets (node
+	// indexes); for a symlink entry set, inputs are the targets of the
+	// symlinks named by names (noTarget for an empty file).
+	set struct {
+		inputs, sets []uint32
+		names        []string
+	}
 }
 
+// dirNode is a stored directory or runfiles tree: its path and its files'
+// ids in the fileStore.
 type dirNode struct {
 	path  string
-	files []spawn.File
+	files []uint32
 }
 
-// setNode holds an input set's direct inputs and transitive sets (node
-// indexes); for a symlink entry set, inputs are the targets of the
-// symlinks named by names (noTarget for an empty file).
+// setNode is a stored set: its direct inputs, then its transitive sets,
+// all node indexes.
 type setNode struct {
-	inputs, sets []uint32
-	names        []string
+	ids []uint32
+	nIn uint32
 }
+
+func (s *setNode) inputs() []uint32 { return s.ids[:s.nIn] }
+func (s *setNode) sets() []uint32   { return s.ids[s.nIn:] }
 
 // nodeRef locates a node: its kind, and its index in the list of that
 // kind.
@@ -164,9 +177,15 @@ type nodeRef struct {
 type compactReader struct {
 	strs  strs
 	nodes chunks.List[nodeRef]
-	files chunks.List[spawn.File] // files and unresolved symlinks
-	dirs  chunks.List[dirNode]    // directories and runfiles trees
-	sets  chunks.List[setNode]    // input sets and symlink entry sets
+	files fileStore            // files and unresolved symlinks
+	dirs  chunks.List[dirNode] // directories and runfiles trees
+	sets  chunks.List[setNode] // input sets and symlink entry sets
+	ids   idArena
+	// names are the symlink names of symlink entry sets, by set index.
+	names map[uint32][]string
+	// out holds the strings of the spawn being read; tmp, those of an
+	// entry being stored.
+	out, tmp outBuf
 	// byID maps an entry id to its node index + 1; ids beyond it (Bazel
 	// numbers entries from 1 with no gaps, but need not) are in sparse.
 	byID   []uint32
@@ -184,10 +203,13 @@ type compactReader struct {
 	sp    *spawn.Spawn
 	reuse bool
 	// scratch, reused by walks.
-	stack     []walkFrame
-	tools     []string
-	toolFiles []spawn.File
-	ids, ids2 []uint32
+	stack      []walkFrame
+	tools      []string
+	toolFiles  []spawn.File
+	ids1, ids2 []uint32 // decoded ids
+	refIn      []uint32 // resolved ids
+	refSets    []uint32
+	scratchIDs []uint32
 }
 
 type walkFrame struct {
@@ -195,8 +217,17 @@ type walkFrame struct {
 	expanded bool
 }
 
-func newCompactReader(reuse bool) *compactReader {
-	return &compactReader{strs: strs{borrow: reuse}, reuse: reuse, sp: new(spawn.Spawn), workspace: defaultRunfilesPrefix}
+// newCompactReader returns a reader that keeps files' paths and contents
+// in the given tables, or in tables of its own when they are nil.
+func newCompactReader(reuse bool, paths, contents *intern.Table) *compactReader {
+	if paths == nil {
+		paths = new(intern.Table)
+	}
+	if contents == nil {
+		contents = new(intern.Table)
+	}
+	return &compactReader{strs: strs{borrow: reuse}, reuse: reuse, sp: new(spawn.Spawn), workspace: defaultRunfilesPrefix,
+		files: fileStore{paths: paths, contents: contents}, out: outBuf{borrow: reuse}, tmp: outBuf{borrow: true}}
 }
 
 // lastEntry names the entry being read, for errors.
@@ -210,6 +241,7 @@ func (c *compactReader) lastEntry() string {
 
 // entry decodes one ExecLogEntry.
 func (c *compactReader) entry(msg []byte, fn func(*spawn.Spawn) error) error {
+	c.tmp.b = c.tmp.b[:0]
 	c.counts.entries++
 	c.counts.kind = 0
 	var id uint32
@@ -283,14 +315,30 @@ func (c *compactReader) add(id uint32, n node) error {
 	ref := nodeRef{kind: n.kind}
 	switch n.kind {
 	case entryFile, entryUnresolvedSym:
-		ref.idx = uint32(c.files.Len())
-		c.files.Append(n.file)
+		ref.idx = c.files.add(n.file)
 	case entryDirectory, entryRunfilesTree:
+		pid, _ := c.files.paths.Intern(n.dir.path)
+		d := dirNode{path: c.files.paths.Get(pid), files: make([]uint32, len(n.dir.files))}
+		for i, f := range n.dir.files {
+			d.files[i] = c.files.add(f)
+		}
 		ref.idx = uint32(c.dirs.Len())
-		c.dirs.Append(n.dir)
+		c.dirs.Append(d)
 	default:
 		ref.idx = uint32(c.sets.Len())
-		c.sets.Append(n.set)
+		c.scratchIDs = append(append(c.scratchIDs[:0], n.set.inputs...), n.set.sets...)
+		c.sets.Append(setNode{ids: c.ids.add(c.scratchIDs), nIn: uint32(len(n.set.inputs))})
+		if len(n.set.names) > 0 {
+			if c.names == nil {
+				c.names = map[uint32][]string{}
+			}
+			names := make([]string, len(n.set.names))
+			for i, name := range n.set.names {
+				id, _ := c.files.paths.Intern(name)
+				names[i] = c.files.paths.Get(id)
+			}
+			c.names[ref.idx] = names
+		}
 	}
 	c.nodes.Append(ref)
 	c.visited = append(c.visited, 0)
@@ -313,25 +361,32 @@ func (c *compactReader) add(id uint32, n node) error {
 
 func (c *compactReader) kind(i uint32) uint8 { return c.nodes.At(int(i)).kind }
 
-// filesOf returns the files input node i stands for.
-func (c *compactReader) filesOf(i uint32) []spawn.File {
+// appendFiles appends the files input node i stands for, their hashes
+// written into out.
+func (c *compactReader) appendFiles(dst []spawn.File, i uint32, out *outBuf) []spawn.File {
 	r := c.nodes.At(int(i))
 	if r.kind == entryFile || r.kind == entryUnresolvedSym {
-		return unsafe.Slice(c.files.At(int(r.idx)), 1)
+		return append(dst, c.files.file(r.idx, out))
 	}
-	return c.dirs.At(int(r.idx)).files
+	for _, id := range c.dirs.At(int(r.idx)).files {
+		dst = append(dst, c.files.file(id, out))
+	}
+	return dst
 }
 
 // pathOf returns input node i's own path.
 func (c *compactReader) pathOf(i uint32) string {
 	r := c.nodes.At(int(i))
 	if r.kind == entryFile || r.kind == entryUnresolvedSym {
-		return c.files.At(int(r.idx)).Path
+		return c.files.pathOf(r.idx)
 	}
 	return c.dirs.At(int(r.idx)).path
 }
 
 func (c *compactReader) setOf(i uint32) *setNode { return c.sets.At(int(c.nodes.At(int(i)).idx)) }
+
+// namesOf returns the symlink names of symlink entry set node i.
+func (c *compactReader) namesOf(i uint32) []string { return c.names[c.nodes.At(int(i)).idx] }
 
 // lookup returns the node index + 1 of id, or 0.
 func (c *compactReader) lookup(id uint32) uint32 {
@@ -375,9 +430,9 @@ func (c *compactReader) invocation(b []byte) error {
 	return f.err
 }
 
-// logFile decodes ExecLogEntry.File: 1 path, 2 digest. Its strings outlive
-// the message, so they are always copied.
-func logFile(b []byte, dir string) (spawn.File, error) {
+// logFile decodes ExecLogEntry.File: 1 path, 2 digest. Its strings borrow
+// the message's bytes, and out's when the file is in directory dir.
+func logFile(b []byte, dir string, out *outBuf) (spawn.File, error) {
 	var file spawn.File
 	f := fields{b: b}
 	for f.next() {
@@ -385,12 +440,16 @@ func logFile(b []byte, dir string) (spawn.File, error) {
 		case 1:
 			p := f.bytes("path")
 			if dir != "" {
-				file.Path = dir + "/" + string(p)
+				start := len(out.b)
+				out.b = append(out.b, dir...)
+				out.b = append(out.b, '/')
+				out.b = append(out.b, p...)
+				file.Path = out.str(start)
 			} else {
-				file.Path = string(p)
+				file.Path = borrowed.of(p)
 			}
 		case 2:
-			dg, err := decodeDigest(f.bytes("digest"), strs{})
+			dg, err := decodeDigest(f.bytes("digest"), borrowed)
 			if err != nil {
 				f.fail("digest", err)
 			}
@@ -402,8 +461,12 @@ func logFile(b []byte, dir string) (spawn.File, error) {
 	return file, f.err
 }
 
+// borrowed makes strings that borrow an entry's bytes: what is kept of
+// them is copied into the stores.
+var borrowed = strs{borrow: true}
+
 func (c *compactReader) file(b []byte) (node, error) {
-	file, err := logFile(b, "")
+	file, err := logFile(b, "", nil)
 	return node{file: file}, err
 }
 
@@ -416,7 +479,7 @@ func (c *compactReader) directory(b []byte) (node, error) {
 	for f.next() {
 		switch f.num {
 		case 1:
-			n.dir.path = string(f.bytes("path"))
+			n.dir.path = borrowed.of(f.bytes("path"))
 		case 2:
 			files = append(files, f.bytes("files"))
 		default:
@@ -427,7 +490,7 @@ func (c *compactReader) directory(b []byte) (node, error) {
 		return n, f.err
 	}
 	for i, fb := range files {
-		file, err := logFile(fb, n.dir.path)
+		file, err := logFile(fb, n.dir.path, &c.tmp)
 		if err != nil {
 			return n, fmt.Errorf("files %d: %w", i+1, err)
 		}
@@ -443,9 +506,9 @@ func (c *compactReader) symlink(b []byte) (node, error) {
 	for f.next() {
 		switch f.num {
 		case 1:
-			file.Path = string(f.bytes("path"))
+			file.Path = borrowed.of(f.bytes("path"))
 		case 2:
-			file.SymlinkTarget = string(f.bytes("target_path"))
+			file.SymlinkTarget = borrowed.of(f.bytes("target_path"))
 		default:
 			f.skip()
 		}
@@ -459,8 +522,8 @@ var inputKinds = []int{entryFile, entryDirectory, entryUnresolvedSym, entryRunfi
 // transitive_set_ids (1 to 3 are reserved: the fields of an older layout).
 func (c *compactReader) inputSet(b []byte) (node, error) {
 	var n node
-	inputs, sets := c.ids[:0], c.ids2[:0]
-	defer func() { c.ids, c.ids2 = inputs, sets }()
+	inputs, sets := c.ids1[:0], c.ids2[:0]
+	defer func() { c.ids1, c.ids2 = inputs, sets }()
 	f := fields{b: b}
 	for f.next() {
 		switch f.num {
@@ -476,26 +539,25 @@ func (c *compactReader) inputSet(b []byte) (node, error) {
 		return n, f.err
 	}
 	var err error
-	if n.set.inputs, err = c.refs("input", inputs, inputKinds...); err != nil {
+	if c.refIn, err = c.refs(c.refIn[:0], "input", inputs, inputKinds...); err != nil {
 		return n, err
 	}
-	n.set.sets, err = c.refs("transitive set", sets, entryInputSet)
+	c.refSets, err = c.refs(c.refSets[:0], "transitive set", sets, entryInputSet)
+	n.set.inputs, n.set.sets = c.refIn, c.refSets
 	return n, err
 }
 
-func (c *compactReader) refs(what string, ids []uint32, ok ...int) ([]uint32, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	out := make([]uint32, len(ids))
-	for i, id := range ids {
+// refs appends to dst the nodes that ids name, each of one of the kinds in
+// ok.
+func (c *compactReader) refs(dst []uint32, what string, ids []uint32, ok ...int) ([]uint32, error) {
+	for _, id := range ids {
 		v, err := c.ref(what, id, ok...)
 		if err != nil {
-			return nil, err
+			return dst, err
 		}
-		out[i] = v
+		dst = append(dst, v)
 	}
-	return out, nil
+	return dst, nil
 }
 
 // symlinkEntrySet decodes ExecLogEntry.SymlinkEntrySet: 1 direct_entries
@@ -503,8 +565,8 @@ func (c *compactReader) refs(what string, ids []uint32, ok ...int) ([]uint32, er
 // symlink), 2 transitive_set_ids.
 func (c *compactReader) symlinkEntrySet(b []byte) (node, error) {
 	var n node
-	sets := c.ids[:0]
-	defer func() { c.ids = sets }()
+	sets := c.ids1[:0]
+	defer func() { c.ids1 = sets }()
 	f := fields{b: b}
 	for f.next() {
 		switch f.num {
@@ -532,7 +594,8 @@ func (c *compactReader) symlinkEntrySet(b []byte) (node, error) {
 		return n, f.err
 	}
 	var err error
-	n.set.sets, err = c.refs("transitive set", sets, entrySymlinkEntrySet)
+	c.refSets, err = c.refs(c.refSets[:0], "transitive set", sets, entrySymlinkEntrySet)
+	n.set.sets = c.refSets
 	return n, err
 }
 
@@ -547,7 +610,7 @@ func mapEntry(b []byte) (string, uint32, error) {
 	for f.next() {
 		switch f.num {
 		case 1:
-			key = string(f.bytes("key"))
+			key = borrowed.of(f.bytes("key"))
 		case 2:
 			value = f.uint32("value")
 		default:
@@ -568,6 +631,7 @@ func (c *compactReader) spawn(b []byte) error {
 		Args: sp.Args[:0], Env: sp.Env[:0], Inputs: sp.Inputs[:0],
 		Outputs: sp.Outputs[:0], OutputFiles: sp.OutputFiles[:0],
 	}
+	c.out.b = c.out.b[:0]
 	var inputSet, toolSet uint32
 	d := spawnExecDecoder{strs: c.strs}
 	f := fields{b: b}
@@ -648,7 +712,7 @@ func (c *compactReader) output(b []byte, sp *spawn.Spawn) error {
 				return err
 			}
 			sp.Outputs = append(sp.Outputs, c.pathOf(v))
-			sp.OutputFiles = append(sp.OutputFiles, c.filesOf(v)...)
+			sp.OutputFiles = c.appendFiles(sp.OutputFiles, v, &c.out)
 		case 4:
 			sp.Outputs = append(sp.Outputs, c.strs.of(f.bytes("invalid_output_path")))
 		default:
@@ -661,11 +725,11 @@ func (c *compactReader) output(b []byte, sp *spawn.Spawn) error {
 // expand appends the files of input set root to dst, walking nested sets
 // in Bazel's postorder and reaching each set and input once.
 func (c *compactReader) expand(root uint32, dst []spawn.File) []spawn.File {
-	c.walkSets(root, func(set *setNode) {
-		for _, in := range set.inputs {
+	c.walkSets(root, func(_ uint32, set *setNode) {
+		for _, in := range set.inputs() {
 			if c.visited[in] != c.epoch {
 				c.visited[in] = c.epoch
-				dst = append(dst, c.filesOf(in)...)
+				dst = c.appendFiles(dst, in, &c.out)
 			}
 		}
 	})
@@ -676,7 +740,7 @@ func (c *compactReader) expand(root uint32, dst []spawn.File) []spawn.File {
 // in Bazel's postorder: a set's transitive sets, left to right, before the
 // set itself. It walks iteratively, so nesting depth costs no stack, and
 // starts a new epoch of c.visited, which visit may use to mark inputs.
-func (c *compactReader) walkSets(root uint32, visit func(*setNode)) {
+func (c *compactReader) walkSets(root uint32, visit func(node uint32, set *setNode)) {
 	c.epoch++
 	if c.epoch == 0 {
 		clear(c.visited)
@@ -690,8 +754,9 @@ func (c *compactReader) walkSets(root uint32, visit func(*setNode)) {
 		if !top.expanded {
 			top.expanded = true
 			// Push transitive sets right to left so they pop left to right.
-			for i := len(n.sets) - 1; i >= 0; i-- {
-				s := n.sets[i]
+			sets := n.sets()
+			for i := len(sets) - 1; i >= 0; i-- {
+				s := sets[i]
 				if c.visited[s] != c.epoch {
 					c.visited[s] = c.epoch
 					stack = append(stack, walkFrame{node: s})
@@ -700,7 +765,7 @@ func (c *compactReader) walkSets(root uint32, visit func(*setNode)) {
 			continue
 		}
 		stack = stack[:len(stack)-1]
-		visit(n)
+		visit(top.node, n)
 	}
 	c.stack = stack
 }

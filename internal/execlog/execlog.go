@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/intern"
 	"github.com/ahab-go/ahab/internal/spawn"
 )
 
@@ -75,6 +76,14 @@ type Options struct {
 	// what it needs, or use Spawn.Clone). It saves allocating every string
 	// of the log as it streams past.
 	ReuseSpawns bool
+	// Strings and Contents, when not nil, are where the compact format's
+	// reader keeps the paths and the contents (spawn.AppendContentKey) of
+	// the files later entries may refer to, instead of tables of its own.
+	// A consumer that interns the same strings (spawndiff.Log does) then
+	// holds each once: for a compact log of a million spawns, that is
+	// several hundred megabytes. The tables must not be used by anything
+	// else while Read runs.
+	Strings, Contents *intern.Table
 }
 
 // Error is a log that cannot be read. It renders as one line naming the
@@ -161,7 +170,7 @@ func Read(r io.Reader, name string, opts Options, fn func(*spawn.Spawn) error) (
 	case Binary:
 		err = readBinary(br, name, opts.ReuseSpawns, count)
 	case Compact:
-		err = readCompact(br, name, opts.ReuseSpawns, count)
+		err = readCompact(br, name, opts, count)
 	default:
 		return st, fmt.Errorf("%s: unknown format %v", name, st.Format)
 	}

@@ -73,8 +73,8 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 			return n, err
 		}
 		var bad error
-		c.walkSets(set, func(s *setNode) {
-			for _, in := range s.inputs {
+		c.walkSets(set, func(_ uint32, s *setNode) {
+			for _, in := range s.inputs() {
 				if c.visited[in] == c.epoch {
 					continue
 				}
@@ -86,7 +86,7 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 				if !isExternal(c.pathOf(in)) {
 					wsExists = true
 				}
-				for _, file := range c.filesOf(in) {
+				for _, file := range c.appendFiles(nil, in, &c.tmp) {
 					for _, p := range c.runfilesPaths(file.Path, legacy) {
 						file.Path = tree + "/" + p
 						t.put(file)
@@ -116,7 +116,7 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 		}
 	}
 	if hasRepoMapping {
-		file, err := logFile(repoMapping, "")
+		file, err := logFile(repoMapping, "", nil)
 		if err != nil {
 			return n, fmt.Errorf("repo_mapping_manifest: %w", err)
 		}
@@ -147,23 +147,23 @@ func (t *runfiles) put(f spawn.File) { t.files[f.Path] = f }
 // its transitive sets first, then its own entries, later ones winning.
 // A symlink to a directory stands for the directory's files.
 func (c *compactReader) symlinkFiles(set uint32, prefix string, t *runfiles) {
-	c.walkSets(set, func(s *setNode) {
-		for i, name := range s.names {
+	c.walkSets(set, func(node uint32, s *setNode) {
+		for i, name := range c.namesOf(node) {
 			t.rootNames = append(t.rootNames, name)
 			at := prefix + name
-			target := s.inputs[i]
+			target := s.inputs()[i]
 			if target == noTarget {
 				t.put(spawn.File{Path: at})
 				continue
 			}
 			if c.kind(target) != entryDirectory {
-				file := c.filesOf(target)[0]
+				file := c.appendFiles(nil, target, &c.tmp)[0]
 				file.Path = at
 				t.put(file)
 				continue
 			}
 			dir := c.pathOf(target)
-			for _, file := range c.filesOf(target) {
+			for _, file := range c.appendFiles(nil, target, &c.tmp) {
 				file.Path = at + strings.TrimPrefix(file.Path, dir)
 				t.put(file)
 			}

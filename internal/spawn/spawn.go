@@ -7,7 +7,12 @@
 // here depends on either.
 package spawn
 
-import "strings"
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"strings"
+	"unsafe"
+)
 
 // Spawn is one spawn of an execution log.
 type Spawn struct {
@@ -106,4 +111,60 @@ func cloneAll[T any](xs []T, clone func(T) T) []T {
 		c[i] = clone(x)
 	}
 	return c
+}
+
+// AppendContentKey appends to b the content of f as one short string that
+// compares equal exactly when the contents are equal, and that
+// ParseContentKey turns back into the digest or symlink target:
+//
+//   - 0, the size as a varint and the bytes a lowercase hex hash spells
+//     (SHA-256, BLAKE3, ...): half the hash's text;
+//   - 1 and the target, for an unresolved symlink;
+//   - 2, the size as a varint and the hash as it is, for anything else
+//     (including no digest at all, which some Bazel versions write for
+//     empty files).
+//
+// The execution-log reader and the comparison intern files' contents by
+// it.
+func AppendContentKey(b []byte, f File) []byte {
+	if f.SymlinkTarget != "" {
+		b = append(b, 1)
+		return append(b, f.SymlinkTarget...)
+	}
+	h := f.Digest.Hash
+	if h != "" && len(h)%2 == 0 && isLowerHex(h) {
+		b = append(b, 0)
+		b = binary.AppendUvarint(b, uint64(f.Digest.Size))
+		b, _ = hex.AppendDecode(b, unsafe.Slice(unsafe.StringData(h), len(h))) // lowercase hex: decodes
+		return b
+	}
+	b = append(b, 2)
+	b = binary.AppendUvarint(b, uint64(f.Digest.Size))
+	return append(b, h...)
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseContentKey turns a key AppendContentKey made back into the digest
+// (or symlink target) it was made from.
+func ParseContentKey(k string) (d Digest, symlinkTarget string) {
+	if k == "" {
+		return Digest{}, ""
+	}
+	switch k[0] {
+	case 1:
+		return Digest{}, k[1:]
+	case 0:
+		size, n := binary.Uvarint([]byte(k[1:]))
+		return Digest{Hash: hex.EncodeToString([]byte(k[1+n:])), Size: int64(size)}, ""
+	}
+	size, n := binary.Uvarint([]byte(k[1:]))
+	return Digest{Hash: k[1+n:], Size: int64(size)}, ""
 }

@@ -41,3 +41,39 @@ func TestCloneOwnsItsMemory(t *testing.T) {
 		t.Error("an empty list clones to a non-nil one")
 	}
 }
+
+func TestContentKey(t *testing.T) {
+	sha := "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+	file := func(hash string, size int64) File { return File{Digest: Digest{Hash: hash, Size: size}} }
+	for _, tc := range []struct {
+		name string
+		f    File
+		kind byte
+		len  int
+	}{
+		{"lowercase hex is kept as its bytes", file(sha, 4), 0, 1 + 1 + 32},
+		{"uppercase hex is kept as text", file("ABCD", 3), 2, 1 + 1 + 4},
+		{"odd hex is kept as text", file("abc", 3), 2, 1 + 1 + 3},
+		{"no digest", file("", 0), 2, 2},
+		{"not hex", file("zz", 1), 2, 4},
+		{"a symlink is its target", File{SymlinkTarget: "../x"}, 1, 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := string(AppendContentKey(nil, tc.f))
+			if k[0] != tc.kind || len(k) != tc.len {
+				t.Errorf("key %q, expected kind %d and %d bytes", k, tc.kind, tc.len)
+			}
+			d, target := ParseContentKey(k)
+			if d != tc.f.Digest || target != tc.f.SymlinkTarget {
+				t.Errorf("parses back as %+v %q", d, target)
+			}
+		})
+	}
+	key := func(f File) string { return string(AppendContentKey(nil, f)) }
+	if key(file(sha, 4)) == key(file(sha, 5)) {
+		t.Error("the size is not part of the key")
+	}
+	if key(file("ab", 1)) == key(File{SymlinkTarget: "ab"}) {
+		t.Error("a symlink and a file share a key")
+	}
+}

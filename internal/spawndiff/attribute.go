@@ -178,10 +178,10 @@ func (d *differ) compareContentOf(na, nb *node) int {
 		return c
 	}
 	ra, rb := la.rec(ia), lb.rec(ib)
-	if c := strings.Compare(la.strs.get(ra.mnemonic), lb.strs.get(rb.mnemonic)); c != 0 {
+	if c := strings.Compare(la.strs.Get(ra.mnemonic), lb.strs.Get(rb.mnemonic)); c != 0 {
 		return c
 	}
-	if c := strings.Compare(la.strs.get(ra.target), lb.strs.get(rb.target)); c != 0 {
+	if c := strings.Compare(la.strs.Get(ra.target), lb.strs.Get(rb.target)); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(na.verdict, nb.verdict); c != 0 {
@@ -205,7 +205,7 @@ func compareDeclared(la *Log, a int32, lb *Log, b int32) int {
 		case !okB:
 			return 1
 		}
-		if c := strings.Compare(la.strs.get(x), lb.strs.get(y)); c != 0 {
+		if c := strings.Compare(la.strs.Get(x), lb.strs.Get(y)); c != 0 {
 			return c
 		}
 	}
@@ -233,8 +233,8 @@ func (d *differ) result() *Result {
 		rc := l.rec(s)
 		a := &r.Actions[i]
 		a.Verdict = n.verdict
-		a.Mnemonic = l.strs.get(rc.mnemonic)
-		a.Target = l.strs.get(rc.target)
+		a.Mnemonic = l.strs.Get(rc.mnemonic)
+		a.Target = l.strs.Get(rc.target)
 		a.Outputs = l.declaredOutputs(s)
 		a.Differs = n.diff
 		if n.old >= 0 {
@@ -288,10 +288,10 @@ func (d *differ) outputChanges(old, new []pathDigest) []FileChange {
 	for i < len(old) || j < len(new) {
 		var op, np string
 		if i < len(old) {
-			op = d.old.strs.get(old[i].path)
+			op = d.old.strs.Get(old[i].path)
 		}
 		if j < len(new) {
-			np = d.new.strs.get(new[j].path)
+			np = d.new.strs.Get(new[j].path)
 		}
 		switch {
 		case j == len(new) || i < len(old) && op < np:
@@ -317,10 +317,10 @@ func (d *differ) argumentChange(old, new []uint32) *ArgumentChange {
 	for i := 0; i < max(len(old), len(new)); i++ {
 		c := &ArgumentChange{Index: i, OldMissing: i >= len(old), NewMissing: i >= len(new)}
 		if !c.OldMissing {
-			c.Old = d.old.strs.get(old[i])
+			c.Old = d.old.strs.Get(old[i])
 		}
 		if !c.NewMissing {
-			c.New = d.new.strs.get(new[i])
+			c.New = d.new.strs.Get(new[i])
 		}
 		if c.OldMissing || c.NewMissing || c.Old != c.New {
 			return c
@@ -344,22 +344,22 @@ func (d *differ) variableChange(old, new [][2]uint32) (*VariableChange, int) {
 	for i < len(old) || j < len(new) {
 		var on, nn string
 		if i < len(old) {
-			on = d.old.strs.get(old[i][0])
+			on = d.old.strs.Get(old[i][0])
 		}
 		if j < len(new) {
-			nn = d.new.strs.get(new[j][0])
+			nn = d.new.strs.Get(new[j][0])
 		}
 		switch {
 		case j == len(new) || i < len(old) && on < nn:
-			v := d.old.strs.get(old[i][1])
+			v := d.old.strs.Get(old[i][1])
 			note(&VariableChange{Name: on, Old: &v})
 			i++
 		case i == len(old) || nn < on:
-			v := d.new.strs.get(new[j][1])
+			v := d.new.strs.Get(new[j][1])
 			note(&VariableChange{Name: nn, New: &v})
 			j++
 		default:
-			ov, nv := d.old.strs.get(old[i][1]), d.new.strs.get(new[j][1])
+			ov, nv := d.old.strs.Get(old[i][1]), d.new.strs.Get(new[j][1])
 			if ov != nv {
 				note(&VariableChange{Name: nn, Old: &ov, New: &nv})
 			}

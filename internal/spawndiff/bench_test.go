@@ -100,7 +100,7 @@ func summarize(b *testing.B, path string) *spawndiff.Log {
 	}
 	defer f.Close()
 	l := spawndiff.NewLog(path)
-	if _, err := execlog.Read(f, path, execlog.Options{ReuseSpawns: true}, l.Add); err != nil {
+	if _, err := execlog.Read(f, path, execlog.Options{ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}, l.Add); err != nil {
 		b.Fatal(err)
 	}
 	return l

@@ -4,6 +4,9 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/ahab-go/ahab/internal/intern"
+	"github.com/ahab-go/ahab/internal/spawn"
 )
 
 // Diff matches the spawns of two logs and classifies each: see the Verdict
@@ -95,7 +98,7 @@ func (d *differ) match() {
 			if r.target == 0 { // no label
 				continue
 			}
-			ks = append(ks, keyed{mix(hashString(l.strs.get(r.mnemonic)), hashString(l.strs.get(r.target))), i})
+			ks = append(ks, keyed{mix(intern.Hash(l.strs.Get(r.mnemonic)), intern.Hash(l.strs.Get(r.target))), i})
 		}
 		slices.SortFunc(ks, compareKeyed)
 		return ks
@@ -107,7 +110,7 @@ func (d *differ) match() {
 		}
 		o, n := os[0], ns[0]
 		ro, rn := d.old.rec(o), d.new.rec(n)
-		if d.old.strs.get(ro.mnemonic) != d.new.strs.get(rn.mnemonic) || d.old.strs.get(ro.target) != d.new.strs.get(rn.target) {
+		if d.old.strs.Get(ro.mnemonic) != d.new.strs.Get(rn.mnemonic) || d.old.strs.Get(ro.target) != d.new.strs.Get(rn.target) {
 			return
 		}
 		d.pair(o, n, true)
@@ -218,7 +221,7 @@ func (d *differ) sameKeyOld(a, b int32) bool { return sameKey(d.old, a, d.old, b
 // equal keys, without allocating: it runs once per pair.
 func sameKey(la *Log, a int32, lb *Log, b int32) bool {
 	ra, rb := la.rec(a), lb.rec(b)
-	if la.strs.get(ra.mnemonic) != lb.strs.get(rb.mnemonic) || la.strs.get(ra.target) != lb.strs.get(rb.target) {
+	if la.strs.Get(ra.mnemonic) != lb.strs.Get(rb.mnemonic) || la.strs.Get(ra.target) != lb.strs.Get(rb.target) {
 		return false
 	}
 	da, db := la.declared(a), lb.declared(b)
@@ -231,7 +234,7 @@ func sameKey(la *Log, a int32, lb *Log, b int32) bool {
 		if !okA {
 			return true
 		}
-		if la.strs.get(x) != lb.strs.get(y) {
+		if la.strs.Get(x) != lb.strs.Get(y) {
 			return false
 		}
 	}
@@ -293,14 +296,14 @@ func compareContent(la *Log, a int32, lb *Log, b int32) int {
 		return c
 	}
 	for i := range xa.outputs {
-		if c := strings.Compare(la.strs.get(xa.outputs[i].path), lb.strs.get(xb.outputs[i].path)); c != 0 {
+		if c := strings.Compare(la.strs.Get(xa.outputs[i].path), lb.strs.Get(xb.outputs[i].path)); c != 0 {
 			return c
 		}
-		if c := strings.Compare(la.digests.get(xa.outputs[i].digest), lb.digests.get(xb.outputs[i].digest)); c != 0 {
+		if c := strings.Compare(la.digests.Get(xa.outputs[i].digest), lb.digests.Get(xb.outputs[i].digest)); c != 0 {
 			return c
 		}
 	}
-	if c := slices.CompareFunc(xa.args, xb.args, func(x, y uint32) int { return strings.Compare(la.strs.get(x), lb.strs.get(y)) }); c != 0 {
+	if c := slices.CompareFunc(xa.args, xb.args, func(x, y uint32) int { return strings.Compare(la.strs.Get(x), lb.strs.Get(y)) }); c != 0 {
 		return c
 	}
 	return cmp.Compare(ra.nInputs, rb.nInputs)
@@ -478,10 +481,10 @@ func (d *differ) inputChanges(self int32) bool {
 		oldHas := p.old >= 0 && d.hasInput(oldIn, uint32(p.old))
 		c := FileChange{}
 		if p.new >= 0 {
-			c.Path = d.new.strs.get(uint32(p.new))
+			c.Path = d.new.strs.Get(uint32(p.new))
 			c.New = d.content(d.new, d.new.inputDigest(n.new, uint32(p.new)))
 		} else {
-			c.Path = d.old.strs.get(uint32(p.old))
+			c.Path = d.old.strs.Get(uint32(p.old))
 		}
 		if oldHas {
 			c.Old = d.content(d.old, d.old.inputDigest(n.old, uint32(p.old)))
@@ -506,7 +509,7 @@ func (d *differ) hasInput(list []uint32, p uint32) bool {
 
 // fileChange describes input path op/np of a pair whose path sets agree.
 func (d *differ) fileChange(op, np, o, n int32) FileChange {
-	c := FileChange{Path: d.new.strs.get(uint32(np)), New: d.content(d.new, d.new.inputDigest(n, uint32(np)))}
+	c := FileChange{Path: d.new.strs.Get(uint32(np)), New: d.content(d.new, d.new.inputDigest(n, uint32(np)))}
 	if op >= 0 {
 		c.Old = d.content(d.old, d.old.inputDigest(o, uint32(op)))
 	}
@@ -514,8 +517,8 @@ func (d *differ) fileChange(op, np, o, n int32) FileChange {
 }
 
 func (d *differ) content(l *Log, digest uint32) *Content {
-	c := parseDigestKey(l.digests.get(digest))
-	return &c
+	dg, target := spawn.ParseContentKey(l.digests.Get(digest))
+	return &Content{Digest: dg, SymlinkTarget: target}
 }
 
 // translate builds the path translations between the logs and the
@@ -524,15 +527,15 @@ func (d *differ) translate() {
 	if d.changed != nil {
 		return
 	}
-	d.newToOld = make([]int32, d.new.strs.len())
-	d.changed = make([]bool, d.new.strs.len())
+	d.newToOld = make([]int32, d.new.strs.Len())
+	d.changed = make([]bool, d.new.strs.Len())
 	for np := range d.newToOld {
 		if d.new.path(uint32(np)).digest == 0 && d.new.path(uint32(np)).producer == 0 {
 			d.newToOld[np] = -1 // not a path
 			continue
 		}
-		s := d.new.strs.get(uint32(np))
-		op, ok := d.old.strs.lookup(s, hashString(s))
+		s := d.new.strs.Get(uint32(np))
+		op, ok := d.old.strs.Lookup(s, intern.Hash(s))
 		if !ok {
 			d.newToOld[np] = -1
 			d.changed[np] = true
@@ -540,9 +543,9 @@ func (d *differ) translate() {
 		}
 		d.newToOld[np] = int32(op)
 		od, nd := d.old.path(op).digest, d.new.path(uint32(np)).digest
-		d.changed[np] = od == 0 || nd == 0 || d.old.digests.get(od-1) != d.new.digests.get(nd-1)
+		d.changed[np] = od == 0 || nd == 0 || d.old.digests.Get(od-1) != d.new.digests.Get(nd-1)
 	}
-	d.oldToNew = filled(d.old.strs.len(), -1)
+	d.oldToNew = filled(d.old.strs.Len(), -1)
 	for np, op := range d.newToOld {
 		if op >= 0 {
 			d.oldToNew[op] = int32(np)

@@ -1,7 +1,6 @@
 package spawndiff
 
 import (
-	"encoding/hex"
 	"slices"
 	"strings"
 	"unsafe"
@@ -9,8 +8,17 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/ahab-go/ahab/internal/chunks"
+	"github.com/ahab-go/ahab/internal/intern"
 	"github.com/ahab-go/ahab/internal/spawn"
 )
+
+// mix combines two hashes into one that depends on both and their order.
+func mix(a, b uint64) uint64 {
+	h := (a ^ 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+	h ^= b + 0x94d049bb133111eb + (h << 6) + (h >> 2)
+	h ^= h >> 31
+	return h * 0x94d049bb133111eb
+}
 
 // Log is the compact summary of one execution log that Diff compares. It
 // keeps every spawn, but not as a spawn: strings are interned once in
@@ -26,8 +34,8 @@ type Log struct {
 	// strs holds every string but digests: mnemonics, target labels,
 	// arguments, environment names and values, and exec paths, which
 	// arguments often repeat.
-	strs    table
-	digests table // digest keys (see digestKey)
+	strs    intern.Table
+	digests intern.Table // contents: spawn.AppendContentKey
 	recs    chunks.List[rec]
 	data    byteArena
 	// paths holds, per string id, what the log says of the string as a
@@ -78,9 +86,16 @@ type scratch struct {
 // NewLog returns an empty Log; name is how reports refer to it.
 func NewLog(name string) *Log {
 	l := &Log{name: name}
-	l.strs.intern("") // id 0: no target
+	l.strs.Intern("") // id 0: no target
 	return l
 }
+
+// Strings and Contents are the Log's tables of strings and of file
+// contents. Give them to execlog.Read (Options.Strings and Contents) when
+// reading the log into the Log: the compact format's reader then keeps the
+// files it must remember in them, and paths and contents are held once.
+func (l *Log) Strings() *intern.Table  { return &l.strs }
+func (l *Log) Contents() *intern.Table { return &l.digests }
 
 // Name is the name the Log was made with.
 func (l *Log) Name() string { return l.name }
@@ -97,15 +112,15 @@ func (l *Log) path(id uint32) *pathInfo { return l.paths.At(int(id)) }
 func (l *Log) Add(s *spawn.Spawn) error {
 	idx := int32(l.recs.Len())
 	r := rec{exit: s.ExitCode}
-	r.mnemonic, _ = l.strs.intern(s.Mnemonic)
-	r.target, _ = l.strs.intern(s.Target)
+	r.mnemonic, _ = l.strs.Intern(s.Mnemonic)
+	r.target, _ = l.strs.Intern(s.Target)
 	b := l.scratch.rec[:0]
 
 	// Arguments, in order.
 	b = protowire.AppendVarint(b, uint64(len(s.Args)))
 	r.args = uint64(len(s.Args))
 	for _, a := range s.Args {
-		id, h := l.strs.intern(a)
+		id, h := l.strs.Intern(a)
 		b = protowire.AppendVarint(b, uint64(id))
 		r.args = mix(r.args, h)
 	}
@@ -120,8 +135,8 @@ func (l *Log) Add(s *spawn.Spawn) error {
 	b = protowire.AppendVarint(b, uint64(len(env)))
 	r.env = uint64(len(env))
 	for _, i := range env {
-		nid, nh := l.strs.intern(s.Env[i].Name)
-		vid, vh := l.strs.intern(s.Env[i].Value)
+		nid, nh := l.strs.Intern(s.Env[i].Name)
+		vid, vh := l.strs.Intern(s.Env[i].Value)
 		b = protowire.AppendVarint(b, uint64(nid))
 		b = protowire.AppendVarint(b, uint64(vid))
 		r.env = mix(r.env, mix(nh, vh))
@@ -132,7 +147,7 @@ func (l *Log) Add(s *spawn.Spawn) error {
 	// matches spawns across logs.
 	b = protowire.AppendVarint(b, uint64(len(s.Outputs)))
 	for _, o := range s.Outputs {
-		id, _ := l.strs.intern(o)
+		id, _ := l.strs.Intern(o)
 		l.growPaths()
 		b = protowire.AppendVarint(b, uint64(id))
 	}
@@ -140,7 +155,7 @@ func (l *Log) Add(s *spawn.Spawn) error {
 	// Output files with their digests, sorted by path.
 	b = protowire.AppendVarint(b, uint64(len(s.OutputFiles)))
 	for _, f := range s.OutputFiles {
-		pid, ph := l.strs.intern(f.Path)
+		pid, ph := l.strs.Intern(f.Path)
 		l.growPaths()
 		did, dh := l.digest(f, pid)
 		b = protowire.AppendVarint(b, uint64(pid))
@@ -155,7 +170,7 @@ func (l *Log) Add(s *spawn.Spawn) error {
 	// pathDigest, or in overrides for the rare input that disagrees.
 	ids := l.scratch.ids[:0]
 	for _, f := range s.Inputs {
-		pid, ph := l.strs.intern(f.Path)
+		pid, ph := l.strs.Intern(f.Path)
 		l.growPaths()
 		did, dh := l.digest(f, pid)
 		if l.path(pid).digest != did+1 {
@@ -187,7 +202,7 @@ func (l *Log) Add(s *spawn.Spawn) error {
 
 // growPaths keeps paths as long as the string table.
 func (l *Log) growPaths() {
-	for l.paths.Len() < l.strs.len() {
+	for l.paths.Len() < l.strs.Len() {
 		l.paths.Append(pathInfo{})
 	}
 }
@@ -196,60 +211,18 @@ func (l *Log) growPaths() {
 // if the path has none yet. It skips hashing when the key is the one the
 // path already has, as it is for nearly every input.
 func (l *Log) digest(f spawn.File, pid uint32) (uint32, uint64) {
-	key := digestKey(l.scratch.key[:0], f)
+	key := spawn.AppendContentKey(l.scratch.key[:0], f)
 	l.scratch.key = key
 	s := unsafe.String(unsafe.SliceData(key), len(key))
 	p := l.path(pid)
-	if p.digest != 0 && l.digests.get(p.digest-1) == s {
-		return p.digest - 1, hashString(s)
+	if p.digest != 0 && l.digests.Get(p.digest-1) == s {
+		return p.digest - 1, intern.Hash(s)
 	}
-	id, h := l.digests.intern(s)
+	id, h := l.digests.Intern(s)
 	if p.digest == 0 {
 		p.digest = id + 1
 	}
 	return id, h
-}
-
-// digestKey is the content of a file as one short comparable string:
-//
-//   - 0, the first 16 bytes of the hash, the size as a varint, for a hash
-//     that starts with 32 hex digits (SHA-256, BLAKE3, ...): 128 bits tell
-//     contents apart as surely as the whole hash, in a fifth of the space;
-//   - 1 and the target, for an unresolved symlink;
-//   - 2, the size as a varint and the hash as it is, for anything else
-//     (including no digest at all, which some Bazel versions write for
-//     empty files).
-func digestKey(b []byte, f spawn.File) []byte {
-	if f.SymlinkTarget != "" {
-		b = append(b, 1)
-		return append(b, f.SymlinkTarget...)
-	}
-	h := f.Digest.Hash
-	if len(h) >= 32 {
-		start := len(b)
-		k, err := hex.AppendDecode(append(b, 0), unsafe.Slice(unsafe.StringData(h), 32))
-		if err == nil {
-			return protowire.AppendVarint(k, uint64(f.Digest.Size))
-		}
-		b = b[:start]
-	}
-	b = append(b, 2)
-	b = protowire.AppendVarint(b, uint64(f.Digest.Size))
-	return append(b, h...)
-}
-
-// parseDigestKey undoes digestKey, as far as it can: a long hash comes
-// back as its first 32 hex digits.
-func parseDigestKey(k string) Content {
-	switch k[0] {
-	case 1:
-		return Content{SymlinkTarget: k[1:]}
-	case 0:
-		size, _ := protowire.ConsumeVarint([]byte(k[17:]))
-		return Content{Digest: spawn.Digest{Hash: hex.EncodeToString([]byte(k[1:17])), Size: int64(size)}}
-	}
-	size, n := protowire.ConsumeVarint([]byte(k[1:]))
-	return Content{Digest: spawn.Digest{Hash: k[1+n:], Size: int64(size)}}
 }
 
 // lists decodes a spawn's lists.
@@ -334,10 +307,10 @@ func (it *idIter) next() (uint32, bool) {
 // outputs, from their strings, so that equal keys of two logs hash alike.
 func (l *Log) keyHash(i int32) uint64 {
 	r := l.rec(i)
-	h := mix(hashString(l.strs.get(r.mnemonic)), hashString(l.strs.get(r.target)))
+	h := mix(intern.Hash(l.strs.Get(r.mnemonic)), intern.Hash(l.strs.Get(r.target)))
 	it := l.declared(i)
 	for id, ok := it.next(); ok; id, ok = it.next() {
-		h = mix(h, hashString(l.strs.get(id)))
+		h = mix(h, intern.Hash(l.strs.Get(id)))
 	}
 	return h
 }
@@ -357,7 +330,7 @@ func (l *Log) declaredOutputs(i int32) []string {
 	ls := l.lists(i)
 	out := make([]string, len(ls.declared))
 	for j, id := range ls.declared {
-		out[j] = l.strs.get(id)
+		out[j] = l.strs.Get(id)
 	}
 	return out
 }
@@ -367,14 +340,14 @@ func (l *Log) declaredOutputs(i int32) []string {
 func (l *Log) firstOutput(i int32) string {
 	it := l.declared(i)
 	if id, ok := it.next(); ok {
-		return l.strs.get(id)
+		return l.strs.Get(id)
 	}
 	return ""
 }
 
 // Bytes estimates the memory the Log holds, for benchmarks.
 func (l *Log) Bytes() int64 {
-	n := l.strs.bytes() + l.digests.bytes()
+	n := l.strs.Bytes() + l.digests.Bytes()
 	n += l.recs.Bytes() + l.paths.Bytes()
 	for _, b := range l.data.blocks {
 		n += int64(cap(b))
@@ -389,7 +362,11 @@ type byteArena struct{ blocks [][]byte }
 func (a *byteArena) add(b []byte) uint64 {
 	n := len(a.blocks)
 	if n == 0 || len(a.blocks[n-1])+len(b) > cap(a.blocks[n-1]) {
-		a.blocks = append(a.blocks, make([]byte, 0, max(nextBlockSize(a.blocks), len(b))))
+		size := 4 << 10 // small logs stay small
+		if n > 0 {
+			size = min(1<<20, 2*cap(a.blocks[n-1]))
+		}
+		a.blocks = append(a.blocks, make([]byte, 0, max(size, len(b))))
 		n++
 	}
 	blk := &a.blocks[n-1]

@@ -44,11 +44,11 @@ func realLogs(t *testing.T, build string) map[string][]byte {
 }
 
 // load reads a log into a Log the way the integrator will: detecting the
-// format, reusing spawns.
+// format, reusing spawns, sharing the Log's tables with the reader.
 func load(t *testing.T, name string, data []byte) *Log {
 	t.Helper()
 	l := NewLog(name)
-	if _, err := execlog.Read(bytes.NewReader(data), name, execlog.Options{ReuseSpawns: true}, l.Add); err != nil {
+	if _, err := execlog.Read(bytes.NewReader(data), name, execlog.Options{ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}, l.Add); err != nil {
 		t.Fatal(err)
 	}
 	return l
@@ -94,6 +94,21 @@ func TestRealBuilds(t *testing.T) {
 				t.Errorf("%s against %s: the JSON report differs from json against json's", of, nf)
 			}
 		}
+	}
+	// Without shared tables, the same.
+	alone := func(name string, data []byte) *Log {
+		l := NewLog(name)
+		if _, err := execlog.Read(bytes.NewReader(data), name, execlog.Options{}, l.Add); err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, Diff(alone("a", a["compact"]), alone("b", b["compact"]))); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), first) {
+		t.Error("compact logs read without shared tables give another report")
 	}
 	// Both ways round, the roles swap.
 	r := Diff(load(t, "b", b["binary"]), load(t, "a", a["binary"]))

@@ -1,4 +1,10 @@
-package spawndiff
+// Package intern keeps strings once: each distinct string of a Table gets
+// a small id, and its bytes are stored in large blocks that never move, so
+// that the millions of paths and arguments of a big execution log cost
+// their bytes and a few words each, and the garbage collector need not
+// scan them. The execution-log reader and the comparison's summary of a
+// log can share one Table, so that each path is kept once.
+package intern
 
 import (
 	"hash/maphash"
@@ -7,28 +13,22 @@ import (
 	"github.com/ahab-go/ahab/internal/chunks"
 )
 
-// seed is the one hash seed of the process: every Log hashes with it, so
-// that hashes of equal strings agree across the two logs being compared.
-// Hashes only ever decide equality, never order, so output does not depend
-// on it.
+// seed is the one hash seed of the process: every Table hashes with it, so
+// that hashes of equal strings agree across tables (two logs being
+// compared). Hashes should only ever decide equality, never order, so
+// that output does not depend on the seed.
 var seed = maphash.MakeSeed()
 
-func hashString(s string) uint64 { return maphash.String(seed, s) }
+// Hash is the hash of s that every Table uses, the same for the whole
+// process.
+func Hash(s string) uint64 { return maphash.String(seed, s) }
 
-// mix combines two hashes into one that depends on both and their order.
-func mix(a, b uint64) uint64 {
-	h := (a ^ 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
-	h ^= b + 0x94d049bb133111eb + (h << 6) + (h >> 2)
-	h ^= h >> 31
-	return h * 0x94d049bb133111eb
-}
-
-// table interns strings: each distinct string gets an id, from 0 in order
-// of first appearance, and is stored once, in large byte blocks that the
-// garbage collector need not scan. It is what keeps a million spawns'
-// paths and arguments in memory once each. Nothing it holds is ever
-// moved, so growing it copies only the index.
-type table struct {
+// Table interns strings: each distinct string gets an id, from 0 in order
+// of first appearance, and is stored once. Nothing it holds is ever moved,
+// so growing it copies only the index, and the strings Get returns stay
+// valid for good. The zero value is empty and ready. It is not safe for
+// concurrent use.
+type Table struct {
 	blocks [][]byte
 	// locs locates each string.
 	locs chunks.List[strLoc]
@@ -55,9 +55,9 @@ func nextBlockSize(blocks [][]byte) int {
 	return min(maxBlockSize, 2*cap(blocks[len(blocks)-1]))
 }
 
-// intern returns the id of s, adding it if it is new, and its hash.
-func (t *table) intern(s string) (uint32, uint64) {
-	h := hashString(s)
+// Intern returns the id of s, adding it if it is new, and its hash.
+func (t *Table) Intern(s string) (uint32, uint64) {
+	h := Hash(s)
 	if 4*(t.locs.Len()+1) > 3*len(t.index) {
 		t.grow()
 	}
@@ -71,15 +71,15 @@ func (t *table) intern(s string) (uint32, uint64) {
 			t.index[i] = tag<<32 | uint64(id) + 1
 			return id, h
 		}
-		if v>>32 == tag && t.get(uint32(v)-1) == s {
+		if v>>32 == tag && t.Get(uint32(v)-1) == s {
 			return uint32(v) - 1, h
 		}
 	}
 }
 
-// lookup returns the id of s, whose hash is h, or false when s was never
+// Lookup returns the id of s, whose hash is h, or false when s was never
 // interned.
-func (t *table) lookup(s string, h uint64) (uint32, bool) {
+func (t *Table) Lookup(s string, h uint64) (uint32, bool) {
 	if len(t.index) == 0 {
 		return 0, false
 	}
@@ -90,7 +90,7 @@ func (t *table) lookup(s string, h uint64) (uint32, bool) {
 		if v == 0 {
 			return 0, false
 		}
-		if v>>32 == tag && t.get(uint32(v)-1) == s {
+		if v>>32 == tag && t.Get(uint32(v)-1) == s {
 			return uint32(v) - 1, true
 		}
 	}
@@ -98,7 +98,7 @@ func (t *table) lookup(s string, h uint64) (uint32, bool) {
 
 // add copies s into the blocks and records where. A string longer than a
 // block gets a block of its own.
-func (t *table) add(s string) {
+func (t *Table) add(s string) {
 	n := len(t.blocks)
 	if n == 0 || len(t.blocks[n-1])+len(s) > cap(t.blocks[n-1]) {
 		t.blocks = append(t.blocks, make([]byte, 0, max(nextBlockSize(t.blocks), len(s))))
@@ -109,7 +109,7 @@ func (t *table) add(s string) {
 	*b = append(*b, s...)
 }
 
-func (t *table) grow() {
+func (t *Table) grow() {
 	size := max(64, 2*len(t.index))
 	index := make([]uint64, size)
 	mask := uint64(size - 1)
@@ -126,9 +126,9 @@ func (t *table) grow() {
 	t.index = index
 }
 
-// get returns the string with id: a view of the table's memory, valid as
-// long as the table.
-func (t *table) get(id uint32) string {
+// Get returns the string with id: a view of the table's memory, which
+// never changes.
+func (t *Table) Get(id uint32) string {
 	l := t.locs.At(int(id))
 	if l.n == 0 {
 		return ""
@@ -136,10 +136,11 @@ func (t *table) get(id uint32) string {
 	return unsafe.String(&t.blocks[l.block][l.off], l.n)
 }
 
-func (t *table) len() int { return t.locs.Len() }
+// Len is the number of strings.
+func (t *Table) Len() int { return t.locs.Len() }
 
-// bytes is how much memory the table holds.
-func (t *table) bytes() int64 {
+// Bytes is how much memory the table holds.
+func (t *Table) Bytes() int64 {
 	n := t.locs.Bytes() + int64(len(t.index))*8
 	for _, b := range t.blocks {
 		n += int64(cap(b))

@@ -155,21 +155,25 @@ type dirNode struct {
 	files []uint32
 }
 
-// setNode is a stored set: its direct inputs, then its transitive sets,
-// all node indexes.
+// setNode is a stored set: where in the idArena its direct inputs, then
+// its transitive sets, lie (all node indexes), and how many of each.
 type setNode struct {
-	ids []uint32
-	nIn uint32
+	pos, nIn, nSets uint32
 }
 
-func (s *setNode) inputs() []uint32 { return s.ids[:s.nIn] }
-func (s *setNode) sets() []uint32   { return s.ids[s.nIn:] }
+// nodeRef locates a node: its kind in the top bits, and its index in the
+// store of that kind.
+type nodeRef uint32
 
-// nodeRef locates a node: its kind, and its index in the list of that
-// kind.
-type nodeRef struct {
-	kind uint8
-	idx  uint32
+const (
+	refKindShift = 28
+	maxRefIndex  = 1<<refKindShift - 1
+)
+
+func (r nodeRef) kind() uint8 { return uint8(r >> refKindShift) }
+func (r nodeRef) idx() uint32 { return uint32(r) & maxRefIndex }
+func newRef(kind uint8, idx uint32) nodeRef {
+	return nodeRef(uint32(kind)<<refKindShift | idx)
 }
 
 // compactReader holds the entries of a compact log that later ones may
@@ -186,13 +190,15 @@ type compactReader struct {
 	// out holds the strings of the spawn being read; tmp, those of an
 	// entry being stored.
 	out, tmp outBuf
-	// byID maps an entry id to its node index + 1; ids beyond it (Bazel
-	// numbers entries from 1 with no gaps, but need not) are in sparse.
-	byID   []uint32
+	// dense says that ids 1 to dense are nodes 0 to dense-1: Bazel numbers
+	// the entries it refers to from 1 without gaps. Ids that break the
+	// run (it need not hold) are in sparse, with their node index + 1.
+	dense  uint32
 	sparse map[uint32]uint32
-	// visited[i] == epoch marks node i as reached by the current walk.
-	visited []uint32
-	epoch   uint32
+	// seen marks, one bit per node, the nodes the current walk reached;
+	// touched lists the words to clear before the next walk.
+	seen    []uint64
+	touched []uint32
 	// workspace is the main repository's runfiles directory.
 	workspace string
 	counts    struct {
@@ -312,22 +318,29 @@ func (c *compactReader) add(id uint32, n node) error {
 	if c.lookup(id) != 0 {
 		return fmt.Errorf("id %d is used by an earlier entry, expected each id once", id)
 	}
-	ref := nodeRef{kind: n.kind}
+	if c.nodes.Len() > maxRefIndex {
+		return fmt.Errorf("more than %d entries that others may refer to, expected fewer", maxRefIndex)
+	}
+	var idx uint32
 	switch n.kind {
 	case entryFile, entryUnresolvedSym:
-		ref.idx = c.files.add(n.file)
+		idx = c.files.add(n.file)
 	case entryDirectory, entryRunfilesTree:
 		pid, _ := c.files.paths.Intern(n.dir.path)
 		d := dirNode{path: c.files.paths.Get(pid), files: make([]uint32, len(n.dir.files))}
 		for i, f := range n.dir.files {
 			d.files[i] = c.files.add(f)
 		}
-		ref.idx = uint32(c.dirs.Len())
+		idx = uint32(c.dirs.Len())
 		c.dirs.Append(d)
 	default:
-		ref.idx = uint32(c.sets.Len())
+		idx = uint32(c.sets.Len())
 		c.scratchIDs = append(append(c.scratchIDs[:0], n.set.inputs...), n.set.sets...)
-		c.sets.Append(setNode{ids: c.ids.add(c.scratchIDs), nIn: uint32(len(n.set.inputs))})
+		pos, ok := c.ids.add(c.scratchIDs)
+		if !ok {
+			return fmt.Errorf("sets hold more than %d ids in all, expected fewer", uint64(1)<<32)
+		}
+		c.sets.Append(setNode{pos: pos, nIn: uint32(len(n.set.inputs)), nSets: uint32(len(n.set.sets))})
 		if len(n.set.names) > 0 {
 			if c.names == nil {
 				c.names = map[uint32][]string{}
@@ -337,38 +350,52 @@ func (c *compactReader) add(id uint32, n node) error {
 				id, _ := c.files.paths.Intern(name)
 				names[i] = c.files.paths.Get(id)
 			}
-			c.names[ref.idx] = names
+			c.names[idx] = names
 		}
 	}
-	c.nodes.Append(ref)
-	c.visited = append(c.visited, 0)
-	idx := uint32(c.nodes.Len())
-	// Ids are dense in practice; a far-off one must not make us grow a
-	// slice to its size.
-	if int(id) < len(c.byID)+len(c.byID)/2+1024 {
-		for int(id) >= len(c.byID) {
-			c.byID = append(c.byID, 0)
-		}
-		c.byID[id] = idx
+	c.nodes.Append(newRef(n.kind, idx))
+	if c.nodes.Len() > 64*len(c.seen) {
+		c.seen = append(c.seen, 0)
+	}
+	if id == c.dense+1 && c.nodes.Len() == int(id) {
+		c.dense++
 		return nil
 	}
 	if c.sparse == nil {
 		c.sparse = make(map[uint32]uint32)
 	}
-	c.sparse[id] = idx
+	c.sparse[id] = uint32(c.nodes.Len())
 	return nil
 }
 
-func (c *compactReader) kind(i uint32) uint8 { return c.nodes.At(int(i)).kind }
+func (c *compactReader) kind(i uint32) uint8 { return c.nodes.At(int(i)).kind() }
+
+// ids returns set node i's direct inputs and transitive sets.
+func (c *compactReader) setIDs(i uint32) (inputs, sets []uint32) {
+	s := c.sets.At(int(c.nodes.At(int(i)).idx()))
+	all := c.ids.get(s.pos, s.nIn+s.nSets)
+	return all[:s.nIn], all[s.nIn:]
+}
+
+// seen and mark test and set node i's bit for the current walk.
+func (c *compactReader) isSeen(i uint32) bool { return c.seen[i/64]&(1<<(i%64)) != 0 }
+
+func (c *compactReader) mark(i uint32) {
+	w := &c.seen[i/64]
+	if *w == 0 {
+		c.touched = append(c.touched, i/64)
+	}
+	*w |= 1 << (i % 64)
+}
 
 // appendFiles appends the files input node i stands for, their hashes
 // written into out.
 func (c *compactReader) appendFiles(dst []spawn.File, i uint32, out *outBuf) []spawn.File {
-	r := c.nodes.At(int(i))
-	if r.kind == entryFile || r.kind == entryUnresolvedSym {
-		return append(dst, c.files.file(r.idx, out))
+	r := *c.nodes.At(int(i))
+	if k := r.kind(); k == entryFile || k == entryUnresolvedSym {
+		return append(dst, c.files.file(r.idx(), out))
 	}
-	for _, id := range c.dirs.At(int(r.idx)).files {
+	for _, id := range c.dirs.At(int(r.idx())).files {
 		dst = append(dst, c.files.file(id, out))
 	}
 	return dst
@@ -376,24 +403,20 @@ func (c *compactReader) appendFiles(dst []spawn.File, i uint32, out *outBuf) []s
 
 // pathOf returns input node i's own path.
 func (c *compactReader) pathOf(i uint32) string {
-	r := c.nodes.At(int(i))
-	if r.kind == entryFile || r.kind == entryUnresolvedSym {
-		return c.files.pathOf(r.idx)
+	r := *c.nodes.At(int(i))
+	if k := r.kind(); k == entryFile || k == entryUnresolvedSym {
+		return c.files.pathOf(r.idx())
 	}
-	return c.dirs.At(int(r.idx)).path
+	return c.dirs.At(int(r.idx())).path
 }
 
-func (c *compactReader) setOf(i uint32) *setNode { return c.sets.At(int(c.nodes.At(int(i)).idx)) }
-
 // namesOf returns the symlink names of symlink entry set node i.
-func (c *compactReader) namesOf(i uint32) []string { return c.names[c.nodes.At(int(i)).idx] }
+func (c *compactReader) namesOf(i uint32) []string { return c.names[c.nodes.At(int(i)).idx()] }
 
 // lookup returns the node index + 1 of id, or 0.
 func (c *compactReader) lookup(id uint32) uint32 {
-	if int(id) < len(c.byID) {
-		if v := c.byID[id]; v != 0 {
-			return v
-		}
+	if id >= 1 && id <= c.dense {
+		return id
 	}
 	return c.sparse[id]
 }
@@ -405,7 +428,7 @@ func (c *compactReader) ref(what string, id uint32, ok ...int) (uint32, error) {
 	if v == 0 {
 		return 0, fmt.Errorf("%s %d names no earlier entry, expected entries to come before what refers to them", what, id)
 	}
-	k := int(c.nodes.At(int(v - 1)).kind)
+	k := int(c.nodes.At(int(v - 1)).kind())
 	if !slices.Contains(ok, k) {
 		names := make([]string, len(ok))
 		for i, o := range ok {
@@ -725,10 +748,10 @@ func (c *compactReader) output(b []byte, sp *spawn.Spawn) error {
 // expand appends the files of input set root to dst, walking nested sets
 // in Bazel's postorder and reaching each set and input once.
 func (c *compactReader) expand(root uint32, dst []spawn.File) []spawn.File {
-	c.walkSets(root, func(_ uint32, set *setNode) {
-		for _, in := range set.inputs() {
-			if c.visited[in] != c.epoch {
-				c.visited[in] = c.epoch
+	c.walkSets(root, func(_ uint32, inputs []uint32) {
+		for _, in := range inputs {
+			if !c.isSeen(in) {
+				c.mark(in)
 				dst = c.appendFiles(dst, in, &c.out)
 			}
 		}
@@ -736,36 +759,35 @@ func (c *compactReader) expand(root uint32, dst []spawn.File) []spawn.File {
 	return dst
 }
 
-// walkSets calls visit for each set reached from the set root, once each,
-// in Bazel's postorder: a set's transitive sets, left to right, before the
-// set itself. It walks iteratively, so nesting depth costs no stack, and
-// starts a new epoch of c.visited, which visit may use to mark inputs.
-func (c *compactReader) walkSets(root uint32, visit func(node uint32, set *setNode)) {
-	c.epoch++
-	if c.epoch == 0 {
-		clear(c.visited)
-		c.epoch = 1
+// walkSets calls visit with each set reached from the set root and its
+// direct inputs, once each, in Bazel's postorder: a set's transitive sets,
+// left to right, before the set itself. It walks iteratively, so nesting
+// depth costs no stack, and starts with no node seen; visit may mark the
+// inputs it takes.
+func (c *compactReader) walkSets(root uint32, visit func(node uint32, inputs []uint32)) {
+	for _, w := range c.touched {
+		c.seen[w] = 0
 	}
+	c.touched = c.touched[:0]
 	stack := append(c.stack[:0], walkFrame{node: root})
-	c.visited[root] = c.epoch
+	c.mark(root)
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		n := c.setOf(top.node)
+		inputs, sets := c.setIDs(top.node)
 		if !top.expanded {
 			top.expanded = true
 			// Push transitive sets right to left so they pop left to right.
-			sets := n.sets()
 			for i := len(sets) - 1; i >= 0; i-- {
-				s := sets[i]
-				if c.visited[s] != c.epoch {
-					c.visited[s] = c.epoch
+				if s := sets[i]; !c.isSeen(s) {
+					c.mark(s)
 					stack = append(stack, walkFrame{node: s})
 				}
 			}
 			continue
 		}
+		node := top.node
 		stack = stack[:len(stack)-1]
-		visit(top.node, n)
+		visit(node, inputs)
 	}
 	c.stack = stack
 }

@@ -73,12 +73,12 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 			return n, err
 		}
 		var bad error
-		c.walkSets(set, func(_ uint32, s *setNode) {
-			for _, in := range s.inputs() {
-				if c.visited[in] == c.epoch {
+		c.walkSets(set, func(_ uint32, inputs []uint32) {
+			for _, in := range inputs {
+				if c.isSeen(in) {
 					continue
 				}
-				c.visited[in] = c.epoch
+				c.mark(in)
 				if c.kind(in) == entryRunfilesTree {
 					bad = fmt.Errorf("input_set_id %d holds runfiles tree %s, expected only files, directories and symlinks", inputSet, c.pathOf(in))
 					continue
@@ -147,11 +147,11 @@ func (t *runfiles) put(f spawn.File) { t.files[f.Path] = f }
 // its transitive sets first, then its own entries, later ones winning.
 // A symlink to a directory stands for the directory's files.
 func (c *compactReader) symlinkFiles(set uint32, prefix string, t *runfiles) {
-	c.walkSets(set, func(node uint32, s *setNode) {
+	c.walkSets(set, func(node uint32, targets []uint32) {
 		for i, name := range c.namesOf(node) {
 			t.rootNames = append(t.rootNames, name)
 			at := prefix + name
-			target := s.inputs()[i]
+			target := targets[i]
 			if target == noTarget {
 				t.put(spawn.File{Path: at})
 				continue

@@ -227,7 +227,7 @@ type walkFrame struct {
 // in the given tables, or in tables of its own when they are nil.
 func newCompactReader(reuse bool, paths, contents *intern.Table) *compactReader {
 	if paths == nil {
-		paths = new(intern.Table)
+		paths = &intern.Table{SplitDirs: true}
 	}
 	if contents == nil {
 		contents = new(intern.Table)
@@ -401,11 +401,12 @@ func (c *compactReader) appendFiles(dst []spawn.File, i uint32, out *outBuf) []s
 	return dst
 }
 
-// pathOf returns input node i's own path.
-func (c *compactReader) pathOf(i uint32) string {
+// pathOf returns input node i's own path, written into out if it must be
+// built.
+func (c *compactReader) pathOf(i uint32, out *outBuf) string {
 	r := *c.nodes.At(int(i))
 	if k := r.kind(); k == entryFile || k == entryUnresolvedSym {
-		return c.files.pathOf(r.idx())
+		return c.files.pathOf(r.idx(), out)
 	}
 	return c.dirs.At(int(r.idx())).path
 }
@@ -734,7 +735,7 @@ func (c *compactReader) output(b []byte, sp *spawn.Spawn) error {
 			if err != nil {
 				return err
 			}
-			sp.Outputs = append(sp.Outputs, c.pathOf(v))
+			sp.Outputs = append(sp.Outputs, c.pathOf(v, &c.out))
 			sp.OutputFiles = c.appendFiles(sp.OutputFiles, v, &c.out)
 		case 4:
 			sp.Outputs = append(sp.Outputs, c.strs.of(f.bytes("invalid_output_path")))

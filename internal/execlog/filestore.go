@@ -32,12 +32,12 @@ func (s *fileStore) add(f spawn.File) uint32 {
 	return id
 }
 
-// file rebuilds file id. Its path (and a hash that is not lowercase hex, or
-// a symlink target) are views of the tables, which never change; a hex
-// hash is written into out.
+// file rebuilds file id, its path and a hex hash written into out (a hash
+// that is not lowercase hex, or a symlink target, is a view of the table,
+// which never changes).
 func (s *fileStore) file(id uint32, out *outBuf) spawn.File {
 	r := s.recs.At(int(id))
-	f := spawn.File{Path: s.paths.Get(r[0])}
+	f := spawn.File{Path: s.pathOf(id, out)}
 	k := s.contents.Get(r[1])
 	if k[0] == 0 { // see spawn.AppendContentKey
 		size, n := binary.Uvarint(unsafe.Slice(unsafe.StringData(k[1:]), len(k)-1))
@@ -50,8 +50,12 @@ func (s *fileStore) file(id uint32, out *outBuf) spawn.File {
 	return f
 }
 
-// pathOf is file id's path.
-func (s *fileStore) pathOf(id uint32) string { return s.paths.Get(s.recs.At(int(id))[0]) }
+// pathOf is file id's path, written into out.
+func (s *fileStore) pathOf(id uint32, out *outBuf) string {
+	start := len(out.b)
+	out.b = s.paths.AppendTo(out.b, s.recs.At(int(id))[0])
+	return out.str(start)
+}
 
 // outBuf is where rebuilt strings are written. With borrow set they are
 // views of it, valid until it is reset (the next spawn, with ReuseSpawns);

@@ -80,10 +80,10 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 				}
 				c.mark(in)
 				if c.kind(in) == entryRunfilesTree {
-					bad = fmt.Errorf("input_set_id %d holds runfiles tree %s, expected only files, directories and symlinks", inputSet, c.pathOf(in))
+					bad = fmt.Errorf("input_set_id %d holds runfiles tree %s, expected only files, directories and symlinks", inputSet, c.pathOf(in, &c.tmp))
 					continue
 				}
-				if !isExternal(c.pathOf(in)) {
+				if !isExternal(c.pathOf(in, &c.tmp)) {
 					wsExists = true
 				}
 				for _, file := range c.appendFiles(nil, in, &c.tmp) {
@@ -162,7 +162,7 @@ func (c *compactReader) symlinkFiles(set uint32, prefix string, t *runfiles) {
 				t.put(file)
 				continue
 			}
-			dir := c.pathOf(target)
+			dir := c.pathOf(target, &c.tmp)
 			for _, file := range c.appendFiles(nil, target, &c.tmp) {
 				file.Path = at + strings.TrimPrefix(file.Path, dir)
 				t.put(file)

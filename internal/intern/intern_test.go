@@ -36,3 +36,54 @@ func TestTable(t *testing.T) {
 		t.Error("the empty string")
 	}
 }
+
+// A table that splits directories gives back the same strings, compares
+// them as strings, and hashes them as Hash does.
+func TestSplitDirs(t *testing.T) {
+	split, whole := &Table{SplitDirs: true}, &Table{}
+	strs := []string{
+		"bazel-out/k8-fastbuild/bin/pkg/a.o", "bazel-out/k8-fastbuild/bin/pkg/b.o", "bazel-out/k8-fastbuild/bin/pkg",
+		"short/x", "/", "", "noslash", "trailing/slash/dir/", "-frandom-seed=bazel-out/k8/bin/a.o", "a//b/c/d/e/f/g/h",
+	}
+	var ids, wids []uint32
+	for _, s := range strs {
+		id, h := split.Intern(s)
+		if h != Hash(s) || split.HashOf(id) != Hash(s) {
+			t.Errorf("%q: hashes differ", s)
+		}
+		if split.Get(id) != s || string(split.AppendTo([]byte("x"), id)) != "x"+s {
+			t.Errorf("%q comes back as %q", s, split.Get(id))
+		}
+		if again, _ := split.Intern(s); again != id {
+			t.Errorf("%q interned twice: %d, %d", s, id, again)
+		}
+		if found, ok := split.Lookup(s, Hash(s)); !ok || found != id {
+			t.Errorf("%q: Lookup %d %v", s, found, ok)
+		}
+		w, _ := whole.Intern(s)
+		ids, wids = append(ids, id), append(wids, w)
+	}
+	if _, ok := split.Lookup("bazel-out/k8-fastbuild/bin/pkg/c.o", Hash("bazel-out/k8-fastbuild/bin/pkg/c.o")); ok {
+		t.Error("found a string never interned in a known directory")
+	}
+	for i, a := range strs {
+		for j, b := range strs {
+			want := strings.Compare(a, b)
+			for _, pair := range [][2]*Table{{split, whole}, {whole, split}, {split, split}} {
+				ia, ib := ids[i], ids[j]
+				if pair[0] == whole {
+					ia = wids[i]
+				}
+				if pair[1] == whole {
+					ib = wids[j]
+				}
+				if got := Compare(pair[0], ia, pair[1], ib); got != want {
+					t.Errorf("Compare(%q, %q) = %d, expected %d", a, b, got, want)
+				}
+				if got := Equal(pair[0], ia, pair[1], ib); got != (want == 0) {
+					t.Errorf("Equal(%q, %q) = %v", a, b, got)
+				}
+			}
+		}
+	}
+}

@@ -4,7 +4,8 @@ import (
 	"cmp"
 	"encoding/binary"
 	"slices"
-	"strings"
+
+	"github.com/ahab-go/ahab/internal/intern"
 )
 
 // rootSets interns sets of root nodes: the actions of a cascade mostly
@@ -171,17 +172,14 @@ func (d *differ) compareNodes(a, b int32) int {
 func (d *differ) compareContentOf(na, nb *node) int {
 	la, ia := d.side(na)
 	lb, ib := d.side(nb)
-	if c := strings.Compare(la.firstOutput(ia), lb.firstOutput(ib)); c != 0 {
-		return c
-	}
 	if c := compareDeclared(la, ia, lb, ib); c != 0 {
 		return c
 	}
 	ra, rb := la.rec(ia), lb.rec(ib)
-	if c := strings.Compare(la.strs.Get(ra.mnemonic), lb.strs.Get(rb.mnemonic)); c != 0 {
+	if c := intern.Compare(&la.strs, ra.mnemonic, &lb.strs, rb.mnemonic); c != 0 {
 		return c
 	}
-	if c := strings.Compare(la.strs.Get(ra.target), lb.strs.Get(rb.target)); c != 0 {
+	if c := intern.Compare(&la.strs, ra.target, &lb.strs, rb.target); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(na.verdict, nb.verdict); c != 0 {
@@ -205,7 +203,7 @@ func compareDeclared(la *Log, a int32, lb *Log, b int32) int {
 		case !okB:
 			return 1
 		}
-		if c := strings.Compare(la.strs.Get(x), lb.strs.Get(y)); c != 0 {
+		if c := intern.Compare(&la.strs, x, &lb.strs, y); c != 0 {
 			return c
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/ahab-go/ahab/internal/intern"
 	"github.com/ahab-go/ahab/internal/spawn"
@@ -98,7 +99,7 @@ func (d *differ) match() {
 			if r.target == 0 { // no label
 				continue
 			}
-			ks = append(ks, keyed{mix(intern.Hash(l.strs.Get(r.mnemonic)), intern.Hash(l.strs.Get(r.target))), i})
+			ks = append(ks, keyed{mix(l.strs.HashOf(r.mnemonic), l.strs.HashOf(r.target)), i})
 		}
 		slices.SortFunc(ks, compareKeyed)
 		return ks
@@ -110,7 +111,7 @@ func (d *differ) match() {
 		}
 		o, n := os[0], ns[0]
 		ro, rn := d.old.rec(o), d.new.rec(n)
-		if d.old.strs.Get(ro.mnemonic) != d.new.strs.Get(rn.mnemonic) || d.old.strs.Get(ro.target) != d.new.strs.Get(rn.target) {
+		if !intern.Equal(&d.old.strs, ro.mnemonic, &d.new.strs, rn.mnemonic) || !intern.Equal(&d.old.strs, ro.target, &d.new.strs, rn.target) {
 			return
 		}
 		d.pair(o, n, true)
@@ -221,7 +222,7 @@ func (d *differ) sameKeyOld(a, b int32) bool { return sameKey(d.old, a, d.old, b
 // equal keys, without allocating: it runs once per pair.
 func sameKey(la *Log, a int32, lb *Log, b int32) bool {
 	ra, rb := la.rec(a), lb.rec(b)
-	if la.strs.Get(ra.mnemonic) != lb.strs.Get(rb.mnemonic) || la.strs.Get(ra.target) != lb.strs.Get(rb.target) {
+	if !intern.Equal(&la.strs, ra.mnemonic, &lb.strs, rb.mnemonic) || !intern.Equal(&la.strs, ra.target, &lb.strs, rb.target) {
 		return false
 	}
 	da, db := la.declared(a), lb.declared(b)
@@ -234,7 +235,7 @@ func sameKey(la *Log, a int32, lb *Log, b int32) bool {
 		if !okA {
 			return true
 		}
-		if la.strs.Get(x) != lb.strs.Get(y) {
+		if !intern.Equal(&la.strs, x, &lb.strs, y) {
 			return false
 		}
 	}
@@ -296,14 +297,14 @@ func compareContent(la *Log, a int32, lb *Log, b int32) int {
 		return c
 	}
 	for i := range xa.outputs {
-		if c := strings.Compare(la.strs.Get(xa.outputs[i].path), lb.strs.Get(xb.outputs[i].path)); c != 0 {
+		if c := intern.Compare(&la.strs, xa.outputs[i].path, &lb.strs, xb.outputs[i].path); c != 0 {
 			return c
 		}
 		if c := strings.Compare(la.digests.Get(xa.outputs[i].digest), lb.digests.Get(xb.outputs[i].digest)); c != 0 {
 			return c
 		}
 	}
-	if c := slices.CompareFunc(xa.args, xb.args, func(x, y uint32) int { return strings.Compare(la.strs.Get(x), lb.strs.Get(y)) }); c != 0 {
+	if c := slices.CompareFunc(xa.args, xb.args, func(x, y uint32) int { return intern.Compare(&la.strs, x, &lb.strs, y) }); c != 0 {
 		return c
 	}
 	return cmp.Compare(ra.nInputs, rb.nInputs)
@@ -527,6 +528,7 @@ func (d *differ) translate() {
 	if d.changed != nil {
 		return
 	}
+	var buf []byte
 	d.newToOld = make([]int32, d.new.strs.Len())
 	d.changed = make([]bool, d.new.strs.Len())
 	for np := range d.newToOld {
@@ -534,7 +536,8 @@ func (d *differ) translate() {
 			d.newToOld[np] = -1 // not a path
 			continue
 		}
-		s := d.new.strs.Get(uint32(np))
+		buf = d.new.strs.AppendTo(buf[:0], uint32(np))
+		s := unsafe.String(unsafe.SliceData(buf), len(buf))
 		op, ok := d.old.strs.Lookup(s, intern.Hash(s))
 		if !ok {
 			d.newToOld[np] = -1

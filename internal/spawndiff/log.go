@@ -86,6 +86,7 @@ type scratch struct {
 // NewLog returns an empty Log; name is how reports refer to it.
 func NewLog(name string) *Log {
 	l := &Log{name: name}
+	l.strs.SplitDirs = true
 	l.strs.Intern("") // id 0: no target
 	return l
 }
@@ -307,10 +308,10 @@ func (it *idIter) next() (uint32, bool) {
 // outputs, from their strings, so that equal keys of two logs hash alike.
 func (l *Log) keyHash(i int32) uint64 {
 	r := l.rec(i)
-	h := mix(intern.Hash(l.strs.Get(r.mnemonic)), intern.Hash(l.strs.Get(r.target)))
+	h := mix(l.strs.HashOf(r.mnemonic), l.strs.HashOf(r.target))
 	it := l.declared(i)
 	for id, ok := it.next(); ok; id, ok = it.next() {
-		h = mix(h, intern.Hash(l.strs.Get(id)))
+		h = mix(h, l.strs.HashOf(id))
 	}
 	return h
 }
@@ -333,16 +334,6 @@ func (l *Log) declaredOutputs(i int32) []string {
 		out[j] = l.strs.Get(id)
 	}
 	return out
-}
-
-// firstOutput is spawn i's first declared output, or "" — what orders it
-// in reports.
-func (l *Log) firstOutput(i int32) string {
-	it := l.declared(i)
-	if id, ok := it.next(); ok {
-		return l.strs.Get(id)
-	}
-	return ""
 }
 
 // Bytes estimates the memory the Log holds, for benchmarks.

@@ -28,7 +28,8 @@ func mix(a, b uint64) uint64 {
 // argument and input.
 //
 // Build one with NewLog and Add (which has the signature execlog.Read
-// wants); two Logs may be built at the same time on two goroutines.
+// wants), giving the reader the Log's tables (Strings, Contents); two Logs
+// may be built at the same time on two goroutines.
 type Log struct {
 	name string
 	// strs holds every string but digests: mnemonics, target labels,

@@ -185,7 +185,9 @@ type FileChange struct {
 	Old, New *Content
 }
 
-// Content is a file's content as a log describes it.
+// Content is a file's content as a log describes it: a digest (the hash
+// in lowercase hex, as the log wrote it), or an unresolved symlink's
+// target.
 type Content struct {
 	Digest        spawn.Digest
 	SymlinkTarget string

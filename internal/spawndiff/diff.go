@@ -417,12 +417,12 @@ func (d *differ) inputChanges(self int32) bool {
 	record := func(oldPath, newPath int32, c FileChange) {
 		var producers []int32
 		if newPath >= 0 {
-			if p := d.new.path(uint32(newPath)).producer; p != 0 {
+			if p := d.new.pathInfo(uint32(newPath)).producer; p != 0 {
 				producers = append(producers, d.nodeOfNew[p-1])
 			}
 		}
 		if oldPath >= 0 {
-			if p := d.old.path(uint32(oldPath)).producer; p != 0 {
+			if p := d.old.pathInfo(uint32(oldPath)).producer; p != 0 {
 				producers = append(producers, d.nodeOfOld[p-1])
 			}
 		}
@@ -532,7 +532,7 @@ func (d *differ) translate() {
 	d.newToOld = make([]int32, d.new.strs.Len())
 	d.changed = make([]bool, d.new.strs.Len())
 	for np := range d.newToOld {
-		if d.new.path(uint32(np)).digest == 0 && d.new.path(uint32(np)).producer == 0 {
+		if p := d.new.pathInfo(uint32(np)); p.digest == 0 && p.producer == 0 {
 			d.newToOld[np] = -1 // not a path
 			continue
 		}
@@ -545,7 +545,7 @@ func (d *differ) translate() {
 			continue
 		}
 		d.newToOld[np] = int32(op)
-		od, nd := d.old.path(op).digest, d.new.path(uint32(np)).digest
+		od, nd := d.old.pathInfo(op).digest, d.new.pathInfo(uint32(np)).digest
 		d.changed[np] = od == 0 || nd == 0 || d.old.digests.Get(od-1) != d.new.digests.Get(nd-1)
 	}
 	d.oldToNew = filled(d.old.strs.Len(), -1)

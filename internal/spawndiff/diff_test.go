@@ -431,3 +431,17 @@ func TestVerdictNames(t *testing.T) {
 		}
 	}
 }
+
+// A reader sharing a Log's tables may intern strings after the last spawn
+// (files no spawn read); they are no paths of the log.
+func TestStringsAfterTheLastSpawn(t *testing.T) {
+	old := logOf(t, "old", sp("Gen", in("src", "a"), out("o", "1")))
+	new := logOf(t, "new", sp("Gen", in("src", "b"), out("o", "2")))
+	for _, l := range []*Log{old, new} {
+		l.Strings().Intern("bazel-out/k8-fastbuild/bin/never/read")
+		l.Contents().Intern("content")
+	}
+	if got := summary(Diff(old, new)); !slices.Equal(got, []string{"input_changed o"}) {
+		t.Errorf("actions %v", got)
+	}
+}

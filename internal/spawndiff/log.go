@@ -109,6 +109,15 @@ func (l *Log) rec(i int32) *rec { return l.recs.At(int(i)) }
 
 func (l *Log) path(id uint32) *pathInfo { return l.paths.At(int(id)) }
 
+// pathInfo is what the log says of string id as a path: nothing for a
+// string interned after the last spawn (by a reader sharing the table).
+func (l *Log) pathInfo(id uint32) pathInfo {
+	if int(id) >= l.paths.Len() {
+		return pathInfo{}
+	}
+	return *l.paths.At(int(id))
+}
+
 // Add summarises one spawn. It keeps nothing of s itself, so it is safe
 // with execlog.Options.ReuseSpawns. The error is always nil.
 func (l *Log) Add(s *spawn.Spawn) error {

@@ -161,7 +161,10 @@ func TestTextEscapesControlCharacters(t *testing.T) {
 	evil := "\x1b[2J\r\nowned"
 	old := logOf(t, "old\x1b", sp("Gen"+evil, arg("echo "+evil), env("V"+evil, "1"), in("src/"+evil, "a"), out("out/"+evil, "1"), target("//"+evil)))
 	new := logOf(t, "new", sp("Gen"+evil, arg("echo x"), env("V"+evil, "2"), in("src/"+evil, "b"), out("out/"+evil, "2"), target("//"+evil)),
-		sp("Env"+evil, env("V"+evil, evil), out("e/"+evil, "1")))
+		sp("Env"+evil, env("V"+evil, evil), out("e/"+evil, "1")),
+		sp("Hash", out("h", evil)), sp("Link", symlink("l", evil), out("m", "1")))
+	old.Add(sp("Hash", out("h", "x")))
+	old.Add(sp("Link", symlink("l", "y"), out("m", "1")))
 	r := Diff(old, new)
 	var buf bytes.Buffer
 	if err := WriteText(&buf, r, TextOptions{}); err != nil {

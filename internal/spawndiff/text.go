@@ -130,7 +130,7 @@ func (t *textWriter) root(n int, a *Action) {
 		}
 	case InputChanged:
 		for _, c := range a.InputChanges {
-			t.line(indent, "input ", t.p.Finding(safe(c.Path)), ": ", c.Old.Short(), " -> ", c.New.Short())
+			t.line(indent, "input ", t.p.Finding(safe(c.Path)), ": ", safe(c.Old.Short()), " -> ", safe(c.New.Short()))
 		}
 		if more := a.SourceInputChanges - len(a.InputChanges); more > 0 {
 			t.line(indent, "… and ", plural(more, "more input"))
@@ -141,7 +141,7 @@ func (t *textWriter) root(n int, a *Action) {
 			t.line(indent, "… and ", plural(len(a.OutputChanges)-MaxListed, "more output"))
 			break
 		}
-		t.line(indent, "output ", safe(c.Path), ": ", c.Old.Short(), " -> ", c.New.Short())
+		t.line(indent, "output ", safe(c.Path), ": ", safe(c.Old.Short()), " -> ", safe(c.New.Short()))
 	}
 	var follow []string
 	if a.Downstream > 0 {

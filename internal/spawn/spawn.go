@@ -132,25 +132,77 @@ func AppendContentKey(b []byte, f File) []byte {
 		return append(b, f.SymlinkTarget...)
 	}
 	h := f.Digest.Hash
-	if h != "" && len(h)%2 == 0 && isLowerHex(h) {
+	if h != "" && len(h)%2 == 0 {
+		start := len(b)
 		b = append(b, 0)
 		b = binary.AppendUvarint(b, uint64(f.Digest.Size))
-		b, _ = hex.AppendDecode(b, unsafe.Slice(unsafe.StringData(h), len(h))) // lowercase hex: decodes
-		return b
+		hexOK := true
+		for i := 0; i < len(h); i += 2 {
+			hi, lo := hexValue[h[i]], hexValue[h[i+1]]
+			if hi|lo > 0xf {
+				hexOK = false
+				break
+			}
+			b = append(b, hi<<4|lo)
+		}
+		if hexOK {
+			return b
+		}
+		b = b[:start]
 	}
 	b = append(b, 2)
 	b = binary.AppendUvarint(b, uint64(f.Digest.Size))
 	return append(b, h...)
 }
 
-func isLowerHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+// ContentKeyIs reports whether k, a key AppendContentKey made, is f's,
+// without building f's: a log names the same file's digest again and
+// again.
+func ContentKeyIs(k string, f File) bool {
+	if k == "" {
+		return false
+	}
+	if f.SymlinkTarget != "" {
+		return k[0] == 1 && k[1:] == f.SymlinkTarget
+	}
+	kind := k[0]
+	if kind == 1 {
+		return false
+	}
+	size, n := binary.Uvarint(unsafe.Slice(unsafe.StringData(k[1:]), len(k)-1))
+	if n <= 0 || size != uint64(f.Digest.Size) {
+		return false
+	}
+	rest, h := k[1+n:], f.Digest.Hash
+	if kind == 2 {
+		return rest == h
+	}
+	if h == "" || len(h) != 2*len(rest) {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		hi, lo := hexValue[h[2*i]], hexValue[h[2*i+1]]
+		if hi|lo > 0xf || hi<<4|lo != rest[i] {
 			return false
 		}
 	}
 	return true
 }
+
+// hexValue is the value of a lowercase hex digit, and 0xff for any other
+// byte.
+var hexValue = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c - 'a' + 10)
+	}
+	return t
+}()
 
 // ParseContentKey turns a key AppendContentKey made back into the digest
 // (or symlink target) it was made from.

@@ -2,6 +2,7 @@ package spawn
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -75,5 +76,24 @@ func TestContentKey(t *testing.T) {
 	}
 	if key(file("ab", 1)) == key(File{SymlinkTarget: "ab"}) {
 		t.Error("a symlink and a file share a key")
+	}
+}
+
+// ContentKeyIs agrees with comparing keys.
+func TestContentKeyIs(t *testing.T) {
+	sha := "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+	files := []File{
+		{Digest: Digest{Hash: sha, Size: 4}}, {Digest: Digest{Hash: sha, Size: 5}},
+		{Digest: Digest{Hash: sha[:62] + "09", Size: 4}}, {Digest: Digest{Hash: strings.ToUpper(sha), Size: 4}},
+		{Digest: Digest{Hash: "abc", Size: 3}}, {Digest: Digest{Hash: "ab", Size: 3}}, {},
+		{SymlinkTarget: "x"}, {SymlinkTarget: "y"}, {Digest: Digest{Hash: "\x01x"}},
+	}
+	for _, a := range files {
+		k := string(AppendContentKey(nil, a))
+		for _, b := range files {
+			if got, want := ContentKeyIs(k, b), k == string(AppendContentKey(nil, b)); got != want {
+				t.Errorf("ContentKeyIs(key of %+v, %+v) = %v", a, b, got)
+			}
+		}
 	}
 }

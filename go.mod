@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/bazelbuild/buildtools v0.0.0-20260904073137-eaa4d125b423
+	github.com/klauspost/compress v1.20.4
 	github.com/pmezard/go-difflib v1.0.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/pflag v1.1.0
@@ -14,7 +15,6 @@ require (
 require (
 	github.com/golang/protobuf v1.5.0 // indirect
 	github.com/google/safeopen v0.0.0-20260327150837-43626d6f4685 // indirect
-	github.com/klauspost/compress v1.20.4 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

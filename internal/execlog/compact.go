@@ -370,14 +370,14 @@ func (c *compactReader) add(id uint32, n node) error {
 
 func (c *compactReader) kind(i uint32) uint8 { return c.nodes.At(int(i)).kind() }
 
-// ids returns set node i's direct inputs and transitive sets.
+// setIDs returns set node i's direct inputs and transitive sets.
 func (c *compactReader) setIDs(i uint32) (inputs, sets []uint32) {
 	s := c.sets.At(int(c.nodes.At(int(i)).idx()))
 	all := c.ids.get(s.pos, s.nIn+s.nSets)
 	return all[:s.nIn], all[s.nIn:]
 }
 
-// seen and mark test and set node i's bit for the current walk.
+// isSeen and mark test and set node i's bit for the current walk.
 func (c *compactReader) isSeen(i uint32) bool { return c.seen[i/64]&(1<<(i%64)) != 0 }
 
 func (c *compactReader) mark(i uint32) {

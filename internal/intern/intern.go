@@ -71,6 +71,11 @@ func nextBlockSize(blocks [][]byte) int {
 // Intern returns the id of s, adding it if it is new, and its hash.
 func (t *Table) Intern(s string) (uint32, uint64) {
 	h := Hash(s)
+	return t.InternHashed(s, h), h
+}
+
+// InternHashed is Intern for a caller that has Hash(s) already.
+func (t *Table) InternHashed(s string, h uint64) uint32 {
 	if 4*(t.locs.Len()+1) > 3*len(t.index) {
 		t.grow()
 	}
@@ -82,10 +87,10 @@ func (t *Table) Intern(s string) (uint32, uint64) {
 			id := uint32(t.locs.Len())
 			t.add(s)
 			t.index[i] = tag<<32 | uint64(id) + 1
-			return id, h
+			return id
 		}
 		if v>>32 == tag && t.equal(uint32(v)-1, s) {
-			return uint32(v) - 1, h
+			return uint32(v) - 1
 		}
 	}
 }

@@ -47,7 +47,29 @@ type Log struct {
 	// model forbids but builds do.
 	overrides map[int32][]pathDigest
 	scratch   scratch
+	// hotStrs and hotFiles remember recent strings and files by their
+	// hashes, so that what a build names again and again (compiler flags,
+	// toolchain files, common headers) costs a hash and a look in a small
+	// table instead of lookups in the big ones (cache misses, each).
+	hotStrs  []hotStr
+	hotFiles []hotFile
 }
+
+// hotStr is a string remembered by its hash; hotFile, a file by the hashes
+// of its path and of its content's text.
+type hotStr struct {
+	hash uint64
+	id   uint32
+}
+
+type hotFile struct {
+	path, content uint64
+	pid, did      uint32
+	// first says did is the path's first digest in the log.
+	first bool
+}
+
+const hotBits = 14
 
 type pathDigest struct{ path, digest uint32 }
 
@@ -122,16 +144,20 @@ func (l *Log) pathInfo(id uint32) pathInfo {
 // with execlog.Options.ReuseSpawns. The error is always nil.
 func (l *Log) Add(s *spawn.Spawn) error {
 	idx := int32(l.recs.Len())
+	if l.hotStrs == nil {
+		l.hotStrs = make([]hotStr, 1<<hotBits)
+		l.hotFiles = make([]hotFile, 1<<hotBits)
+	}
 	r := rec{exit: s.ExitCode}
-	r.mnemonic, _ = l.strs.Intern(s.Mnemonic)
-	r.target, _ = l.strs.Intern(s.Target)
+	r.mnemonic, _ = l.str(s.Mnemonic)
+	r.target, _ = l.str(s.Target)
 	b := l.scratch.rec[:0]
 
 	// Arguments, in order.
 	b = protowire.AppendVarint(b, uint64(len(s.Args)))
 	r.args = uint64(len(s.Args))
 	for _, a := range s.Args {
-		id, h := l.strs.Intern(a)
+		id, h := l.str(a)
 		b = protowire.AppendVarint(b, uint64(id))
 		r.args = mix(r.args, h)
 	}
@@ -146,8 +172,8 @@ func (l *Log) Add(s *spawn.Spawn) error {
 	b = protowire.AppendVarint(b, uint64(len(env)))
 	r.env = uint64(len(env))
 	for _, i := range env {
-		nid, nh := l.strs.Intern(s.Env[i].Name)
-		vid, vh := l.strs.Intern(s.Env[i].Value)
+		nid, nh := l.str(s.Env[i].Name)
+		vid, vh := l.str(s.Env[i].Value)
 		b = protowire.AppendVarint(b, uint64(nid))
 		b = protowire.AppendVarint(b, uint64(vid))
 		r.env = mix(r.env, mix(nh, vh))
@@ -158,7 +184,7 @@ func (l *Log) Add(s *spawn.Spawn) error {
 	// matches spawns across logs.
 	b = protowire.AppendVarint(b, uint64(len(s.Outputs)))
 	for _, o := range s.Outputs {
-		id, _ := l.strs.Intern(o)
+		id, _ := l.str(o)
 		l.growPaths()
 		b = protowire.AppendVarint(b, uint64(id))
 	}
@@ -166,12 +192,11 @@ func (l *Log) Add(s *spawn.Spawn) error {
 	// Output files with their digests, sorted by path.
 	b = protowire.AppendVarint(b, uint64(len(s.OutputFiles)))
 	for _, f := range s.OutputFiles {
-		pid, ph := l.strs.Intern(f.Path)
-		l.growPaths()
-		did, dh := l.digest(f, pid)
+		e := l.file(f)
+		pid, did := e.pid, e.did
 		b = protowire.AppendVarint(b, uint64(pid))
 		b = protowire.AppendVarint(b, uint64(did))
-		r.outputs += mix(ph, dh)
+		r.outputs += mix(e.path, e.content)
 		if p := l.path(pid); p.producer == 0 {
 			p.producer = idx + 1
 		}
@@ -181,18 +206,16 @@ func (l *Log) Add(s *spawn.Spawn) error {
 	// pathDigest, or in overrides for the rare input that disagrees.
 	ids := l.scratch.ids[:0]
 	for _, f := range s.Inputs {
-		pid, ph := l.strs.Intern(f.Path)
-		l.growPaths()
-		did, dh := l.digest(f, pid)
-		if l.path(pid).digest != did+1 {
+		e := l.file(f)
+		if !e.first {
 			if l.overrides == nil {
 				l.overrides = make(map[int32][]pathDigest)
 			}
-			l.overrides[idx] = append(l.overrides[idx], pathDigest{pid, did})
+			l.overrides[idx] = append(l.overrides[idx], pathDigest{e.pid, e.did})
 		}
-		r.inputs += mix(ph, dh)
-		r.inputPaths += ph
-		ids = append(ids, pid)
+		r.inputs += mix(e.path, e.content)
+		r.inputPaths += e.path
+		ids = append(ids, e.pid)
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -218,22 +241,52 @@ func (l *Log) growPaths() {
 	}
 }
 
-// digest interns f's digest key and records it as the digest of path pid
-// if the path has none yet. It skips hashing when the key is the one the
-// path already has, as it is for nearly every input.
-func (l *Log) digest(f spawn.File, pid uint32) (uint32, uint64) {
-	key := spawn.AppendContentKey(l.scratch.key[:0], f)
-	l.scratch.key = key
-	s := unsafe.String(unsafe.SliceData(key), len(key))
-	p := l.path(pid)
-	if p.digest != 0 && l.digests.Get(p.digest-1) == s {
-		return p.digest - 1, intern.Hash(s)
+// str interns s, through hotStrs.
+func (l *Log) str(s string) (uint32, uint64) {
+	h := intern.Hash(s)
+	e := &l.hotStrs[h&(1<<hotBits-1)]
+	if e.hash == h && h != 0 {
+		return e.id, h
 	}
-	id, h := l.digests.Intern(s)
-	if p.digest == 0 {
-		p.digest = id + 1
-	}
+	id := l.strs.InternHashed(s, h)
+	*e = hotStr{hash: h, id: id}
 	return id, h
+}
+
+// file interns f's path and content, through hotFiles: a file is known by
+// the hashes of its path and of its content's text. It records the content
+// as the path's if the path has none yet.
+func (l *Log) file(f spawn.File) hotFile {
+	ph := intern.Hash(f.Path)
+	ch := fileContentHash(f)
+	e := &l.hotFiles[ph&(1<<hotBits-1)]
+	if e.path == ph && e.content == ch && ph != 0 {
+		return *e
+	}
+	pid := l.strs.InternHashed(f.Path, ph)
+	l.growPaths()
+	p := l.path(pid)
+	var did uint32
+	if p.digest != 0 && spawn.ContentKeyIs(l.digests.Get(p.digest-1), f) {
+		did = p.digest - 1
+	} else {
+		key := spawn.AppendContentKey(l.scratch.key[:0], f)
+		l.scratch.key = key
+		did, _ = l.digests.Intern(unsafe.String(unsafe.SliceData(key), len(key)))
+		if p.digest == 0 {
+			p.digest = did + 1
+		}
+	}
+	*e = hotFile{path: ph, content: ch, pid: pid, did: did, first: p.digest == did+1}
+	return *e
+}
+
+// fileContentHash hashes the text of f's content, the same in every log.
+func fileContentHash(f spawn.File) uint64 {
+	if f.SymlinkTarget != "" {
+		return mix(intern.Hash(f.SymlinkTarget), 1)
+	}
+	return mix(intern.Hash(f.Digest.Hash), uint64(f.Digest.Size)<<1)
 }
 
 // lists decodes a spawn's lists.

@@ -207,6 +207,10 @@ func byAction(graph *aquery.Graph, workers []*worker) []ActionFindings {
 					f.Target, f.TargetID = graph.Target(f.TargetID), 0
 				}
 			}
+			// One action may find the same thing twice (a path in two
+			// arguments); the action's list says each once, in report order.
+			slices.SortFunc(af.Findings, func(x, y finding.Finding) int { return finding.Compare(&x, &y) })
+			af.Findings = slices.CompactFunc(af.Findings, func(x, y finding.Finding) bool { return finding.Compare(&x, &y) == 0 })
 			out = append(out, af)
 		}
 		w.byAction = nil

@@ -3,8 +3,9 @@ package spawndiff
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
+
+	"github.com/ahab-go/ahab/internal/report"
 )
 
 // WriteJSON writes the JSON report of r to w (docs/diff.md describes it):
@@ -13,6 +14,7 @@ import (
 //	  "old": "a.log",
 //	  "new": "b.log",
 //	  "counts": {"nondeterministic": 1, ..., "identical": 5},
+//	  "static": {"source": "aquery.pb", "root_causes": 2, "explained": 1},
 //	  "actions": [
 //	    {"outputs": [...], "mnemonic": "Genrule", "target": "//:clock", "verdict": "nondeterministic", "differs": ["outputs"], "causes": [], "root_causes": []},
 //	    ...
@@ -23,16 +25,10 @@ import (
 // Result order, one per line. "target" is left out when the logs do not
 // name targets. "root_causes" lists, for downstream and absorbed actions,
 // the outputs of each root cause they descend from (empty for root causes
-// themselves). "causes" holds Action.Causes as they are; an element that
-// is not valid JSON is an error, and nothing is written.
+// themselves). "causes" holds Action.Causes, each as the findings report
+// writes it. "static" and each action's "explained" are there only when
+// causes were attached (AttachCauses).
 func WriteJSON(w io.Writer, r *Result) error {
-	for i := range r.Actions {
-		for j, c := range r.Actions[i].Causes {
-			if !json.Valid(c) {
-				return fmt.Errorf("action %d (%s): cause %d is not valid JSON", i+1, r.Actions[i].Mnemonic, j+1)
-			}
-		}
-	}
 	bw := bufio.NewWriter(w)
 	var b []byte
 	b = append(b, "{\n  \"old\": "...)
@@ -48,7 +44,14 @@ func WriteJSON(w io.Writer, r *Result) error {
 		b = append(b, ": "...)
 		b = appendJSON(b, r.Count(v))
 	}
-	b = append(b, "},\n  \"actions\": ["...)
+	b = append(b, "},\n"...)
+	if r.Static != "" {
+		roots, explained := r.Roots()
+		b = append(b, "  \"static\": "...)
+		b = appendJSON(b, jsonStatic{Source: r.Static, RootCauses: roots, Explained: explained})
+		b = append(b, ",\n"...)
+	}
+	b = append(b, "  \"actions\": ["...)
 	for i := range r.Actions {
 		if i > 0 {
 			b = append(b, ',')
@@ -76,7 +79,16 @@ type jsonAction struct {
 	Verdict    string            `json:"verdict"`
 	Differs    []string          `json:"differs"`
 	Causes     []json.RawMessage `json:"causes"`
+	Explained  *bool             `json:"explained,omitempty"`
 	RootCauses [][]string        `json:"root_causes"`
+}
+
+// jsonStatic says where the causes came from and how many root causes
+// they explain.
+type jsonStatic struct {
+	Source     string `json:"source"`
+	RootCauses int    `json:"root_causes"`
+	Explained  int    `json:"explained"`
 }
 
 func appendAction(b []byte, r *Result, a *Action) []byte {
@@ -86,8 +98,14 @@ func appendAction(b []byte, r *Result, a *Action) []byte {
 		Target:     a.Target,
 		Verdict:    a.Verdict.String(),
 		Differs:    a.Differs.Names(),
-		Causes:     nonNil(a.Causes),
+		Causes:     []json.RawMessage{},
 		RootCauses: [][]string{},
+	}
+	for i := range a.Causes {
+		ja.Causes = append(ja.Causes, report.FindingJSON(&a.Causes[i]))
+	}
+	if r.Static != "" {
+		ja.Explained = &a.Explained
 	}
 	for _, i := range a.RootCauses {
 		ja.RootCauses = append(ja.RootCauses, nonNil(r.Actions[i].Outputs))

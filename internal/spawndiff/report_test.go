@@ -6,12 +6,16 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/execlog"
 	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
+	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/program"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -193,29 +197,80 @@ func TestTextEscapesControlCharacters(t *testing.T) {
 	}
 }
 
-// The integrator's static findings go into "causes" as they are.
-func TestJSONCauses(t *testing.T) {
-	r := Diff(logOf(t, "old", sp("Gen", out("o", "1"))), logOf(t, "new", sp("Gen", out("o", "2"))))
-	r.Actions[0].Causes = []json.RawMessage{json.RawMessage(`{"kind": "absolute_path", "path": "/home"}`)}
-	var buf bytes.Buffer
-	if err := WriteJSON(&buf, r); err != nil {
+// AttachCauses puts the findings of the action with the same outputs
+// beside each divergent action, names its target from the graph, and
+// counts it as explained only by a finding that predicts a divergence.
+func TestAttachCauses(t *testing.T) {
+	r := Diff(
+		logOf(t, "old", sp("Gen", out("bin/clock.txt", "1")), sp("Cp", out("bin/copy.txt", "1")), sp("Tar", out("bin/a.tar", "1"))),
+		logOf(t, "new", sp("Gen", out("bin/clock.txt", "2")), sp("Cp", out("bin/copy.txt", "2")), sp("Tar", out("bin/a.tar", "2"))))
+	clock := finding.Finding{Kind: finding.VariationSource, Action: finding.ActionRef{Mnemonic: "Genrule", Target: "//:clock"}, Variation: "clock", Command: "date"}
+	bash := finding.Finding{Kind: finding.SystemProgram, Action: finding.ActionRef{Mnemonic: "Genrule", Target: "//:clock"},
+		Program: program.ID{Origin: program.Origin{Kind: program.System}, Path: "/bin/bash"}, Wrappers: []program.ID{}}
+	copyBash := bash
+	copyBash.Action.Target = "//:copy"
+	static := analyze.NewIndex([]analyze.ActionFindings{
+		{Mnemonic: "Genrule", Target: "//:clock", Outputs: []string{"bin/clock.txt"}, Findings: []finding.Finding{bash, clock}},
+		{Mnemonic: "Genrule", Target: "//:copy", Outputs: []string{"bin/other.txt", "bin/copy.txt"}, Findings: []finding.Finding{copyBash}},
+	})
+	r.AttachCauses("aquery.pb", static)
+
+	var js bytes.Buffer
+	if err := WriteJSON(&js, r); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
+		Static  map[string]any `json:"static"`
 		Actions []struct {
-			Causes []map[string]string `json:"causes"`
+			Outputs   []string         `json:"outputs"`
+			Target    string           `json:"target"`
+			Causes    []map[string]any `json:"causes"`
+			Explained bool             `json:"explained"`
 		} `json:"actions"`
 	}
-	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if c := doc.Actions[0].Causes; len(c) != 1 || c[0]["kind"] != "absolute_path" || c[0]["path"] != "/home" {
-		t.Errorf("causes %v", c)
+	if want := map[string]any{"source": "aquery.pb", "root_causes": 3.0, "explained": 1.0}; !reflect.DeepEqual(doc.Static, want) {
+		t.Errorf("static %v, want %v", doc.Static, want)
 	}
-	r.Actions[0].Causes = []json.RawMessage{json.RawMessage(`{"kind":`)}
-	buf.Reset()
-	if err := WriteJSON(&buf, r); err == nil || !strings.Contains(err.Error(), "action 1 (Gen): cause 1 is not valid JSON") || buf.Len() != 0 {
-		t.Errorf("error %v, %d bytes written", err, buf.Len())
+	type got struct {
+		target    string
+		kinds     string
+		explained bool
+	}
+	want := map[string]got{
+		"bin/clock.txt": {"//:clock", "system_program variation_source", true},
+		"bin/copy.txt":  {"//:copy", "system_program", false},
+		"bin/a.tar":     {"", "", false},
+	}
+	for _, a := range doc.Actions {
+		var kinds []string
+		for _, c := range a.Causes {
+			kinds = append(kinds, c["kind"].(string))
+		}
+		g := got{a.Target, strings.Join(kinds, " "), a.Explained}
+		if w := want[a.Outputs[0]]; g != w {
+			t.Errorf("%s: %+v, want %+v", a.Outputs[0], g, w)
+		}
+	}
+	if c := doc.Actions[0].Causes; len(c) > 0 && c[0]["program"] == nil {
+		t.Errorf("a cause is not in the report's format: %v", c[0])
+	}
+
+	var text bytes.Buffer
+	if err := WriteText(&text, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"the static analysis of aquery.pb predicts 1 of 3 root causes; 2 unexplained",
+		"cause: reproducibility violation [variation_source]:",
+		"no static cause: the analysis does not predict this divergence",
+		"(1 other finding for this action",
+	} {
+		if !strings.Contains(text.String(), line) {
+			t.Errorf("text report lacks %q:\n%s", line, text.String())
+		}
 	}
 }
 

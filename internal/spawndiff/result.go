@@ -1,10 +1,10 @@
 package spawndiff
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/spawn"
 )
 
@@ -114,11 +114,28 @@ type Result struct {
 	// Counts is the number of spawns (pairs, for matched ones) of each
 	// verdict, Identical included.
 	Counts [numVerdicts]int
+	// Static names where the causes came from (AttachCauses), or is ""
+	// when no static analysis was given.
+	Static string
 	// Actions are the divergent spawns: the root causes first, producers
 	// before consumers, then the downstream and absorbed ones in the same
 	// order. The order depends only on the logs' content, never on the
 	// order of spawns in them.
 	Actions []Action
+}
+
+// Roots counts the root causes, and those of them a static cause
+// explains.
+func (r *Result) Roots() (roots, explained int) {
+	for i := range r.Actions {
+		if a := &r.Actions[i]; a.Verdict.IsRoot() {
+			roots++
+			if a.Explained {
+				explained++
+			}
+		}
+	}
+	return roots, explained
 }
 
 // Count is how many spawns got verdict v.
@@ -167,11 +184,11 @@ type Action struct {
 	// OldExit and NewExit are the exit codes.
 	OldExit, NewExit int32
 
-	// Causes are the static findings that explain the action, each a JSON
-	// object in the report's violation format. Diff leaves it empty; the
-	// caller fills it before writing the JSON report, which writes each
-	// element as it is.
-	Causes []json.RawMessage
+	// Causes are the static analysis's findings for the same action
+	// (AttachCauses), every kind, in report order; Explained says whether
+	// one of them predicts a divergence (Kind.PredictsDivergence).
+	Causes    []finding.Finding
+	Explained bool
 }
 
 // MaxListed bounds how many changed inputs an action keeps for reports.

@@ -87,6 +87,11 @@ func (t *textWriter) header() {
 	if follow > 0 {
 		t.line("  ", strconv.Itoa(follow), " follow from them: ", strings.Join(followParts, ", "))
 	}
+	if r.Static != "" && roots > 0 {
+		_, explained := r.Roots()
+		t.line("  ", "the static analysis of ", safe(r.Static), " predicts ", strconv.Itoa(explained), " of ", plural(roots, "root cause"),
+			"; ", t.p.Caution(strconv.Itoa(roots-explained)+" unexplained"))
+	}
 }
 
 // root prints one root cause.
@@ -143,6 +148,7 @@ func (t *textWriter) root(n int, a *Action) {
 		}
 		t.line(indent, "output ", safe(c.Path), ": ", safe(c.Old.Short()), " -> ", safe(c.New.Short()))
 	}
+	t.causes(indent, a)
 	var follow []string
 	if a.Downstream > 0 {
 		follow = append(follow, plural(a.Downstream, "downstream action"))
@@ -152,6 +158,29 @@ func (t *textWriter) root(n int, a *Action) {
 	}
 	if len(follow) > 0 {
 		t.line(indent, "… and ", t.p.Caution(strings.Join(follow, ", ")))
+	}
+}
+
+// causes prints the static findings that predict the action's divergence,
+// or says there are none, and counts the action's other findings.
+func (t *textWriter) causes(indent string, a *Action) {
+	if t.r.Static == "" {
+		return
+	}
+	others := 0
+	for i := range a.Causes {
+		f := &a.Causes[i]
+		if f.Kind.PredictsDivergence() {
+			t.line(indent, t.p.Heading("cause:"), " ", report.TaggedSentence(f, t.p))
+		} else {
+			others++
+		}
+	}
+	if !a.Explained {
+		t.line(indent, t.p.Caution("no static cause"), ": the analysis does not predict this divergence")
+	}
+	if others > 0 {
+		t.line(indent, t.p.Faint("("+plural(others, "other finding")+" for this action, in the JSON report and in ahab's own report)"))
 	}
 }
 

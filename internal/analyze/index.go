@@ -66,4 +66,3 @@ func (x *Index) ByRef(target, mnemonic string) *ActionFindings {
 // HasOutputs says whether the index can match by outputs: it was made
 // from a graph, not from a report.
 func (x *Index) HasOutputs() bool { return x.byOutput != nil }
-

@@ -40,6 +40,7 @@ func TestScripts(t *testing.T) {
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CONFORMANCE", filepath.Join(root, "testdata", "conformance"))
+			env.Setenv("BUILDS", filepath.Join(root, "testdata", "builds"))
 			env.Setenv("FAKE_BAZEL_LOG", filepath.Join(env.WorkDir, "bazel.log"))
 			env.Setenv("VERSION", cli.Version())
 			// A terminal escape, for scripts that check it is never printed.

@@ -39,6 +39,8 @@ func Main(args []string, sys System) int {
 			return finish(sys, runMerge(args[1:], sys))
 		case "kinds":
 			return finish(sys, runKinds(args[1:], sys))
+		case "diff":
+			return finish(sys, runDiff(args[1:], sys))
 		case "trace":
 			return finish(sys, runTrace(args[1:], sys))
 		case "aquery-command":
@@ -352,7 +354,7 @@ func (a analysis) sentinelSeen(found *finding.Set) bool {
 // analyzeGraph gets the graph, from a file or from Bazel, and checks it.
 func analyzeGraph(o *options, sys System, res resolver, lib *spec.Library) (analysis, error) {
 	checks := check.All(lib)
-	aopts := analyze.Options{}
+	aopts := analyze.Options{ByAction: o.byAction}
 	if o.verbose {
 		aopts.Visit = func(i int, a *aquery.Action) { printAction(sys.Stdout, i, a) }
 	}

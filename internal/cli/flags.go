@@ -40,6 +40,9 @@ type options struct {
 	help            bool
 	version         bool
 	presentation    // --sarif, --summary, --hints (sarif.go)
+	// byAction keeps every action's findings (analyze.Options.ByAction),
+	// for `ahab diff`.
+	byAction bool
 	// session is the Bazel the analysis ran, once it has; nil otherwise.
 	session *bazelSession
 }
@@ -254,6 +257,10 @@ Usage:
                                       show how a command line is judged
   ahab merge [flags] REPORT.json...   add up reports of slices of one build
   ahab kinds                          list the kinds of finding
+  ahab diff [flags] OLD NEW [LABEL]   compare the execution logs of two builds
+  ahab reprotest [flags] LABEL        build LABEL twice, varied, and compare
+  ahab trace [flags] LABEL            build LABEL traced: what each action reads undeclared
+  ahab aquery-command LABEL           print the aquery command ahab runs
 
 LABEL is passed to bazel aquery as one argument, e.g. //... or "//... - //x/...".
 

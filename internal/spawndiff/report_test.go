@@ -266,7 +266,7 @@ func TestAttachCauses(t *testing.T) {
 		"the static analysis of aquery.pb predicts 1 of 3 root causes; 2 unexplained",
 		"cause: reproducibility violation [variation_source]:",
 		"no static cause: the analysis does not predict this divergence",
-		"(1 other finding for this action",
+		"(and 1 finding that predicts no divergence",
 	} {
 		if !strings.Contains(text.String(), line) {
 			t.Errorf("text report lacks %q:\n%s", line, text.String())

@@ -180,7 +180,11 @@ func (t *textWriter) causes(indent string, a *Action) {
 		t.line(indent, t.p.Caution("no static cause"), ": the analysis does not predict this divergence")
 	}
 	if others > 0 {
-		t.line(indent, t.p.Faint("("+plural(others, "other finding")+" for this action, in the JSON report and in ahab's own report)"))
+		verb := " that predict"
+		if others == 1 {
+			verb = " that predicts"
+		}
+		t.line(indent, t.p.Faint("(and "+plural(others, "finding")+verb+" no divergence, in the JSON report)"))
 	}
 }
 

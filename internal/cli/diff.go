@@ -77,7 +77,7 @@ func parseDiff(args []string) (*diffOptions, *pflag.FlagSet, error) {
 	onceString(fs, &d.logFormat, "log-format", "", "read both logs as `FORMAT` (json, binary, compact) instead of recognising it")
 	onceString(fs, &o.aqueryFile, "aquery-file", "", "put the findings of the saved aquery dump `FILE` beside each divergent action")
 	onceString(fs, &o.aqueryFormat, "aquery-format", "", "with --aquery-file, read it as `FORMAT` (proto, streamed_proto, jsonproto)")
-	onceString(fs, &d.report, "report", "", "put the findings of the saved Ahab JSON report `FILE` beside each divergent action (matched by target and mnemonic, so only for logs that name targets: Bazel 5 and later)")
+	onceString(fs, &d.report, "report", "", "put the findings of the saved Ahab JSON report `FILE` beside each divergent action (matched by target and mnemonic, so only for logs that name targets: Bazel 7 and later)")
 	fs.StringArrayVar(&o.reproSpecs, "repro-specs", nil, "read reproducibility specs from `FILE` for the static analysis (repeatable)")
 	onceString(fs, &o.compat, "compat", "", "judge the static causes as Ahab `VERSION` did (only 0.2)")
 	fs.StringArrayVar(&o.configs, "config", nil, "with LABEL, pass `NAME` to aquery as --config=NAME (repeatable)")
@@ -167,7 +167,7 @@ func runDiff(args []string, sys System) error {
 	}
 	if static != nil {
 		if !static.HasOutputs() && !namesTargets(r) {
-			fmt.Fprintf(sys.Stderr, "warning: the logs name no targets (Bazel before 5 writes none), so the findings of --report %s cannot be matched to their actions; give --aquery-file or a LABEL instead\n", quoteArg(d.report))
+			fmt.Fprintf(sys.Stderr, "warning: the logs name no targets (Bazel before 7 writes none), so the findings of --report %s cannot be matched to their actions; give --aquery-file or a LABEL instead\n", quoteArg(d.report))
 		}
 		r.AttachCauses(source, static)
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/ahab-go/ahab/internal/mode"
-	"github.com/ahab-go/ahab/internal/report"
+	"github.com/ahab-go/ahab/internal/savedreport"
 )
 
 // Target is one directory under fishery/ that holds a spec.json.
@@ -294,7 +294,7 @@ func (d *Driver) Check(t Target) error {
 
 // compatArgs asks Ahab for the judgement of the target's expectation.
 func (d *Driver) compatArgs(t Target) ([]string, error) {
-	rep, err := report.ReadJSONFile(d.expectationPath(t))
+	rep, err := savedreport.ReadFile(d.expectationPath(t))
 	if err != nil {
 		return nil, err
 	}

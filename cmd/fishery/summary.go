@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ahab-go/ahab/internal/report"
+	"github.com/ahab-go/ahab/internal/savedreport"
 )
 
 // emptyExpectation is what Ahab writes for a report with no findings
@@ -30,7 +30,7 @@ type KindCount struct {
 // Summarize reads an expectation.json (a report in the §8.1 format) and
 // counts it, per kind.
 func Summarize(data []byte, file string) (Summary, error) {
-	rep, err := report.ReadJSON(file, bytes.NewReader(data))
+	rep, err := savedreport.Read(file, bytes.NewReader(data))
 	if err != nil {
 		return Summary{}, err
 	}

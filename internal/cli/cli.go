@@ -25,6 +25,7 @@ import (
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
+	"github.com/ahab-go/ahab/internal/savedreport"
 	"github.com/ahab-go/ahab/internal/spec"
 )
 
@@ -118,7 +119,7 @@ func run(o *options, sys System) error {
 	res := newResolver(sys)
 	out := newStreams(sys, o)
 	if o.explainJSON != "" {
-		rep, err := report.ReadJSONFile(res.path(o.explainJSON))
+		rep, err := savedreport.ReadFile(res.path(o.explainJSON))
 		if err != nil {
 			return err
 		}
@@ -191,7 +192,7 @@ func loadOutputs(o *options, res resolver) (*outputs, error) {
 	}
 	if o.expectJSON != "" {
 		path := res.path(o.expectJSON)
-		rep, err := report.ReadJSONFile(path)
+		rep, err := savedreport.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/execlog"
 	"github.com/ahab-go/ahab/internal/fileerr"
-	"github.com/ahab-go/ahab/internal/report"
+	"github.com/ahab-go/ahab/internal/savedreport"
 	"github.com/ahab-go/ahab/internal/spawndiff"
 )
 
@@ -260,7 +260,7 @@ func readLog(path string, format execlog.Format) (*spawndiff.Log, error) {
 func staticAnalysis(d *diffOptions, sys System, res resolver) (*analyze.Index, string, error) {
 	o := &d.analysis
 	if d.report != "" {
-		rep, err := report.ReadJSONFile(res.path(d.report))
+		rep, err := savedreport.ReadFile(res.path(d.report))
 		if err != nil {
 			return nil, "", err
 		}

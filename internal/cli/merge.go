@@ -10,6 +10,7 @@ import (
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
+	"github.com/ahab-go/ahab/internal/savedreport"
 )
 
 const mergeUsage = `Usage: ahab merge [flags] REPORT.json...
@@ -59,7 +60,7 @@ func runMerge(args []string, sys System) error {
 	total := 0
 	paths := res.paths(fs.Args())
 	for i, p := range paths {
-		rep, err := report.ReadJSONFile(p)
+		rep, err := savedreport.ReadFile(p)
 		if err != nil {
 			return err
 		}
@@ -70,7 +71,7 @@ func runMerge(args []string, sys System) error {
 			return fmt.Errorf("%s holds findings of %s, but %s holds findings of %s: merge reports of one judgement",
 				quote.IfNeeded(p), rep.Mode.Describe(), quote.IfNeeded(paths[0]), o.mode.Describe())
 		}
-		// Each report's total fits (ReadJSON checks it); the sum must
+		// Each report's total fits (savedreport.Read checks it); the sum must
 		// too, or the merged report would be one nobody can read.
 		if n := rep.Findings.Occurrences(); n > math.MaxInt64-total {
 			return fmt.Errorf("%s: its counts and those of the reports before it add up to more than %d", quote.IfNeeded(p), math.MaxInt64)

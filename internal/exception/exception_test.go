@@ -11,7 +11,7 @@ import (
 	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
-	"github.com/ahab-go/ahab/internal/report"
+	"github.com/ahab-go/ahab/internal/savedreport"
 )
 
 func mustParse(t *testing.T, name, data string) []Exception {
@@ -318,7 +318,7 @@ func TestConformance(t *testing.T) {
 	if len(exs) != 10 {
 		t.Fatalf("%d exceptions, want 10", len(exs))
 	}
-	rep, err := report.ReadJSONFile(dir + "f.with-specs.expected.json")
+	rep, err := savedreport.ReadFile(dir + "f.with-specs.expected.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func TestConformance(t *testing.T) {
 		t.Errorf("exceptions excuse findings the original kept: %+v", s)
 	}
 
-	all, err := report.ReadJSONFile(dir + "f.expected.json")
+	all, err := savedreport.ReadFile(dir + "f.expected.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/mode"
+	"github.com/ahab-go/ahab/internal/savedreport"
 )
 
 // FuzzReadJSON checks that any input either fails cleanly or reads as a
@@ -21,7 +22,7 @@ func FuzzReadJSON(f *testing.F) {
 	f.Add([]byte(`{"violations": [{"count": 2, "violation": {"kind": "bad_path", "action": {"mnemonic": "M", "target": "//t"}, "actual": "a\u0000\"b"}}]}`))
 	f.Add([]byte(`{"mode": "default", "violations": [{"count": 1, "violation": {"kind": "variation_source", "action": {"mnemonic": "Genrule", "target": "//t"}, "variation": "clock", "command": "date > out"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rep, err := ReadJSON("fuzz.json", bytes.NewReader(data))
+		rep, err := savedreport.Read("fuzz.json", bytes.NewReader(data))
 		if err != nil {
 			if _, ok := errors.AsType[*jsonfile.Error](err); !ok {
 				t.Fatalf("%T is not a *jsonfile.Error: %v", err, err)
@@ -36,7 +37,7 @@ func FuzzReadJSON(f *testing.F) {
 		if err := WriteJSON(&first, set.Ordered(), rep.Mode); err != nil {
 			t.Fatal(err)
 		}
-		back, err := ReadJSON("first.json", bytes.NewReader(first.Bytes()))
+		back, err := savedreport.Read("first.json", bytes.NewReader(first.Bytes()))
 		if err != nil {
 			t.Fatalf("written report does not read back: %v\n%s", err, first.Bytes())
 		}

@@ -1,4 +1,9 @@
-package report
+// Package savedreport reads a JSON report back (§8.4), whether Ahab or the
+// original wrote it: for --explain-json, --expect-json, ahab merge and ahab
+// diff --report. Writing it is package report's; reading is apart because
+// it is a parser of user files, with the strictness and the errors that
+// calls for, where report only prints.
+package savedreport
 
 import (
 	"errors"
@@ -22,28 +27,28 @@ type Report struct {
 	Findings *finding.Set
 }
 
-// ReadJSONFile reads a report written by WriteJSON or by the original
+// ReadFile reads a report written by report.WriteJSON or by the original
 // (§8.4). An unreadable file gives `failed to read JSON report from
 // <path>: <cause>`; one that is not a report a *jsonfile.Error naming the
 // entry at fault.
-func ReadJSONFile(path string) (*Report, error) {
+func ReadFile(path string) (*Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fileerr.Read("JSON report", path, err)
 	}
 	defer f.Close()
-	return ReadJSON(path, f)
+	return Read(path, f)
 }
 
-// ReadJSON reads a report (§8.4) from r, one entry at a time; name names
+// Read reads a report (§8.4) from r, one entry at a time; name names
 // it in errors. The optional fields (synonym, extension, any_of, present)
 // may be left out. A report without a "mode" member is one of Ahab 0.2's
 // judgement, as the original and --compat 0.2 write them. Unlike the
 // original, which ignored unknown fields and summed repeated entries,
-// ReadJSON refuses both: a report is written by a program, so either is a
+// Read refuses both: a report is written by a program, so either is a
 // sign that it was edited by hand or is not a report at all, and a
 // baseline read wrongly passes or fails CI for the wrong reason.
-func ReadJSON(name string, r io.Reader) (*Report, error) {
+func Read(name string, r io.Reader) (*Report, error) {
 	d := jsonfile.NewDecoder(name, r)
 	rep := &Report{Mode: mode.Ahab02}
 	modeSeen := false

@@ -14,6 +14,7 @@ import (
 	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/report"
+	"github.com/ahab-go/ahab/internal/sarif"
 )
 
 // presentation is how the user asked the findings to be shown besides the
@@ -80,7 +81,7 @@ func docsURL() string {
 // writeSARIF writes the SARIF log of findings, judged as m, to --sarif,
 // atomically, or to stdout for "-". note is the suppression note.
 func writeSARIF(sys System, o *options, res resolver, findings report.Findings, m mode.Mode, note string) error {
-	opts := report.SARIFOptions{
+	opts := sarif.Options{
 		Mode:        m,
 		ToolVersion: Version(),
 		HelpURI:     docsURL(),
@@ -90,7 +91,7 @@ func writeSARIF(sys System, o *options, res resolver, findings report.Findings, 
 	if note != "" {
 		opts.Notes = []string{strings.TrimSuffix(strings.TrimPrefix(note, "("), ")")}
 	}
-	write := func(w io.Writer) error { return report.WriteSARIF(w, findings, opts) }
+	write := func(w io.Writer) error { return sarif.Write(w, findings, opts) }
 	if o.sarif == "-" {
 		return write(sys.Stdout)
 	}
@@ -100,7 +101,7 @@ func writeSARIF(sys System, o *options, res resolver, findings report.Findings, 
 // locate finds where the targets of findings are declared: with one
 // `bazel query` when the analysis ran Bazel, else from the workspace's
 // files, without lines.
-func locate(sys System, o *options, findings report.Findings) report.Locations {
+func locate(sys System, o *options, findings report.Findings) sarif.Locations {
 	var labels []string
 	seen := map[string]bool{}
 	for i := range findings.Len() {
@@ -117,16 +118,16 @@ func locate(sys System, o *options, findings report.Findings) report.Locations {
 		case o.aqueryFile != "":
 			why = "the findings come from a saved aquery dump and no Bazel ran"
 		}
-		return report.Locations{ByTarget: buildFiles(workspaceRoot(sys), labels), NoLines: why}
+		return sarif.Locations{ByTarget: buildFiles(workspaceRoot(sys), labels), NoLines: why}
 	}
 	found, err := o.session.runner.Locations(context.Background(), bazel.LocationsRequest{OutputBase: o.session.req.OutputBase, Labels: labels})
 	if err != nil {
 		fmt.Fprintf(sys.Stderr, "warning: could not ask Bazel where the targets are declared, so the SARIF results point at BUILD files without a line: %s\n", oneLine(err.Error()))
-		return report.Locations{ByTarget: buildFiles(workspaceRoot(sys), labels), NoLines: "bazel query failed: " + oneLine(err.Error())}
+		return sarif.Locations{ByTarget: buildFiles(workspaceRoot(sys), labels), NoLines: "bazel query failed: " + oneLine(err.Error())}
 	}
-	locs := report.Locations{ByTarget: make(map[string]report.TargetLocation, len(found))}
+	locs := sarif.Locations{ByTarget: make(map[string]sarif.TargetLocation, len(found))}
 	for label, l := range found {
-		locs.ByTarget[label] = report.TargetLocation{Path: l.Path, Line: l.Line, Column: l.Column}
+		locs.ByTarget[label] = sarif.TargetLocation{Path: l.Path, Line: l.Line, Column: l.Column}
 	}
 	return locs
 }
@@ -162,8 +163,8 @@ func workspaceRoot(sys System) string {
 
 // buildFiles names the BUILD file of each main-repository target's
 // package, BUILD.bazel where the workspace has one and BUILD otherwise.
-func buildFiles(root string, labels []string) map[string]report.TargetLocation {
-	locs := map[string]report.TargetLocation{}
+func buildFiles(root string, labels []string) map[string]sarif.TargetLocation {
+	locs := map[string]sarif.TargetLocation{}
 	if root == "" {
 		return locs
 	}
@@ -176,7 +177,7 @@ func buildFiles(root string, labels []string) map[string]report.TargetLocation {
 		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(path))); err != nil {
 			path = filepath.ToSlash(filepath.Join(pkg, "BUILD"))
 		}
-		locs[label] = report.TargetLocation{Path: path}
+		locs[label] = sarif.TargetLocation{Path: path}
 	}
 	return locs
 }

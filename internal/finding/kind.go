@@ -69,6 +69,20 @@ func (c Class) String() string {
 	return "hermeticity violation"
 }
 
+// Level is how serious a finding of the class is, in the words code
+// scanning uses (SARIF's levels): a hermeticity violation is an error, a
+// reproducibility violation a warning, and a program nobody described a
+// note.
+func (c Class) Level() string {
+	switch c {
+	case ReproducibilityViolation:
+		return "warning"
+	case ReproducibilityUnknown:
+		return "note"
+	}
+	return "error"
+}
+
 // KindInfo describes one kind. Everything about a kind that is not code
 // lives here: its tag, how its sentence starts, what it means, why it
 // matters, what to do about it, how to excuse it and what it cannot see.

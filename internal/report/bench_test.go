@@ -66,33 +66,6 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// BenchmarkWriteSARIF is BenchmarkWriteJSON for the SARIF log: about 10k
-// results, each with its sentence, remedy and fingerprint.
-func BenchmarkWriteSARIF(b *testing.B) {
-	benchmarkReport(b, func(w io.Writer, o *finding.Ordered) error {
-		return report.WriteSARIF(w, o, report.SARIFOptions{ToolVersion: "bench", Locations: report.Locations{NoLines: "bench"}})
-	})
-}
-
-// BenchmarkWriteSARIFCollapsed writes the log of 100k distinct findings,
-// past GitHub's 25,000 results, so collapsed per target and kind.
-func BenchmarkWriteSARIFCollapsed(b *testing.B) {
-	set := finding.NewSet()
-	for i := range 100_000 {
-		set.Add(finding.Finding{Kind: finding.AbsolutePath,
-			Action: finding.ActionRef{Mnemonic: "CppCompile", Target: "//src/area_" + strconv.Itoa(i%37) + "/pkg_" + strconv.Itoa(i/8) + ":lib"},
-			Path:   "/opt/vendor/include/" + strconv.Itoa(i%8), Site: finding.Site{Location: finding.Argument, Value: "-isystem/opt/vendor/include"}}, 1+i%3)
-	}
-	o := set.Ordered()
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := report.WriteSARIF(io.Discard, o, report.SARIFOptions{Locations: report.Locations{NoLines: "bench"}}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(o.Len())*float64(b.N)/b.Elapsed().Seconds(), "findings/s")
-}
-
 // BenchmarkSummarize counts 100k distinct findings for --summary.
 func BenchmarkSummarize(b *testing.B) {
 	set := finding.NewSet()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/finding/findingtest"
 	"github.com/ahab-go/ahab/internal/jsonfile"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
@@ -72,48 +73,19 @@ func mustRead(t *testing.T, data []byte) Slice {
 	return Slice(rep.Findings.Sorted())
 }
 
-// Programs used by the fixtures below.
+// The fixtures' programs, and the shared fixture of the printer goldens:
+// one finding of every kind (findingtest.OneOfEachKind).
 var (
-	gcc     = program.ID{Origin: program.Origin{Kind: program.System}, Path: "/usr/bin/gcc"}
-	rustc   = program.ID{Origin: program.Origin{Kind: program.Module, Module: "rules_rust", Extension: "rust", HasExtension: true}, Path: "rust_toolchain/bin/rustc"}
-	wrapper = program.ID{Origin: program.Origin{Kind: program.Module, Module: "rules_rust"}, Path: "util/process_wrapper/process_wrapper"}
-	codegen = program.ID{Origin: program.Origin{Kind: program.Main}, Path: "tools/codegen"}
-	clangpp = program.ID{Origin: program.Origin{Kind: program.Main, Extension: "llvm", HasExtension: true}, Path: "bin/clang++"}
-	clang   = program.ID{Origin: program.Origin{Kind: program.Module, Module: "llvm"}, Path: "bin/clang"}
+	gcc     = findingtest.GCC
+	rustc   = findingtest.Rustc
+	wrapper = findingtest.ProcessWrapper
+	codegen = findingtest.Codegen
+	clangpp = findingtest.ClangPP
+	clang   = findingtest.Clang
+	ref     = findingtest.Ref
 )
 
-func ref(m, t string) finding.ActionRef { return finding.ActionRef{Mnemonic: m, Target: t} }
-
-// oneOfEachKind is the shared fixture of the printer goldens: one finding
-// of every kind, each exercising the kind's optional parts.
-func oneOfEachKind() Slice {
-	fs := []finding.Counted{
-		{Count: 1, Finding: finding.Finding{Kind: finding.EnvironmentLeak, Action: ref("Genrule", "//a:gen"), Source: finding.User,
-			Sentinel: "ahab-sentinel-user", Site: finding.Site{Location: finding.Argument, Value: "echo ahab-sentinel-user > $@"}}},
-		{Count: 2, Finding: finding.Finding{Kind: finding.BadPath, Action: ref("CppCompile", "//a:b"), Actual: "/usr/bin:/bin"}},
-		{Count: 1, Finding: finding.Finding{Kind: finding.ExecutionRequirement, Action: ref("Genrule", "//net:fetch"), Requirement: "requires-network"}},
-		{Count: 1, Finding: finding.Finding{Kind: finding.AbsolutePath, Action: ref("CppLink", "//a:bin"), Path: "/opt/lib",
-			Site: finding.Site{Location: finding.ParamFile, ExecPath: "bazel-out/k8/bin/a/bin-2.params", Value: "-L/opt/lib"}}},
-		{Count: 1, Finding: finding.Finding{Kind: finding.AbsolutePath, Action: ref("Genrule", "//a:env"), Path: "/etc/x",
-			Site: finding.Site{Location: finding.EnvVar, Key: "CONF", Value: "/etc/x"}}},
-		{Count: 1, Finding: finding.Finding{Kind: finding.SystemProgram, Action: ref("CppCompile", "//native:bridge"), Program: gcc}},
-		{Count: 1, Finding: finding.Finding{Kind: finding.HostDerivedProgram, Action: ref("CppCompile", "//native:shim"),
-			Program: program.ID{Origin: program.Origin{Kind: program.Module, Module: "rules_cc", Extension: "cc_configure_extension", HasExtension: true}, Path: "cc_wrapper.sh"}}},
-		{Count: 3, Finding: finding.Finding{Kind: finding.UnknownProgram, Action: ref("Codegen", "//api:gen"), Program: codegen}},
-		{Count: 1, Finding: finding.Finding{Kind: finding.NeverReproducible, Action: ref("Stamp", "//rel:stamp"), Program: codegen}},
-		{Count: 1, Finding: finding.Finding{Kind: finding.WorkspaceStatus, Action: ref("Genrule", "//rel:info"), Path: "bazel-out/volatile-status.txt"}},
-		{Count: 1, Finding: finding.Finding{Kind: finding.ConditionalReproducibility, Action: ref("Rustc", "//crate:lib"), Program: rustc,
-			Wrappers: []program.ID{wrapper}, Synonym: &clang, Unmet: []finding.Unmet{
-				{Because: "it needs an option it was not given", AnyOf: []string{"--remap-path-prefix=${pwd}=."}},
-				{Because: "it was given an option that breaks it", Present: []string{"--timestamp"}},
-			}}},
-	}
-	set := finding.NewSet()
-	for _, f := range fs {
-		set.Add(f.Finding, f.Count)
-	}
-	return Slice(set.Sorted())
-}
+func oneOfEachKind() Slice { return Slice(findingtest.OneOfEachKind()) }
 
 // TestJSONGolden pins the layout of every kind (§8.1) in one golden.
 func TestJSONGolden(t *testing.T) {

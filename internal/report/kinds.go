@@ -22,21 +22,21 @@ func KindsMarkdown() string {
 	b.WriteString("| kind | reported as | SARIF level | exception fields |\n|---|---|---|---|\n")
 	for _, k := range finding.Kinds() {
 		info := k.Info()
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | `%s` | %s |\n", k, k, info.Class, sarifLevel(info.Class), strings.Join(backquoted(info.Fields), ", "))
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | `%s` | %s |\n", k, k, info.Class, info.Class.Level(), strings.Join(backquoted(info.Fields), ", "))
 	}
 	for _, k := range finding.Kinds() {
-		fmt.Fprintf(&b, "\n## %s\n\n%s", k, kindHelpMarkdown(k))
+		fmt.Fprintf(&b, "\n## %s\n\n%s", k, KindHelpMarkdown(k))
 	}
 	return b.String()
 }
 
-// kindHelpMarkdown is a kind's documentation: what it means, why it
+// KindHelpMarkdown is a kind's documentation: what it means, why it
 // matters, how to fix it, how to excuse it and what it cannot see.
-func kindHelpMarkdown(k finding.Kind) string {
+func KindHelpMarkdown(k finding.Kind) string {
 	info := k.Info()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s.\n\n", sentence(info.Title))
-	fmt.Fprintf(&b, "Reported as a %s (SARIF level `%s`)", info.Class, sarifLevel(info.Class))
+	fmt.Fprintf(&b, "Reported as a %s (SARIF level `%s`)", info.Class, info.Class.Level())
 	if info.New {
 		b.WriteString(", by Ahab's own judgement only: `--compat 0.2` does not report it")
 	}
@@ -50,9 +50,9 @@ func kindHelpMarkdown(k finding.Kind) string {
 	return b.String()
 }
 
-// kindHelpText is kindHelpMarkdown in plain text, for a SARIF rule's
+// KindHelpText is KindHelpMarkdown in plain text, for a SARIF rule's
 // help.text.
-func kindHelpText(k finding.Kind) string {
+func KindHelpText(k finding.Kind) string {
 	info := k.Info()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s.\n\n", sentence(info.Title))
@@ -78,6 +78,14 @@ func backquoted(fs []finding.Field) []string {
 		out[i] = "`" + f + "`"
 	}
 	return out
+}
+
+// KindTitle is a kind's title as a sentence, and KindDescription its
+// title and why it matters: a SARIF rule's short and full descriptions.
+func KindTitle(k finding.Kind) string { return sentence(k.Info().Title) }
+
+func KindDescription(k finding.Kind) string {
+	return sentence(k.Info().Title) + ": " + k.Info().Why + "."
 }
 
 // sentence capitalises the first letter of a table entry written to be

@@ -2,12 +2,12 @@ package report
 
 import "strings"
 
-// splitLabel returns the repository and package of a target label as
+// SplitLabel returns the repository and package of a target label as
 // aquery and query print it: "" for the main repository ("//a/b:c",
 // "@//a/b:c", "@@//a/b:c"), the canonical name otherwise ("@r//a:c",
 // "@@r+//a:c"). ok is false for what is not a label, such as the
 // original's "<unknown target>".
-func splitLabel(label string) (repo, pkg string, ok bool) {
+func SplitLabel(label string) (repo, pkg string, ok bool) {
 	if strings.HasPrefix(label, "@") {
 		var found bool
 		repo, label, found = strings.Cut(strings.TrimLeft(label, "@"), "//")
@@ -27,7 +27,7 @@ func splitLabel(label string) (repo, pkg string, ok bool) {
 // packageLabel is the label of a target's package, "//a/b" or "@r//a",
 // or the label itself when it is not one.
 func packageLabel(label string) string {
-	repo, pkg, ok := splitLabel(label)
+	repo, pkg, ok := SplitLabel(label)
 	switch {
 	case !ok:
 		return label

@@ -226,3 +226,11 @@ func count(n int) string {
 	}
 	return s
 }
+
+// plural picks the word for n things.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/finding/findingtest"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -143,3 +144,6 @@ func TestShortenAndCount(t *testing.T) {
 		}
 	}
 }
+
+// sorted is fs as a report lists them.
+func sorted(fs []finding.Counted) Slice { return Slice(findingtest.Sorted(fs)) }

@@ -47,4 +47,3 @@ func BenchmarkRead(b *testing.B) {
 		})
 	}
 }
-

@@ -1,4 +1,7 @@
-package report
+// Package sarif writes findings as a SARIF 2.1.0 log for code scanning
+// (GitHub's and any SARIF viewer's): a rule per kind, a result per
+// distinct finding, placed at its target's BUILD file.
+package sarif
 
 import (
 	"bytes"
@@ -13,6 +16,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/mode"
+	"github.com/ahab-go/ahab/internal/report"
 )
 
 // SARIF 2.1.0 (OASIS) is written from small typed structs below rather
@@ -29,8 +33,8 @@ const (
 	GitHubMaxGzipBytes = 10 << 20
 )
 
-// SARIFOptions says how to write a SARIF log.
-type SARIFOptions struct {
+// Options says how to write a SARIF log.
+type Options struct {
 	Mode        mode.Mode
 	ToolVersion string // e.g. "0.3.0"
 	// HelpURI is the page documenting the kinds (docs/kinds.md); a rule's
@@ -73,19 +77,6 @@ type TargetLocation struct {
 	Line, Column int
 }
 
-// sarifLevel is the SARIF level of a class of finding: a hermeticity
-// violation is an error, a reproducibility violation a warning, and a
-// program nobody described a note.
-func sarifLevel(c finding.Class) string {
-	switch c {
-	case finding.ReproducibilityViolation:
-		return "warning"
-	case finding.ReproducibilityUnknown:
-		return "note"
-	}
-	return "error"
-}
-
 // fingerprintKey names Ahab's partial fingerprint; the version changes
 // only if what the fingerprint is computed from does.
 const fingerprintKey = "ahabFinding/v1"
@@ -95,9 +86,7 @@ const fingerprintKey = "ahabFinding/v1"
 // writes them (a contract), never of its count or where its target is
 // declared. GitHub uses it to tell a new alert from one it has seen.
 func Fingerprint(f *finding.Finding) string {
-	p := printer{}
-	p.finding(f)
-	sum := sha256.Sum256(p.b)
+	sum := sha256.Sum256(report.FindingJSON(f))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -108,13 +97,13 @@ func collapsedFingerprint(k finding.Kind, target string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// WriteSARIF writes findings, in report order, as a SARIF 2.1.0 log of
+// Write writes findings, in report order, as a SARIF 2.1.0 log of
 // one run: a rule per kind, a result per distinct finding with its count,
 // level, sentence, remedy, fingerprint and the BUILD file of its target.
 // Past opts' limits it collapses the results of each target and kind into
 // one, and past them still keeps the most severe; the run's notifications
 // say so. It is a pure function of its arguments.
-func WriteSARIF(w io.Writer, findings Findings, opts SARIFOptions) error {
+func Write(w io.Writer, findings report.Findings, opts Options) error {
 	maxResults, maxBytes := opts.MaxResults, opts.MaxGzipBytes
 	if maxResults <= 0 {
 		maxResults = GitHubMaxResults
@@ -203,7 +192,7 @@ func WriteSARIF(w io.Writer, findings Findings, opts SARIFOptions) error {
 	return err
 }
 
-func newRun(findings Findings, opts SARIFOptions) sarifRun {
+func newRun(findings report.Findings, opts Options) sarifRun {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name:           "ahab",
@@ -225,10 +214,10 @@ func newRun(findings Findings, opts SARIFOptions) sarifRun {
 		rule := sarifRule{
 			ID:                   info.Tag,
 			Name:                 ruleName(info.Tag),
-			ShortDescription:     sarifText{Text: sentence(info.Title)},
-			FullDescription:      sarifText{Text: sentence(info.Title) + ": " + info.Why + "."},
-			Help:                 sarifMessage{Text: kindHelpText(k), Markdown: kindHelpMarkdown(k)},
-			DefaultConfiguration: sarifConfiguration{Level: sarifLevel(info.Class)},
+			ShortDescription:     sarifText{Text: report.KindTitle(k)},
+			FullDescription:      sarifText{Text: report.KindDescription(k)},
+			Help:                 sarifMessage{Text: report.KindHelpText(k), Markdown: report.KindHelpMarkdown(k)},
+			DefaultConfiguration: sarifConfiguration{Level: info.Class.Level()},
 			Properties:           sarifRuleProperties{Tags: []string{"bazel", classTag(info.Class)}},
 		}
 		if opts.HelpURI != "" {
@@ -273,10 +262,11 @@ func notification(id, level, text string) sarifNotification {
 
 // distinctResults is a result per finding, and the notifications that
 // say which results have no line and why.
-func distinctResults(findings Findings, locs Locations) ([]sarifResult, []sarifNotification) {
+func distinctResults(findings report.Findings, locs Locations) ([]sarifResult, []sarifNotification) {
 	results := make([]sarifResult, 0, findings.Len())
 	placed := placer{locs: locs, seen: map[string]bool{}}
-	for c := range all(findings) {
+	for i := range findings.Len() {
+		c := findings.At(i)
 		results = append(results, newResult(&c.Finding, c.Count, placed.location(c.Action.Target)))
 	}
 	return results, placed.notifications()
@@ -287,8 +277,8 @@ func newResult(f *finding.Finding, count int, loc sarifLocation) sarifResult {
 	return sarifResult{
 		RuleID:              f.Kind.String(),
 		RuleIndex:           int(f.Kind),
-		Level:               sarifLevel(f.Kind.Class()),
-		Message:             sarifText{Text: Sentence(f, Palette{})},
+		Level:               f.Kind.Class().Level(),
+		Message:             sarifText{Text: report.Sentence(f, report.Palette{})},
 		Locations:           []sarifLocation{loc},
 		PartialFingerprints: map[string]string{fingerprintKey: Fingerprint(f)},
 		Properties: sarifResultProperties{
@@ -311,7 +301,7 @@ type group struct {
 
 // groupFindings groups findings by target and kind, in report order of
 // each group's first finding.
-func groupFindings(findings Findings) []group {
+func groupFindings(findings report.Findings) []group {
 	type key struct {
 		kind   finding.Kind
 		target string
@@ -335,7 +325,7 @@ func groupFindings(findings Findings) []group {
 
 // groupResults is a result per group; a group of one is that finding's
 // own result.
-func groupResults(findings Findings, groups []group, locs Locations) ([]sarifResult, []sarifNotification) {
+func groupResults(findings report.Findings, groups []group, locs Locations) ([]sarifResult, []sarifNotification) {
 	placed := placer{locs: locs, seen: map[string]bool{}}
 	results := make([]sarifResult, len(groups))
 	for i, g := range groups {
@@ -360,7 +350,7 @@ func mostSevere[T any](xs []T, n int, kind func(T) finding.Kind) []T {
 		return xs
 	}
 	rank := func(x T) int {
-		switch sarifLevel(kind(x).Class()) {
+		switch kind(x).Class().Level() {
 		case "error":
 			return 0
 		case "warning":
@@ -402,7 +392,7 @@ func (p *placer) location(target string) sarifLocation {
 			*n++
 		}
 	}
-	repo, pkg, ok := splitLabel(target)
+	repo, pkg, ok := report.SplitLabel(target)
 	if !ok {
 		count(&p.nowhere)
 		return loc

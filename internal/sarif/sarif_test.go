@@ -1,17 +1,21 @@
-package report
+package sarif
 
 import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/finding/findingtest"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
+	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/sarifschema"
 )
 
@@ -65,10 +69,10 @@ type sarifDoc struct {
 
 // writeSARIF writes findings as SARIF, checks the log against the OASIS
 // schema, and returns it raw and read.
-func writeSARIF(t *testing.T, findings Findings, opts SARIFOptions) ([]byte, sarifDoc) {
+func writeSARIF(t *testing.T, findings report.Findings, opts Options) ([]byte, sarifDoc) {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteSARIF(&b, findings, opts); err != nil {
+	if err := Write(&b, findings, opts); err != nil {
 		t.Fatal(err)
 	}
 	if err := sarifschema.Validate(b.Bytes()); err != nil {
@@ -116,7 +120,7 @@ func TestSARIFGolden(t *testing.T) {
 	fs := oneOfEachKind()
 	fs = append(fs, finding.Counted{Count: 2, Finding: finding.Finding{Kind: finding.VariationSource,
 		Action: ref("Genrule", "@tools//gen:stamp"), Variation: "clock", Command: "date +%s > $@"}})
-	got, doc := writeSARIF(t, fs, SARIFOptions{
+	got, doc := writeSARIF(t, fs, Options{
 		Mode:        mode.Default,
 		ToolVersion: "0.3.0",
 		HelpURI:     "https://github.com/ahab-go/ahab/blob/v0.3.0/docs/kinds.md",
@@ -133,7 +137,7 @@ func TestSARIFGolden(t *testing.T) {
 // TestSARIFRules: a rule per kind, in kind order, whose help is the
 // kind's documentation and links to its section of docs/kinds.md.
 func TestSARIFRules(t *testing.T) {
-	_, doc := writeSARIF(t, Slice(nil), SARIFOptions{HelpURI: "https://example.com/docs/kinds.md"})
+	_, doc := writeSARIF(t, report.Slice(nil), Options{HelpURI: "https://example.com/docs/kinds.md"})
 	rules := doc.Runs[0].Tool.Driver.Rules
 	if len(rules) != len(finding.Kinds()) {
 		t.Fatalf("%d rules, want one per kind (%d)", len(rules), len(finding.Kinds()))
@@ -146,7 +150,7 @@ func TestSARIFRules(t *testing.T) {
 		if !strings.Contains(r.Help.Text, k.Info().Remedy) || !strings.Contains(r.Help.Markdown, k.Info().Excuse) {
 			t.Errorf("rule %s: its help does not say how to fix and excuse the kind", k)
 		}
-		if !strings.Contains(KindsMarkdown(), "\n## "+k.String()+"\n\n"+r.Help.Markdown) {
+		if !strings.Contains(report.KindsMarkdown(), "\n## "+k.String()+"\n\n"+r.Help.Markdown) {
 			t.Errorf("rule %s: its help is not the kind's section of docs/kinds.md", k)
 		}
 	}
@@ -161,7 +165,7 @@ func TestSARIFLevels(t *testing.T) {
 	}
 	fs := oneOfEachKind()
 	fs = append(fs, finding.Counted{Count: 1, Finding: finding.Finding{Kind: finding.VariationSource, Action: ref("Genrule", "//v:v"), Variation: "pid"}})
-	_, doc := writeSARIF(t, fs, SARIFOptions{})
+	_, doc := writeSARIF(t, fs, Options{})
 	run := doc.Runs[0]
 	for i, r := range run.Results {
 		if r.Level != want[finding.Kind(r.RuleIndex)] || r.RuleID != finding.Kind(r.RuleIndex).String() {
@@ -170,8 +174,8 @@ func TestSARIFLevels(t *testing.T) {
 		// The message is the text report's sentence, and the count and
 		// remedy travel with it.
 		f := fs[i]
-		if r.Message.Text != Sentence(&f.Finding, Palette{}) || r.Properties.Count != f.Count || r.Properties.Remedy != f.Remedy() {
-			t.Errorf("result %d: %q ×%d, want %q ×%d with its remedy", i, r.Message.Text, r.Properties.Count, Sentence(&f.Finding, Palette{}), f.Count)
+		if r.Message.Text != report.Sentence(&f.Finding, report.Palette{}) || r.Properties.Count != f.Count || r.Properties.Remedy != f.Remedy() {
+			t.Errorf("result %d: %q ×%d, want %q ×%d with its remedy", i, r.Message.Text, r.Properties.Count, report.Sentence(&f.Finding, report.Palette{}), f.Count)
 		}
 	}
 	for i, r := range run.Tool.Driver.Rules {
@@ -191,7 +195,7 @@ func TestSARIFFingerprints(t *testing.T) {
 		for _, c := range fs {
 			set.Add(c.Finding, c.Count)
 		}
-		_, doc := writeSARIF(t, set.Ordered(), SARIFOptions{Locations: locs})
+		_, doc := writeSARIF(t, set.Ordered(), Options{Locations: locs})
 		out := map[string]string{}
 		for _, r := range doc.Runs[0].Results {
 			out[r.Message.Text] = r.PartialFingerprints[fingerprintKey]
@@ -235,7 +239,7 @@ func TestSARIFDeterministic(t *testing.T) {
 		for _, c := range shuffled {
 			set.Add(c.Finding, c.Count)
 		}
-		got, _ := writeSARIF(t, set.Ordered(), SARIFOptions{Locations: Locations{NoLines: "no Bazel ran"}})
+		got, _ := writeSARIF(t, set.Ordered(), Options{Locations: Locations{NoLines: "no Bazel ran"}})
 		if want == nil {
 			want = got
 		} else if !bytes.Equal(got, want) {
@@ -246,7 +250,7 @@ func TestSARIFDeterministic(t *testing.T) {
 
 func TestSARIFLocations(t *testing.T) {
 	gcc := program.ID{Origin: program.Origin{Kind: program.System}, Path: "/usr/bin/gcc"}
-	fs := Slice{
+	fs := report.Slice{
 		{Count: 1, Finding: finding.Finding{Kind: finding.SystemProgram, Action: ref("CppCompile", "//app:main"), Program: gcc}},
 		{Count: 1, Finding: finding.Finding{Kind: finding.SystemProgram, Action: ref("CppCompile", "//:root"), Program: gcc}},
 		{Count: 1, Finding: finding.Finding{Kind: finding.SystemProgram, Action: ref("CppCompile", "//gone:x"), Program: gcc}},
@@ -299,7 +303,7 @@ func TestSARIFLocations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, doc := writeSARIF(t, fs, SARIFOptions{Locations: tt.locs})
+			_, doc := writeSARIF(t, fs, Options{Locations: tt.locs})
 			for i, r := range doc.Runs[0].Results {
 				w := tt.want[i]
 				loc := r.Locations[0]
@@ -361,20 +365,14 @@ func generated(n, per int) []finding.Counted {
 	return out
 }
 
-func sorted(fs []finding.Counted) Slice {
-	set := finding.NewSet()
-	for _, c := range fs {
-		set.Add(c.Finding, c.Count)
-	}
-	return Slice(set.Sorted())
-}
+func sorted(fs []finding.Counted) report.Slice { return report.Slice(findingtest.Sorted(fs)) }
 
 // TestSARIFCollapse: past GitHub's 25,000 results per run, the findings of
 // each target and kind become one result, and the log says so; the counts
 // still add up to the report's.
 func TestSARIFCollapse(t *testing.T) {
 	fs := sorted(generated(30_000, 12))
-	_, doc := writeSARIF(t, fs, SARIFOptions{Locations: Locations{NoLines: "no Bazel ran"}})
+	_, doc := writeSARIF(t, fs, Options{Locations: Locations{NoLines: "no Bazel ran"}})
 	run := doc.Runs[0]
 	if !run.Properties.Collapsed || run.Properties.Findings != 30_000 {
 		t.Errorf("properties %+v, want collapsed with 30,000 findings", run.Properties)
@@ -408,7 +406,7 @@ func TestSARIFTruncate(t *testing.T) {
 	// Three findings of three kinds per target: collapsing merges
 	// nothing. A third are unknown programs (notes), the rest errors.
 	fs := sorted(generated(3_000, 3))
-	_, doc := writeSARIF(t, fs, SARIFOptions{MaxResults: 2_500})
+	_, doc := writeSARIF(t, fs, Options{MaxResults: 2_500})
 	levels := map[string]int{}
 	for _, r := range doc.Runs[0].Results {
 		levels[r.Level]++
@@ -426,7 +424,7 @@ func TestSARIFTruncate(t *testing.T) {
 func TestSARIFSizeLimit(t *testing.T) {
 	fs := sorted(generated(6_000, 12))
 	const limit = 60_000
-	data, doc := writeSARIF(t, fs, SARIFOptions{MaxGzipBytes: limit})
+	data, doc := writeSARIF(t, fs, Options{MaxGzipBytes: limit})
 	var z bytes.Buffer
 	zw := gzip.NewWriter(&z)
 	zw.Write(data)
@@ -451,5 +449,30 @@ func TestSARIFSizeLimit(t *testing.T) {
 	}
 	if kept <= 1000 && worst > 0 {
 		t.Errorf("kept a %d-ranked result while errors were left out", worst)
+	}
+}
+
+var ref = findingtest.Ref
+
+func oneOfEachKind() report.Slice { return report.Slice(findingtest.OneOfEachKind()) }
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// checkGolden compares got with the file at path, or rewrites the file
+// when the tests run with -update.
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run `go test ./internal/sarif -update` to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output; review and run `go test ./internal/sarif -update`\ngot:\n%s", path, got)
 	}
 }

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spf13/pflag"
 
@@ -161,7 +163,7 @@ func runDiff(args []string, sys System) error {
 	if err != nil {
 		return err
 	}
-	r, err := compareLogs(res.path(d.oldLog), res.path(d.newLog), d.logFormats)
+	r, err := compareLogs(sys, res.path(d.oldLog), res.path(d.newLog), d.logFormats)
 	if err != nil {
 		return err
 	}
@@ -222,37 +224,63 @@ func namesTargets(r *spawndiff.Result) bool {
 }
 
 // compareLogs reads the two logs, both at once, and compares them.
-func compareLogs(oldPath, newPath string, format execlog.Format) (*spawndiff.Result, error) {
+func compareLogs(sys System, oldPath, newPath string, format execlog.Format) (*spawndiff.Result, error) {
+	paths := [2]string{oldPath, newPath}
+	files := [2]*os.File{}
+	var total int64
+	for i, path := range paths {
+		f, err := openLog(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		files[i] = f
+		if st, err := f.Stat(); err == nil {
+			total += st.Size()
+		}
+	}
+	var read [2]atomic.Int64
+	prog := newProgress(sys)
+	if prog != nil {
+		defer prog.clear()
+	}
 	logs := [2]*spawndiff.Log{}
 	errs := [2]error{}
 	var wg sync.WaitGroup
-	for i, path := range []string{oldPath, newPath} {
-		wg.Go(func() { logs[i], errs[i] = readLog(path, format) })
+	for i := range paths {
+		wg.Go(func() {
+			l := spawndiff.NewLog(paths[i])
+			opts := execlog.Options{Format: format, ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}
+			if prog != nil {
+				opts.Progress = func(n int64) {
+					read[i].Store(n)
+					prog.logs(&read[0], &read[1], total)
+				}
+			}
+			_, errs[i] = execlog.Read(bufio.NewReaderSize(files[i], 1<<20), paths[i], opts, l.Add)
+			logs[i] = l
+		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs[:]...); err != nil {
+	// Both errors may be the same mistake (two logs of the wrong kind);
+	// the old log's is said first, and alone, as one line.
+	if err := cmp.Or(errs[0], errs[1]); err != nil {
 		return nil, err
 	}
 	return spawndiff.Diff(logs[0], logs[1]), nil
 }
 
-// readLog reads one execution log into a spawndiff.Log, sharing its string
-// tables with the reader (execlog.Options).
-func readLog(path string, format execlog.Format) (*spawndiff.Log, error) {
+// openLog opens an execution log, refusing a directory.
+func openLog(path string) (*os.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fileerr.Read("execution log", path, err)
 	}
-	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
 		return nil, fileerr.Read("execution log", path, errors.New("is a directory"))
 	}
-	l := spawndiff.NewLog(path)
-	opts := execlog.Options{Format: format, ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}
-	if _, err := execlog.Read(bufio.NewReaderSize(f, 1<<20), path, opts, l.Add); err != nil {
-		return nil, err
-	}
-	return l, nil
+	return f, nil
 }
 
 // staticAnalysis is the analysis the comparison puts beside each divergent

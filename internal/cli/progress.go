@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ahab-go/ahab/internal/analyze"
@@ -50,6 +51,19 @@ func (p *progress) update(s analyze.Progress) {
 	}
 	p.last = now
 	p.draw(fmt.Sprintf("%s: %.1f MB read, %d actions checked", p.name, float64(s.BytesRead)/1e6, s.Actions))
+}
+
+// logs is update for the two execution logs ahab diff reads at once: it
+// is called from both readers with the bytes each has read.
+func (p *progress) logs(old, new *atomic.Int64, total int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if now.Sub(p.start) < 500*time.Millisecond || now.Sub(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = now
+	p.draw(fmt.Sprintf("reading the logs: %.1f of %.1f MB", float64(old.Load()+new.Load())/1e6, float64(total)/1e6))
 }
 
 func (p *progress) draw(line string) {

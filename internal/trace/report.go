@@ -174,7 +174,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 // findings as the findings report does.
 func WriteText(w io.Writer, r *Report, p report.Palette) error {
 	bw := bufio.NewWriter(w)
-	found, paths, predicted := 0, 0, 0
+	found, paths, alsoStatic := 0, 0, 0
 	for _, a := range r.Actions {
 		if len(a.Undeclared) == 0 {
 			continue
@@ -182,7 +182,7 @@ func WriteText(w io.Writer, r *Report, p report.Palette) error {
 		found++
 		paths += len(a.Undeclared)
 		if len(a.Causes) > 0 {
-			predicted++
+			alsoStatic++
 		}
 		fmt.Fprintf(bw, "%s %s", display(a.Target), display(a.Mnemonic))
 		if len(a.Outputs) > 0 {
@@ -215,7 +215,7 @@ func WriteText(w io.Writer, r *Report, p report.Palette) error {
 	}
 	bw.WriteString(".\n")
 	if found > 0 && r.Static != "" {
-		fmt.Fprintf(bw, "The static analysis (%s) has findings for %d of them; %d only the trace shows.\n", r.Static, predicted, found-predicted)
+		fmt.Fprintf(bw, "The static analysis (%s) also has findings for %d of them; for %d, only the trace shows a problem.\n", r.Static, alsoStatic, found-alsoStatic)
 	}
 	if len(r.Baseline) > 0 {
 		counts := map[string]int{}

@@ -253,6 +253,8 @@ Usage:
   ahab program [--repro-specs FILE]... -- ARGV...
                                       show how a command line is judged
   ahab merge [flags] REPORT.json...   add up reports of slices of one build
+  ahab trace [flags] LABEL            build LABEL under strace and report what
+                                      each action reads without declaring it
   ahab kinds                          list the kinds of finding
 
 LABEL is passed to bazel aquery as one argument, e.g. //... or "//... - //x/...".

@@ -39,10 +39,9 @@ now() { date +%s.%N; }
 build() {
 	local s=$dir/run$1 wall user sys
 	mkdir -p "$s"
-	local bazel=(bazel --batch "--output_user_root=$s/user_root" "--output_base=$s/output_base" build
+	local bazel=(bazel --batch "--output_user_root=$s" "--output_base=$s/output_base" build
 		--spawn_strategy=standalone --disk_cache= --remote_cache= --remote_executor=
-		"--execution_log_json_file=$s/execution_log.json"
-		"--build_event_json_file=$s/build_events.json" --build_event_publish_all_actions -- "$label")
+		"--execution_log_binary_file=$s/execution_log.binpb" -- "$label")
 	local TIMEFORMAT='%R %U %S'
 	if [[ $2 == traced ]]; then
 		{ time { (cd "$ws" && strace --seccomp-bpf -f -y -s131072 -o "$s/strace.txt" -e "trace=$syscalls" "${bazel[@]}") >/dev/null 2>&1; }; } 2>"$dir/time"

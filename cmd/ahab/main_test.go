@@ -43,6 +43,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("BUILDS", filepath.Join(root, "testdata", "builds"))
 			env.Setenv("FAKE_BAZEL_LOG", filepath.Join(env.WorkDir, "bazel.log"))
 			env.Setenv("VERSION", cli.Version())
+			// Where testscript put ahab and the fake bazel (first on PATH),
+			// for scripts that run them with nothing else on PATH.
+			env.Setenv("AHAB_BIN", strings.Split(os.Getenv("PATH"), string(os.PathListSeparator))[0])
 			// A terminal escape, for scripts that check it is never printed.
 			env.Setenv("ESC", "\x1b")
 			return nil

@@ -256,6 +256,8 @@ Usage:
   ahab program [--repro-specs FILE]... -- ARGV...
                                       show how a command line is judged
   ahab merge [flags] REPORT.json...   add up reports of slices of one build
+  ahab trace [flags] LABEL            build LABEL under strace and report what
+                                      each action reads without declaring it
   ahab kinds                          list the kinds of finding
   ahab diff [flags] OLD NEW [LABEL]   compare the execution logs of two builds
   ahab reprotest [flags] LABEL        build LABEL twice, varied, and compare

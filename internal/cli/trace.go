@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/pflag"
 
+	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/bazel"
+	"github.com/ahab-go/ahab/internal/mode"
+	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/trace"
 )
 
@@ -20,9 +21,15 @@ and every action run unsandboxed, and reports per action the files it opened,
 stat'ed or listed outside what it declared: workspace files, host files and
 directory listings. What the host C toolchain and C library read on their own
 (the dynamic loader, locales, gcc's installation, the C++ toolchain's declared
-include directories) is summarised once as the baseline. Nothing is left
-behind: Bazel runs with --batch and the scratch directory is removed, also on
-Ctrl-C. See docs/trace.md.
+include directories) is summarised once as the baseline. Beside each action
+are the findings of the static analysis (bazel aquery of LABEL in the same
+output base, with Ahab's own judgement), so you see which reads it predicted.
+Nothing is left behind: the aquery's server is shut down, the build runs with
+--batch and the scratch directory is removed, also on Ctrl-C. See
+docs/trace.md.
+
+The report goes to standard output; with --write-json -, the JSON goes there
+and the report to standard error.
 
 Needs strace (apt-get install strace) and Linux.
 
@@ -38,15 +45,16 @@ Flags:
 func runTrace(args []string, sys System) error {
 	var (
 		writeJSON, bazelPath, keepTrace string
-		bazelFlags                      []string
+		bazelFlags, reproSpecs          []string
 		help                            bool
 	)
 	fs := pflag.NewFlagSet("ahab trace", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.Usage = func() {}
-	onceString(fs, &writeJSON, "write-json", "", "also write the report to `FILE` as JSON (atomically)")
+	onceString(fs, &writeJSON, "write-json", "", "also write the report to `FILE` as JSON (atomically; - for standard output)")
 	onceString(fs, &bazelPath, "bazel", "", "the Bazel `PATH` to run (default \"bazel\")")
-	fs.StringArrayVar(&bazelFlags, "bazel-flag", nil, "pass `FLAG` to bazel build verbatim (repeatable), e.g. --bazel-flag=--config=ci")
+	fs.StringArrayVar(&bazelFlags, "bazel-flag", nil, "pass `FLAG` to bazel aquery and build verbatim (repeatable), e.g. --bazel-flag=--config=ci")
+	fs.StringArrayVar(&reproSpecs, "repro-specs", nil, "also read reproducibility specs from `FILE` for the static analysis (repeatable)")
 	onceString(fs, &keepTrace, "keep-trace", "", "keep the raw strace output and the execution log in `DIR`")
 	onceBool(fs, &help, "help", "h", "print this help and exit")
 	if err := fs.Parse(args); err != nil {
@@ -64,6 +72,16 @@ func runTrace(args []string, sys System) error {
 		return usageError{fmt.Sprintf("unexpected argument %q: ahab trace builds one LABEL", fs.Arg(1))}
 	}
 	res := newResolver(sys)
+	// What the user wrote is checked before the build, which takes minutes.
+	if writeJSON != "" {
+		if err := checkOutputDir("--write-json", res.path(writeJSON)); err != nil {
+			return err
+		}
+	}
+	lib, err := loadLibrary(res.paths(reproSpecs), mode.Default)
+	if err != nil {
+		return err
+	}
 	o := trace.Options{
 		Label:     fs.Arg(0),
 		Bazel:     bazelPath,
@@ -71,6 +89,8 @@ func runTrace(args []string, sys System) error {
 		Env:       sys.Environ(),
 		Flags:     bazelFlags,
 		KeepTrace: res.path(keepTrace),
+		Library:   lib,
+		Warn:      func(msg string) { fmt.Fprintf(sys.Stderr, "warning: %s\n", msg) },
 	}
 	if sys.StderrIsTerminal {
 		o.Progress = sys.Stderr
@@ -79,45 +99,36 @@ func runTrace(args []string, sys System) error {
 	if err != nil {
 		return err
 	}
+	return presentTrace(sys, res, writeJSON, r)
+}
+
+// presentTrace writes the reports of a trace as the analysis does
+// (streams): the text report to standard output, unless the JSON goes
+// there (--write-json -), in which case the text goes to standard error.
+// The JSON is in place before the text is written. It fails the run when
+// some action read something undeclared.
+func presentTrace(sys System, res resolver, writeJSON string, r *trace.Report) error {
+	out, terminal := sys.Stdout, sys.StdoutIsTerminal
+	if writeJSON == "-" {
+		out, terminal = sys.Stderr, sys.StderrIsTerminal
+	}
 	if writeJSON != "" {
-		if err := writeFileAtomic(res.path(writeJSON), func(w io.Writer) error { return trace.WriteJSON(w, r) }); err != nil {
+		write := func(w io.Writer) error { return trace.WriteJSON(w, r) }
+		var err error
+		if writeJSON == "-" {
+			err = write(sys.Stdout)
+		} else {
+			err = atomicfile.Write(res.path(writeJSON), "JSON report", write)
+		}
+		if err != nil {
 			return err
 		}
 	}
-	if !r.Found() {
-		return trace.WriteText(sys.Stdout, r)
-	}
-	if err := trace.WriteText(sys.Stderr, r); err != nil {
+	if err := trace.WriteText(out, r, report.Palette{Color: sys.color(terminal)}); err != nil {
 		return err
 	}
-	return exitError{ExitFindings}
-}
-
-// writeFileAtomic writes path through a temporary file in the same
-// directory, renamed over it once complete, so that a failed write never
-// leaves a truncated file.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := write(f); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+	if r.Found() {
+		return exitError{ExitFindings}
 	}
 	return nil
 }

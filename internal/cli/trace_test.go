@@ -1,12 +1,14 @@
 package cli
 
 import (
-	"errors"
-	"io"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/trace"
 )
 
 func TestTraceCommandLine(t *testing.T) {
@@ -65,33 +67,89 @@ func TestTraceOutsideAWorkspace(t *testing.T) {
 	}
 }
 
-func TestWriteFileAtomic(t *testing.T) {
+func TestTraceChecksTheReportDirectoryFirst(t *testing.T) {
+	// No strace on PATH: the directory is checked before anything runs.
+	t.Setenv("PATH", t.TempDir())
 	dir := t.TempDir()
-	path := filepath.Join(dir, "report.json")
-	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+	sys, _, stderr := testSystem(map[string]string{"BUILD_WORKING_DIRECTORY": dir})
+	if code := Main([]string{"trace", "--write-json", "missing/r.json", "//a"}, sys); code != ExitFindings {
+		t.Errorf("exit %d, want %d", code, ExitFindings)
+	}
+	want := "Error: --write-json " + quoteArg(filepath.Join(dir, "missing", "r.json")) + ": the directory " + quoteArg(filepath.Join(dir, "missing")) + " does not exist, expected an existing directory to write the report in\n"
+	if stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+}
+
+func TestTraceBadReproSpecs(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "specs.json"), []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	failed := errors.New("disk full")
-	err := writeFileAtomic(path, func(w io.Writer) error {
-		io.WriteString(w, "half")
-		return failed
-	})
-	if !errors.Is(err, failed) || !strings.Contains(err.Error(), "cannot write "+path) {
-		t.Errorf("error %v, want the writer's, naming the file", err)
+	sys, _, stderr := testSystem(map[string]string{"BUILD_WORKING_DIRECTORY": dir})
+	if code := Main([]string{"trace", "--repro-specs", "specs.json", "//a"}, sys); code != ExitFindings {
+		t.Errorf("exit %d, want %d", code, ExitFindings)
 	}
-	if data, _ := os.ReadFile(path); string(data) != "old" {
-		t.Errorf("after a failed write the file holds %q, want the old content", data)
+	if !strings.Contains(stderr.String(), "specs.json") || strings.Contains(stderr.String(), "strace") {
+		t.Errorf("stderr %q, want an error naming the spec file, before strace is looked for", stderr)
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("the directory holds %d entries, want the file alone (no temporary left)", len(entries))
+}
+
+// presentTrace puts the reports where the analysis puts its own.
+func TestPresentTrace(t *testing.T) {
+	dirty := &trace.Report{
+		Static: "bazel aquery //pkg:all",
+		Actions: []trace.ActionReport{{
+			ActionRef:  trace.ActionRef{Target: "//pkg:host_leak", Mnemonic: "Genrule", Outputs: []string{"bazel-out/bin/pkg/host_leak.txt"}},
+			Undeclared: []trace.Undeclared{{Path: "/etc/os-release", Class: trace.HostFile}},
+			Causes: []finding.Finding{{Kind: finding.AbsolutePath, Action: finding.ActionRef{Mnemonic: "Genrule", Target: "//pkg:host_leak"},
+				Site: finding.Site{Location: finding.Argument, Value: "cat /etc/os-release"}, Path: "/etc/os-release"}},
+		}},
 	}
-	if err := writeFileAtomic(path, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	if data, _ := os.ReadFile(path); string(data) != "new" {
-		t.Errorf("the file holds %q, want new", data)
-	}
-	if err := writeFileAtomic(filepath.Join(dir, "missing", "r.json"), func(io.Writer) error { return nil }); err == nil {
-		t.Error("no error writing into a missing directory")
+	clean := &trace.Report{Static: "bazel aquery //pkg:all", Actions: []trace.ActionReport{{ActionRef: trace.ActionRef{Target: "//pkg:honest", Mnemonic: "Genrule"}}}}
+	const textMark = "  host_file          /etc/os-release\n"
+	for _, tc := range []struct {
+		name           string
+		report         *trace.Report
+		writeJSON      string
+		code           int
+		stdout, stderr string // what each must contain ("" for nothing at all)
+		file           bool   // the JSON report is written to report.json
+	}{
+		{"text_on_stdout", dirty, "", ExitFindings, textMark, "", false},
+		{"clean", clean, "", ExitOK, "1 action traced; 0 read paths they had not declared.\n", "", false},
+		{"json_to_a_file", dirty, "report.json", ExitFindings, textMark, "", true},
+		{"json_on_stdout_text_on_stderr", dirty, "-", ExitFindings, `"class": "host_file"`, textMark, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			sys, stdout, stderr := testSystem(map[string]string{"BUILD_WORKING_DIRECTORY": dir})
+			code := finish(sys, presentTrace(sys, newResolver(sys), tc.writeJSON, tc.report))
+			if code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			for _, s := range []struct {
+				name, got, want string
+			}{{"stdout", stdout.String(), tc.stdout}, {"stderr", stderr.String(), tc.stderr}} {
+				if s.want == "" && s.got != "" || !strings.Contains(s.got, s.want) {
+					t.Errorf("%s %q, want it to hold %q", s.name, s.got, s.want)
+				}
+			}
+			if tc.writeJSON == "-" {
+				var doc struct {
+					Actions []struct {
+						Causes []map[string]any `json:"causes"`
+					} `json:"actions"`
+				}
+				if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil || len(doc.Actions) != 1 || len(doc.Actions[0].Causes) != 1 || doc.Actions[0].Causes[0]["kind"] != "absolute_path" {
+					t.Errorf("stdout is not the JSON report with its cause (%v):\n%s", err, stdout)
+				}
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "report.json"))
+			if tc.file != (err == nil) || tc.file && !strings.Contains(string(data), `"path": "/etc/os-release"`) {
+				t.Errorf("report.json: %v\n%s", err, data)
+			}
+		})
 	}
 }

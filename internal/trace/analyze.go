@@ -9,12 +9,13 @@ import (
 // and reports, for each of the build's actions, what its processes read
 // outside what it declared. Classification looks at the file system (where
 // symlinks lead, what directories hold), so it must run before the build's
-// output base is removed.
+// output base is removed. Each action's Causes (its static findings) are
+// passed on to its report.
 func Analyze(log io.Reader, name string, actions []Action, l Layout) (*Report, error) {
-	return analyze(log, name, actions, l, osFS{})
+	return analyzeOn(log, name, actions, l, osFS{})
 }
 
-func analyze(log io.Reader, name string, actions []Action, l Layout, fsys filesystem) (*Report, error) {
+func analyzeOn(log io.Reader, name string, actions []Action, l Layout, fsys filesystem) (*Report, error) {
 	traces := make([]*actionTrace, len(actions))
 	for i := range actions {
 		traces[i] = &actionTrace{action: &actions[i]}
@@ -34,7 +35,7 @@ func analyze(log io.Reader, name string, actions []Action, l Layout, fsys filesy
 			r.Untraced = append(r.Untraced, ref)
 			continue
 		}
-		r.Actions = append(r.Actions, ActionReport{ActionRef: ref, Argv: t.action.Argv, Undeclared: c.classify(t)})
+		r.Actions = append(r.Actions, ActionReport{ActionRef: ref, Argv: t.action.Argv, Undeclared: c.classify(t), Causes: t.action.Causes})
 	}
 	for _, e := range c.baseline {
 		r.Baseline = append(r.Baseline, *e)

@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/ahab-go/ahab/internal/finding"
 )
 
 // Action is what the trace needs to know of one spawn of the build, as the
@@ -21,8 +23,16 @@ type Action struct {
 	// Inputs are every file the spawn declared: sources, tools, runfiles
 	// and param files.
 	Inputs []string
-	// Outputs are the files the spawn declared it writes.
+	// Outputs are the files the spawn declared it writes (a tree
+	// artifact's directory, not its files); they name the action in the
+	// reports and find it in the static analysis.
 	Outputs []string
+	// OutputFiles are the files the spawn produced, a tree artifact's
+	// expanded; they are its own, like Outputs.
+	OutputFiles []string
+	// Causes are the static analysis's findings for the action's
+	// (attachStatic).
+	Causes []finding.Finding
 }
 
 // op is a bit set of what an action did to one path.

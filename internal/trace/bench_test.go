@@ -98,7 +98,7 @@ func TestMemoryDoesNotGrowWithTheTrace(t *testing.T) {
 				runtime.ReadMemStats(&ms)
 				peak = max(peak, ms.HeapAlloc)
 			}}
-			rep, err := analyze(r, "big.strace", recordedActions(t), recordedLayout, loadFakeFS(t, filepath.Join("testdata", "recorded", "fs.txt")))
+			rep, err := analyzeOn(r, "big.strace", recordedActions(t), recordedLayout, loadFakeFS(t, filepath.Join("testdata", "recorded", "fs.txt")))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +129,7 @@ func BenchmarkAnalyze(b *testing.B) {
 			b.SetBytes(int64(len(tc.data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := analyze(bytes.NewReader(tc.data), "bench.strace", actions, recordedLayout, fsys); err != nil {
+				if _, err := analyzeOn(bytes.NewReader(tc.data), "bench.strace", actions, recordedLayout, fsys); err != nil {
 					b.Fatal(err)
 				}
 			}

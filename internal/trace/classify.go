@@ -253,6 +253,9 @@ func (c *classifier) classify(t *actionTrace) []Undeclared {
 	for _, p := range t.action.Outputs {
 		v.declared[path.Clean(p)] = true
 	}
+	for _, p := range t.action.OutputFiles {
+		v.declared[path.Clean(p)] = true
+	}
 	if includeDirs, ok := c.toolchain(t.action); ok {
 		v.isToolchain = true
 		v.toolchainDirs = slices.Concat(includeDirs, systemLibDirs, programDirs)

@@ -3,11 +3,13 @@
 // traced process tree to the spawn of the execution log it ran, and reports
 // per action the files it opened, stat'ed or listed outside its declared
 // inputs and outputs, apart from the host toolchain's own files (the
-// baseline).
+// baseline), beside the static analysis's findings for the same action.
 //
-// The pipeline is Run → (strace log, execution log, build events for target
-// labels) → Analyze: Scanner reads the log a record at a time, an attributor
-// rebuilds the process tree (clone, fork, vfork, execve, chdir) and matches
+// The pipeline is Run → (aquery of the label, analysed as `ahab LABEL` would;
+// strace log; execution log, read by internal/execlog, whose spawns get their
+// targets and findings from the aquery by their outputs) → Analyze: Scanner
+// reads the log a record at a time, an attributor rebuilds the process tree
+// (clone, fork, vfork, execve, chdir) and matches
 // each `process-wrapper … ARGV` against the spawns, and a classifier resolves
 // each path against the execution root and sorts it into workspace_file,
 // host_file, directory_listing or the baseline. WriteText and WriteJSON

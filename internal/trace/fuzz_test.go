@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ahab-go/ahab/internal/report"
 )
 
 // fuzzSeeds are short real lines (testdata/recorded) and the shapes around
@@ -68,7 +70,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		actions := []Action{*genrule, *compile, {Mnemonic: "Genrule", Argv: []string{"/bin/bash", "-c", "cat pkg/a"}}}
 		layout := testLayout
-		r, err := analyze(bytes.NewReader(data), "strace.txt", actions, layout, fsys)
+		r, err := analyzeOn(bytes.NewReader(data), "strace.txt", actions, layout, fsys)
 		if err != nil {
 			var pe *ParseError
 			if !errors.As(err, &pe) {
@@ -80,7 +82,7 @@ func FuzzAnalyze(f *testing.F) {
 			t.Fatalf("%d traced and %d untraced of %d actions", len(r.Actions), len(r.Untraced), len(actions))
 		}
 		var b bytes.Buffer
-		if err := WriteText(&b, r); err != nil {
+		if err := WriteText(&b, r, report.Palette{}); err != nil {
 			t.Fatal(err)
 		}
 		if bytes.ContainsAny(b.Bytes(), "\x1b\r") {

@@ -1,78 +1,135 @@
 package trace
 
 import (
+	"bytes"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"google.golang.org/protobuf/encoding/protodelim"
+
+	"github.com/ahab-go/ahab/internal/analyze"
+	"github.com/ahab-go/ahab/internal/execlog"
+	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
+	"github.com/ahab-go/ahab/internal/finding"
 )
 
-func TestReadJSONExecLog(t *testing.T) {
-	// Two spawns as Bazel 4.2.3 writes them (cut down), the second with a
-	// targetLabel as later Bazels add.
-	log := `{
-  "commandArgs": ["/bin/bash", "-c", "cp pkg/a.txt bazel-out/k8-fastbuild/bin/pkg/b.txt"],
-  "inputs": [{"path": "external/bazel_tools/tools/genrule/genrule-setup.sh", "digest": {"hash": "be", "sizeBytes": "744"}}, {"path": "pkg/a.txt"}],
-  "listedOutputs": ["bazel-out/k8-fastbuild/bin/pkg/b.txt"],
-  "mnemonic": "Genrule",
-  "actualOutputs": [{"path": "bazel-out/k8-fastbuild/bin/pkg/b.txt"}, {"path": "bazel-out/k8-fastbuild/bin/pkg/extra"}],
-  "runner": "local"
-}{"commandArgs": ["/usr/bin/gcc", "@p.params"], "mnemonic": "CppLink", "targetLabel": "//pkg:bin"}
-`
-	got, err := readJSONExecLog(strings.NewReader(log), "execution_log.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2 {
-		t.Fatalf("%d actions, want 2", len(got))
-	}
-	a := got[0]
-	if a.Mnemonic != "Genrule" || a.Target != "" || len(a.Argv) != 3 ||
-		!slices.Equal(a.Inputs, []string{"external/bazel_tools/tools/genrule/genrule-setup.sh", "pkg/a.txt"}) ||
-		!slices.Equal(a.Outputs, []string{"bazel-out/k8-fastbuild/bin/pkg/b.txt", "bazel-out/k8-fastbuild/bin/pkg/extra"}) {
-		t.Errorf("first action %+v", a)
-	}
-	if got[1].Target != "//pkg:bin" {
-		t.Errorf("second action's target %q, want the log's targetLabel", got[1].Target)
-	}
-	for _, tc := range []struct{ log, msg string }{
-		{`{"commandArgs": ["a"]} {"commandArgs": 3}`, "execution_log.json: spawn 2 (byte "},
-		{`{"mnemonic": "Genrule"}`, "execution_log.json: spawn 1 (byte 23): no commandArgs, expected the spawn's command line"},
-		{`{"commandArgs": ["a"]} [`, "execution_log.json: spawn 2"},
-	} {
-		if _, err := readJSONExecLog(strings.NewReader(tc.log), "execution_log.json"); err == nil || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("readJSONExecLog(%s): error %v, want %q", tc.log, err, tc.msg)
-		}
+// genruleSpawn is one spawn as Bazel 4.2.3 logs it (cut down): a genrule
+// that declares an output directory and produced two files in it.
+func genruleSpawn() *spawnpb.SpawnExec {
+	return &spawnpb.SpawnExec{
+		CommandArgs: []string{"/bin/bash", "-c", "cp pkg/a.txt bazel-out/k8-fastbuild/bin/pkg/dir/b.txt"},
+		Inputs: []*spawnpb.File{
+			{Path: "pkg/a.txt", Digest: &spawnpb.Digest{Hash: "aa", SizeBytes: 1}},
+			{Path: "external/bazel_tools/tools/genrule/genrule-setup.sh", Digest: &spawnpb.Digest{Hash: "be", SizeBytes: 744}},
+		},
+		ListedOutputs: []string{"bazel-out/k8-fastbuild/bin/pkg/dir"},
+		Mnemonic:      "Genrule",
+		ActualOutputs: []*spawnpb.File{
+			{Path: "bazel-out/k8-fastbuild/bin/pkg/dir/b.txt", Digest: &spawnpb.Digest{Hash: "bb", SizeBytes: 1}},
+			{Path: "bazel-out/k8-fastbuild/bin/pkg/dir/c.txt", Digest: &spawnpb.Digest{Hash: "cc", SizeBytes: 1}},
+		},
+		Runner: "local",
 	}
 }
 
-func TestLabelActions(t *testing.T) {
-	// Events as Bazel 4.2.3 writes them with --build_event_publish_all_actions
-	// (cut down): a progress event naming an action as its child, the
-	// workspace status action (no label) and two actions.
-	events := `{"id":{"progress":{"opaqueCount":2}},"children":[{"actionCompleted":{"primaryOutput":"bazel-out/k8-fastbuild/bin/pkg/bin.runfiles_manifest","label":"//pkg:bin","configuration":{"id":"f5"}}}],"progress":{"stderr":"Analyzing: 10 targets\n"}}
-{"id":{"actionCompleted":{"primaryOutput":"bazel-out/stable-status.txt","configuration":{"id":"system"}}},"action":{"success":true,"type":"BazelWorkspaceStatusAction"}}
-{"id":{"actionCompleted":{"primaryOutput":"bazel-out/k8-fastbuild/bin/pkg/bin","label":"//pkg:bin","configuration":{"id":"f5"}}},"action":{"success":true,"type":"CppLink","commandLine":["/usr/bin/gcc","-o","bazel-out/k8-fastbuild/bin/pkg/bin"]}}
-{"id":{"actionCompleted":{"primaryOutput":"bazel-out/k8-fastbuild/bin/pkg/_objs/bin/main.pic.o","label":"//pkg:bin","configuration":{"id":"f5"}}},"action":{"success":true,"type":"CppCompile"}}
-{"id":{"actionCompleted":{"primaryOutput":"bazel-out/k8-fastbuild/bin/pkg/gen.txt","label":"//pkg:gen","configuration":{"id":"f5"}}},"action":{"success":true,"type":"Genrule"}}
-`
+func TestReadExecLog(t *testing.T) {
+	// The same spawns in the two forms Bazel 4.2.3 writes.
+	var binary bytes.Buffer
+	for _, s := range []*spawnpb.SpawnExec{genruleSpawn(), {CommandArgs: []string{"/usr/bin/gcc", "@p.params"}, Mnemonic: "CppLink", ListedOutputs: []string{"bazel-out/k8-fastbuild/bin/pkg/bin"}}} {
+		if _, err := protodelim.MarshalTo(&binary, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	json := `{
+  "commandArgs": ["/bin/bash", "-c", "cp pkg/a.txt bazel-out/k8-fastbuild/bin/pkg/dir/b.txt"],
+  "inputs": [{"path": "pkg/a.txt", "digest": {"hash": "aa", "sizeBytes": "1"}}, {"path": "external/bazel_tools/tools/genrule/genrule-setup.sh", "digest": {"hash": "be", "sizeBytes": "744"}}],
+  "listedOutputs": ["bazel-out/k8-fastbuild/bin/pkg/dir"],
+  "mnemonic": "Genrule",
+  "actualOutputs": [{"path": "bazel-out/k8-fastbuild/bin/pkg/dir/b.txt", "digest": {"hash": "bb", "sizeBytes": "1"}}, {"path": "bazel-out/k8-fastbuild/bin/pkg/dir/c.txt", "digest": {"hash": "cc", "sizeBytes": "1"}}],
+  "runner": "local"
+}{
+  "commandArgs": ["/usr/bin/gcc", "@p.params"],
+  "listedOutputs": ["bazel-out/k8-fastbuild/bin/pkg/bin"],
+  "mnemonic": "CppLink"
+}`
+	for name, log := range map[string][]byte{"execution_log.binpb": binary.Bytes(), "execution_log.json": []byte(json)} {
+		t.Run(name, func(t *testing.T) {
+			got, err := readExecLog(bytes.NewReader(log), name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 2 {
+				t.Fatalf("%d actions, want 2", len(got))
+			}
+			a := got[0]
+			if a.Mnemonic != "Genrule" || a.Target != "" || len(a.Argv) != 3 ||
+				// The reader sorts inputs by path.
+				!slices.Equal(a.Inputs, []string{"external/bazel_tools/tools/genrule/genrule-setup.sh", "pkg/a.txt"}) ||
+				!slices.Equal(a.Outputs, []string{"bazel-out/k8-fastbuild/bin/pkg/dir"}) ||
+				!slices.Equal(a.OutputFiles, []string{"bazel-out/k8-fastbuild/bin/pkg/dir/b.txt", "bazel-out/k8-fastbuild/bin/pkg/dir/c.txt"}) {
+				t.Errorf("first action %+v", a)
+			}
+			if b := got[1]; b.Mnemonic != "CppLink" || !slices.Equal(b.Argv, []string{"/usr/bin/gcc", "@p.params"}) || len(b.Inputs) != 0 || b.OutputFiles != nil {
+				t.Errorf("second action %+v", b)
+			}
+		})
+	}
+}
+
+func TestReadExecLogErrors(t *testing.T) {
+	var truncated bytes.Buffer
+	for range 2 {
+		if _, err := protodelim.MarshalTo(&truncated, genruleSpawn()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, tc := range map[string]struct {
+		log  []byte
+		want string
+	}{
+		"a truncated binary log": {truncated.Bytes()[:truncated.Len()-5], "execution_log.binpb: spawn 2 (byte "},
+		"a JSON log cut short":   {[]byte(`{"commandArgs": ["a"]} {"commandArgs": 3}`), "execution_log.binpb: spawn 2 "},
+		"nothing like a log":     {[]byte("hello"), "execution_log.binpb: "},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := readExecLog(bytes.NewReader(tc.log), "execution_log.binpb")
+			var logErr *execlog.Error
+			if !errors.As(err, &logErr) || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("error %v, want an *execlog.Error starting %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestAttachStatic(t *testing.T) {
+	absolute := finding.Finding{Kind: finding.AbsolutePath, Action: finding.ActionRef{Mnemonic: "Genrule", Target: "//pkg:host_leak"}, Path: "/etc/os-release"}
+	static := analyze.NewIndex([]analyze.ActionFindings{
+		{Mnemonic: "Genrule", Target: "//pkg:host_leak", Outputs: []string{"bazel-out/bin/pkg/host_leak.txt"}, Findings: []finding.Finding{absolute}},
+		{Mnemonic: "Genrule", Target: "//pkg:honest", Outputs: []string{"bazel-out/bin/pkg/honest.txt"}},
+	})
 	actions := []Action{
-		{Mnemonic: "CppLink", Outputs: []string{"bazel-out/k8-fastbuild/bin/pkg/bin"}},
-		{Mnemonic: "CppCompile", Outputs: []string{"bazel-out/k8-fastbuild/bin/pkg/_objs/bin/main.pic.d", "bazel-out/k8-fastbuild/bin/pkg/_objs/bin/main.pic.o"}},
-		{Mnemonic: "Genrule", Target: "//kept:label", Outputs: []string{"bazel-out/k8-fastbuild/bin/pkg/gen.txt"}},
-		{Mnemonic: "Genrule", Outputs: []string{"nowhere"}},
+		// Found by its second output.
+		{Mnemonic: "Genrule", Outputs: []string{"bazel-out/bin/pkg/elsewhere", "bazel-out/bin/pkg/host_leak.txt"}},
+		{Mnemonic: "Genrule", Outputs: []string{"bazel-out/bin/pkg/honest.txt"}},
+		// A log that names the target keeps its label.
+		{Mnemonic: "Genrule", Target: "//log:label", Outputs: []string{"bazel-out/bin/pkg/honest.txt"}},
+		// Not in the graph.
+		{Mnemonic: "Genrule", Outputs: []string{"bazel-out/bin/pkg/unknown"}},
 	}
-	if err := labelActions(strings.NewReader(events), "build_events.json", actions); err != nil {
-		t.Fatal(err)
+	attachStatic(actions, static)
+	type got struct {
+		target string
+		causes int
 	}
-	var labels []string
-	for _, a := range actions {
-		labels = append(labels, a.Target)
+	want := []got{{"//pkg:host_leak", 1}, {"//pkg:honest", 0}, {"//log:label", 0}, {"", 0}}
+	for i, a := range actions {
+		if g := (got{a.Target, len(a.Causes)}); g != want[i] {
+			t.Errorf("action %d: %+v, want %+v", i, g, want[i])
+		}
 	}
-	if want := []string{"//pkg:bin", "//pkg:bin", "//kept:label", ""}; !slices.Equal(labels, want) {
-		t.Errorf("labels %q, want %q", labels, want)
-	}
-	err := labelActions(strings.NewReader("{}\n{\"id\": 3}\n"), "build_events.json", actions)
-	if err == nil || !strings.HasPrefix(err.Error(), "build_events.json: line 2: ") || !strings.HasSuffix(err.Error(), ", expected a build event in JSON") {
-		t.Errorf("error %v, want one naming the file and line", err)
+	if !slices.EqualFunc(actions[0].Causes, []finding.Finding{absolute}, func(a, b finding.Finding) bool { return finding.Compare(&a, &b) == 0 }) {
+		t.Errorf("causes %+v, want the absolute_path finding", actions[0].Causes)
 	}
 }

@@ -99,35 +99,43 @@ type jsonAction struct {
 		Path  string `json:"path"`
 		Class string `json:"class"`
 	} `json:"undeclared"`
-	Causes []json.RawMessage `json:"causes"`
+	Causes []struct {
+		Kind string `json:"kind"`
+		Path string `json:"path"`
+	} `json:"causes"`
 }
 
 // truth is one row of the ground truth: the action (by target, mnemonic
 // and the end of one of its outputs), what it must be reported to read
-// (path and class), and, for the genrule that compiles, where else its
-// reports may point.
+// (path and class), for the genrule that compiles, where else its reports
+// may point, and the kinds of its static findings (each with its path, for
+// an absolute_path), in report order.
 type truth struct {
 	target, mnemonic, output string
 	undeclared               map[string]string
 	alsoUnder                string
+	causes                   []string
 }
 
+// Every genrule runs bash from the host, and the C++ rules the host's gcc.
 var groundTruth = []truth{
-	{"//pkg:ws_leak", "Genrule", "pkg/ws_leak.txt", map[string]string{"pkg/secret.txt": "workspace_file"}, ""},
-	{"//pkg:host_leak", "Genrule", "pkg/host_leak.txt", map[string]string{"/etc/os-release": "host_file"}, ""},
-	{"//pkg:walk_up", "Genrule", "pkg/walk_up.txt", map[string]string{".walkrc": "workspace_file"}, ""},
-	{"//pkg:glob", "Genrule", "pkg/glob.txt", map[string]string{"pkg/data": "directory_listing"}, ""},
+	{"//pkg:ws_leak", "Genrule", "pkg/ws_leak.txt", map[string]string{"pkg/secret.txt": "workspace_file"}, "", []string{"system_program"}},
+	{"//pkg:host_leak", "Genrule", "pkg/host_leak.txt", map[string]string{"/etc/os-release": "host_file"}, "",
+		[]string{"absolute_path /etc/os-release", "system_program"}},
+	{"//pkg:walk_up", "Genrule", "pkg/walk_up.txt", map[string]string{".walkrc": "workspace_file"}, "", []string{"system_program"}},
+	{"//pkg:glob", "Genrule", "pkg/glob.txt", map[string]string{"pkg/data": "directory_listing"}, "", []string{"system_program"}},
 	{"//pkg:gcc_hdr", "Genrule", "pkg/use.o", map[string]string{
 		"pkg/hidden/hidden.h":  "workspace_file",
 		"/usr/include/stdio.h": "host_file",
-	}, "/usr/include/"},
-	{"//pkg:honest", "Genrule", "pkg/honest.txt", nil, ""},
-	{"//pkg:with_tool", "Genrule", "pkg/with_tool.txt", nil, ""},
-	{"//pkg:lib", "CppCompile", "pkg/_objs/lib/lib.pic.o", nil, ""},
-	{"//pkg:lib", "CppLink", "pkg/liblib.a", nil, ""},
-	{"//pkg:lib", "CppLink", "pkg/liblib.so", nil, ""},
-	{"//pkg:bin", "CppCompile", "pkg/_objs/bin/main.pic.o", nil, ""},
-	{"//pkg:bin", "CppLink", "pkg/bin", nil, ""},
+	}, "/usr/include/", []string{"system_program"}},
+	{"//pkg:honest", "Genrule", "pkg/honest.txt", nil, "", []string{"system_program"}},
+	// The tool is a script of the workspace, which no spec describes.
+	{"//pkg:with_tool", "Genrule", "pkg/with_tool.txt", nil, "", []string{"system_program", "unknown_program"}},
+	{"//pkg:lib", "CppCompile", "pkg/_objs/lib/lib.pic.o", nil, "", []string{"system_program"}},
+	{"//pkg:lib", "CppLink", "pkg/liblib.a", nil, "", []string{"system_program"}},
+	{"//pkg:lib", "CppLink", "pkg/liblib.so", nil, "", []string{"system_program"}},
+	{"//pkg:bin", "CppCompile", "pkg/_objs/bin/main.pic.o", nil, "", []string{"system_program"}},
+	{"//pkg:bin", "CppLink", "pkg/bin", nil, "", []string{"system_program"}},
 }
 
 // TestTraceRealBuild runs `ahab trace //pkg:all` on testdata/workspace.txtar
@@ -212,8 +220,16 @@ func TestTraceRealBuild(t *testing.T) {
 				}
 				t.Errorf("%s %s: unexpected %s %s (beyond the baseline, for an action that does not read it)", row.target, row.mnemonic, class, p)
 			}
-			if a.Causes == nil || len(a.Causes) != 0 {
-				t.Errorf("%s %s: causes %v, expected [] (left for the static analysis to fill)", row.target, row.mnemonic, a.Causes)
+			var causes []string
+			for _, c := range a.Causes {
+				if c.Kind == "absolute_path" {
+					causes = append(causes, c.Kind+" "+c.Path)
+				} else {
+					causes = append(causes, c.Kind)
+				}
+			}
+			if !slices.Equal(causes, row.causes) {
+				t.Errorf("%s %s: static findings %q, expected %q", row.target, row.mnemonic, causes, row.causes)
 			}
 		}
 		for i, ok := range matched {
@@ -254,15 +270,17 @@ func TestTraceRealBuild(t *testing.T) {
 			"//pkg:ws_leak Genrule → bazel-out/k8-fastbuild/bin/pkg/ws_leak.txt\n  workspace_file     pkg/secret.txt\n",
 			"//pkg:host_leak Genrule → bazel-out/k8-fastbuild/bin/pkg/host_leak.txt\n  host_file          /etc/os-release\n",
 			"12 actions traced; 5 read paths they had not declared",
+			"  host_file          /etc/os-release\n  static: hermeticity violation [absolute_path]: Genrule action for target //pkg:host_leak references absolute path \"/etc/os-release\" in an argument: ",
+			"The static analysis (bazel aquery //pkg:all) also has findings for 5 of them; for 0, only the trace shows a problem.\n",
 		} {
-			if !strings.Contains(stderr.String(), want) {
-				t.Errorf("the text report on stderr lacks %q", want)
+			if !strings.Contains(stdout.String(), want) {
+				t.Errorf("the text report on stdout lacks %q", want)
 			}
 		}
 	})
 
 	t.Run("kept_trace", func(t *testing.T) {
-		for _, name := range []string{"strace.txt", "execution_log.json", "build_events.json"} {
+		for _, name := range []string{"strace.txt", "execution_log.binpb"} {
 			if st, err := os.Stat(filepath.Join(keep, name)); err != nil || st.Size() == 0 {
 				t.Errorf("--keep-trace: %s: %v, expected a non-empty file", name, err)
 			}

@@ -3,6 +3,9 @@ package trace_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protodelim"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/trace"
 )
 
@@ -38,9 +45,9 @@ func recordExcerpts(t *testing.T, keep, tmp string) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
-	m := regexp.MustCompile(`--output_user_root=(/[^"]*)/user_root`).FindStringSubmatch(lines[0])
+	m := regexp.MustCompile(`--output_base=(/[^"]*)/output_base`).FindStringSubmatch(lines[0])
 	if m == nil {
-		t.Fatalf("the trace's first line does not name the output user root: %.200s", lines[0])
+		t.Fatalf("the trace's first line does not name the output base: %.200s", lines[0])
 	}
 	moved := strings.NewReplacer(m[1], recordedScratch, tmp, recordedTmp)
 
@@ -108,14 +115,43 @@ func recordExcerpts(t *testing.T, keep, tmp string) {
 			t.Fatal(err)
 		}
 	}
-	log, err := os.ReadFile(filepath.Join(keep, "execution_log.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "execution_log.json"), []byte(moved.Replace(string(log))), 0o644); err != nil {
+	log := execLogAsJSON(t, filepath.Join(keep, "execution_log.binpb"))
+	if err := os.WriteFile(filepath.Join(dir, "execution_log.json"), []byte(moved.Replace(log)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("recorded %s; review the diff, and update fs.txt if the paths moved", dir)
+}
+
+// execLogAsJSON is a binary execution log in the JSON form, one indented
+// SpawnExec after another, which a reviewer can read and paths can be
+// moved in.
+func execLogAsJSON(t *testing.T, path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out bytes.Buffer
+	r := bufio.NewReader(f)
+	for {
+		var s spawnpb.SpawnExec
+		err := protodelim.UnmarshalFrom(r, &s)
+		if errors.Is(err, io.EOF) {
+			return out.String()
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		// protojson varies its spacing on purpose; Indent makes it stable.
+		data, err := protojson.Marshal(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Indent(&out, data, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		out.WriteString("\n")
+	}
 }
 
 func containsAny(s string, subs []string) bool {

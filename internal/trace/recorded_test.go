@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/ahab-go/ahab/internal/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden reports in testdata")
@@ -44,7 +46,7 @@ func recordedActions(t testing.TB) []Action {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	actions, err := readJSONExecLog(f, "execution_log.json")
+	actions, err := readExecLog(f, "execution_log.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +70,7 @@ func analyzeRecorded(t *testing.T, name string) *Report {
 	}
 	defer f.Close()
 	fsys := loadFakeFS(t, filepath.Join("testdata", "recorded", "fs.txt"))
-	r, err := analyze(f, name, recordedActions(t), recordedLayout, fsys)
+	r, err := analyzeOn(f, name, recordedActions(t), recordedLayout, fsys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +85,7 @@ func TestRecordedExcerpts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r := analyzeRecorded(t, name)
 			var got bytes.Buffer
-			if err := WriteText(&got, r); err != nil {
+			if err := WriteText(&got, r, report.Palette{}); err != nil {
 				t.Fatal(err)
 			}
 			golden := filepath.Join("testdata", "recorded", name[:len(name)-len(".strace")]+".want")
@@ -115,7 +117,7 @@ func TestReportIsOrderFree(t *testing.T) {
 		if reverse {
 			slices.Reverse(actions)
 		}
-		r, err := analyze(bytes.NewReader(trace), "compiles.strace", actions, recordedLayout, fsys)
+		r, err := analyzeOn(bytes.NewReader(trace), "compiles.strace", actions, recordedLayout, fsys)
 		if err != nil {
 			t.Fatal(err)
 		}

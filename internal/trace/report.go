@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/quote"
+	"github.com/ahab-go/ahab/internal/report"
 )
 
 // Report is what a traced build did beyond what its actions declared.
@@ -24,6 +26,9 @@ type Report struct {
 	// Untraced are the spawns of the execution log whose processes were not
 	// found in the trace (a persistent worker, say), in the same order.
 	Untraced []ActionRef
+	// Static names the static analysis the actions' Causes come from, ""
+	// when there was none.
+	Static string
 }
 
 // ActionRef names an action the way a user finds it.
@@ -42,10 +47,10 @@ type ActionReport struct {
 	// find the action among aquery's, where a param file may be expanded).
 	Argv       []string
 	Undeclared []Undeclared
-	// Causes are findings of the static analysis for the same action, each
-	// one JSON value; the trace leaves them empty for the caller to fill
-	// (see Report.FillCauses) and WriteJSON writes them as they are.
-	Causes []json.RawMessage
+	// Causes are the static analysis's findings for the same action, every
+	// kind, in report order: what the analysis predicted beside what the
+	// trace saw.
+	Causes []finding.Finding
 }
 
 // Undeclared is one path an action opened, stat'ed or listed outside what
@@ -73,14 +78,6 @@ func (r *Report) Found() bool {
 		}
 	}
 	return false
-}
-
-// FillCauses is the hook for the static analysis: causes is called once per
-// traced action and its result becomes the action's Causes.
-func (r *Report) FillCauses(causes func(a *ActionReport) []json.RawMessage) {
-	for i := range r.Actions {
-		r.Actions[i].Causes = causes(&r.Actions[i])
-	}
 }
 
 func compareRefs(a, b ActionRef) int {
@@ -142,12 +139,16 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-// WriteJSON writes the report as JSON (docs/trace.md). Strings that are not
-// valid UTF-8 have each bad byte replaced by U+FFFD.
+// WriteJSON writes the report as JSON (docs/trace.md), each cause as the
+// findings report writes a finding. Strings that are not valid UTF-8 have
+// each bad byte replaced by U+FFFD.
 func WriteJSON(w io.Writer, r *Report) error {
 	out := jsonReport{Actions: []jsonAction{}, Baseline: []jsonBaseline{}, Untraced: []jsonRef{}}
 	for _, a := range r.Actions {
-		ja := jsonAction{jsonRef: refJSON(a.ActionRef), Undeclared: []jsonUndeclared{}, Causes: nonNil(a.Causes)}
+		ja := jsonAction{jsonRef: refJSON(a.ActionRef), Undeclared: []jsonUndeclared{}, Causes: []json.RawMessage{}}
+		for i := range a.Causes {
+			ja.Causes = append(ja.Causes, report.FindingJSON(&a.Causes[i]))
+		}
 		for _, u := range a.Undeclared {
 			ja.Undeclared = append(ja.Undeclared, jsonUndeclared{Path: u.Path, Class: u.Class.String()})
 		}
@@ -166,19 +167,23 @@ func WriteJSON(w io.Writer, r *Report) error {
 }
 
 // WriteText writes the report for a person: each action that read
-// something undeclared with what it read, then a summary of the whole
-// build and of the baseline. Traced paths are shown as they are when
-// printable, quoted with escapes otherwise, so no path can move the cursor
-// or forge a line.
-func WriteText(w io.Writer, r *Report) error {
+// something undeclared with what it read and what the static analysis
+// found in it, then a summary of the whole build and of the baseline.
+// Traced paths are shown as they are when printable, quoted with escapes
+// otherwise, so no path can move the cursor or forge a line; p colours the
+// findings as the findings report does.
+func WriteText(w io.Writer, r *Report, p report.Palette) error {
 	bw := bufio.NewWriter(w)
-	found, paths := 0, 0
+	found, paths, alsoStatic := 0, 0, 0
 	for _, a := range r.Actions {
 		if len(a.Undeclared) == 0 {
 			continue
 		}
 		found++
 		paths += len(a.Undeclared)
+		if len(a.Causes) > 0 {
+			alsoStatic++
+		}
 		fmt.Fprintf(bw, "%s %s", display(a.Target), display(a.Mnemonic))
 		if len(a.Outputs) > 0 {
 			fmt.Fprintf(bw, " → %s", display(a.Outputs[0]))
@@ -190,6 +195,15 @@ func WriteText(w io.Writer, r *Report) error {
 		for _, u := range a.Undeclared {
 			fmt.Fprintf(bw, "  %-18s %s\n", u.Class, display(u.Path))
 		}
+		if r.Static == "" {
+			continue
+		}
+		for i := range a.Causes {
+			fmt.Fprintf(bw, "  %s %s\n", p.Heading("static:"), report.TaggedSentence(&a.Causes[i], p))
+		}
+		if len(a.Causes) == 0 {
+			fmt.Fprintf(bw, "  %s: only the trace shows these reads\n", p.Caution("no static finding"))
+		}
 	}
 	if found > 0 {
 		bw.WriteString("\n")
@@ -200,6 +214,9 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, " (%d in all)", paths)
 	}
 	bw.WriteString(".\n")
+	if found > 0 && r.Static != "" {
+		fmt.Fprintf(bw, "The static analysis (%s) also has findings for %d of them; for %d, only the trace shows a problem.\n", r.Static, alsoStatic, found-alsoStatic)
+	}
 	if len(r.Baseline) > 0 {
 		counts := map[string]int{}
 		var rules []string

@@ -14,6 +14,9 @@ import (
 	"syscall"
 	"time"
 	"unicode"
+
+	"github.com/ahab-go/ahab/internal/quote"
+	"github.com/ahab-go/ahab/internal/spec"
 )
 
 // Syscalls are the system calls traced: every way to open, stat, probe,
@@ -49,8 +52,7 @@ type Options struct {
 	// Flags are passed to `bazel build` before Ahab's own, which win.
 	Flags []string
 	// KeepTrace, when set, is a directory to keep the raw strace output
-	// (strace.txt), the execution log (execution_log.json) and the build
-	// events (build_events.json) in.
+	// (strace.txt) and the execution log (execution_log.binpb) in.
 	KeepTrace string
 	// TempDir is where the scratch directory is made (os.TempDir() when
 	// empty).
@@ -61,6 +63,13 @@ type Options struct {
 	// Grace is how long Bazel has to stop after an interrupt before it is
 	// killed (10 s when zero).
 	Grace time.Duration
+	// Library is the reproducibility-spec library the static analysis
+	// judges programs with; nil means the built-in one of Ahab's own
+	// judgement (mode.Default).
+	Library *spec.Library
+	// Warn, when not nil, is told (one line each) what the static analysis
+	// could not do that the report does without.
+	Warn func(string)
 }
 
 // MissingStraceError means strace is not installed.
@@ -98,11 +107,13 @@ func (e *InterruptedError) Error() string {
 	return fmt.Sprintf("stopped (%s): the traced build was cancelled and its scratch output base removed", e.Cause)
 }
 
-// Run builds o.Label with Bazel under strace in a scratch output base and
-// reports what each action read without declaring it. It leaves nothing
-// behind: Bazel runs with --batch, so no server outlives it, and the
-// scratch directory (output user root, output base, trace) is removed
-// before Run returns, also when a SIGINT or SIGTERM stops it.
+// Run analyses o.Label with `bazel aquery`, then builds it with Bazel under
+// strace, both in one scratch output base, and reports what each action read
+// without declaring it, beside what the static analysis found in it. It
+// leaves nothing behind: the aquery's server is shut down before the build,
+// which runs with --batch, and the scratch directory (output user root,
+// output base, trace) is removed before Run returns, also when a SIGINT or
+// SIGTERM stops it.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.Label == "" {
 		return nil, errors.New("no label to build, expected a target pattern such as //pkg:target")
@@ -132,15 +143,17 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(signals)
 	s := &session{
-		o:           o,
-		signals:     signals,
-		strace:      strace,
-		scratch:     tmp,
-		userRoot:    filepath.Join(tmp, "user_root"),
-		outputBase:  filepath.Join(tmp, "output_base"),
-		traceFile:   filepath.Join(tmp, "strace.txt"),
-		execLog:     filepath.Join(tmp, "execution_log.json"),
-		buildEvents: filepath.Join(tmp, "build_events.json"),
+		o:       o,
+		signals: signals,
+		strace:  strace,
+		// The output user root is the output base's parent, as the
+		// analysis's aquery pins it (bazel.OutputUserRoot): the aquery and
+		// the build then share Bazel's install base and the external
+		// repositories the aquery fetched.
+		userRoot:   tmp,
+		outputBase: filepath.Join(tmp, "output_base"),
+		traceFile:  filepath.Join(tmp, "strace.txt"),
+		execLog:    filepath.Join(tmp, execLogName),
 	}
 	if o.KeepTrace != "" {
 		// Absolute: strace and Bazel run in o.Dir, we read them here.
@@ -152,8 +165,14 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			return nil, fmt.Errorf("cannot keep the trace in %s: %w", o.KeepTrace, err)
 		}
 		s.traceFile = filepath.Join(keep, "strace.txt")
-		s.execLog = filepath.Join(keep, "execution_log.json")
-		s.buildEvents = filepath.Join(keep, "build_events.json")
+		s.execLog = filepath.Join(keep, execLogName)
+	}
+	// The static analysis first: it fails fast on a label Bazel cannot
+	// analyse, and the build then finds the external repositories fetched
+	// (outside the trace, where they are no action's doing).
+	static, err := s.static(ctx)
+	if err != nil {
+		return nil, err
 	}
 	if err := s.build(ctx); err != nil {
 		return nil, err
@@ -162,9 +181,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.targets(actions); err != nil {
-		return nil, err
-	}
+	attachStatic(actions, static)
 	if err := s.stopped(ctx); err != nil {
 		return nil, err
 	}
@@ -186,6 +203,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.Static = "bazel aquery " + quote.IfNeeded(o.Label)
 	return r, s.stopped(ctx)
 }
 
@@ -202,17 +220,20 @@ func (s *session) stopped(ctx context.Context) error {
 	}
 }
 
+// execLogName is the execution log's file name. Bazel writes it in its
+// binary form, varint-delimited SpawnExec messages: for the same build it is
+// about a third of the JSON form's size and reads faster (docs/trace.md).
+const execLogName = "execution_log.binpb"
+
 // session is one Run's files and commands.
 type session struct {
-	o           Options
-	signals     chan os.Signal
-	strace      string
-	scratch     string
-	userRoot    string
-	outputBase  string
-	traceFile   string
-	execLog     string
-	buildEvents string
+	o          Options
+	signals    chan os.Signal
+	strace     string
+	userRoot   string
+	outputBase string
+	traceFile  string
+	execLog    string
 }
 
 func (s *session) bazel() string {
@@ -249,15 +270,13 @@ func (s *session) buildArgs() []string {
 		"--disk_cache=",
 		"--remote_cache=",
 		"--remote_executor=",
-		// What each spawn declared, and (Bazel 4.2.3's log lacks them)
-		// the targets of the actions.
-		"--execution_log_json_file="+s.execLog,
-		"--build_event_json_file="+s.buildEvents,
-		"--build_event_publish_all_actions",
+		// What each spawn declared.
+		"--execution_log_binary_file="+s.execLog,
 		"--", s.o.Label)
 }
 
 func (s *session) build(ctx context.Context) error {
+	s.progress("ahab trace: building %s under strace\n", s.o.Label)
 	return s.run(ctx, "bazel build (under strace)", s.buildArgs())
 }
 
@@ -267,7 +286,7 @@ func (s *session) actions() ([]Action, error) {
 		return nil, fmt.Errorf("the execution log of the build: %w", err)
 	}
 	defer f.Close()
-	return readJSONExecLog(f, filepath.Base(s.execLog))
+	return readExecLog(f, filepath.Base(s.execLog))
 }
 
 // run runs argv in its own process group, so that a Ctrl-C reaches it only
@@ -306,13 +325,9 @@ func (s *session) run(ctx context.Context, command string, argv []string) error 
 	if cause != "" {
 		pgid := cmd.Process.Pid
 		_ = syscall.Kill(-pgid, syscall.SIGINT)
-		grace := s.o.Grace
-		if grace == 0 {
-			grace = 10 * time.Second
-		}
 		select {
 		case <-done:
-		case <-time.After(grace):
+		case <-time.After(s.grace()):
 			_ = syscall.Kill(-pgid, syscall.SIGKILL)
 			<-done
 		}

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ahab-go/ahab/internal/action"
+	bazelrun "github.com/ahab-go/ahab/internal/bazel"
 )
 
 // The overhead script traces what ahab trace traces.
@@ -25,22 +28,20 @@ func TestOverheadScriptTracesTheSameCalls(t *testing.T) {
 
 func TestBuildArgs(t *testing.T) {
 	s := &session{
-		o:           Options{Label: "//pkg:all", Bazel: "/opt/bazel", Flags: []string{"--config=ci", "--spawn_strategy=sandboxed"}},
-		strace:      "strace",
-		userRoot:    "/s/user_root",
-		outputBase:  "/s/output_base",
-		traceFile:   "/s/strace.txt",
-		execLog:     "/s/execution_log.json",
-		buildEvents: "/s/build_events.json",
+		o:          Options{Label: "//pkg:all", Bazel: "/opt/bazel", Flags: []string{"--config=ci", "--spawn_strategy=sandboxed"}},
+		strace:     "strace",
+		userRoot:   "/s",
+		outputBase: "/s/output_base",
+		traceFile:  "/s/strace.txt",
+		execLog:    "/s/execution_log.binpb",
 	}
 	got := s.buildArgs()
 	want := []string{
 		"strace", "--seccomp-bpf", "-f", "-y", "-s131072", "-o", "/s/strace.txt", "-e", "trace=" + strings.Join(Syscalls, ","),
-		"/opt/bazel", "--batch", "--output_user_root=/s/user_root", "--output_base=/s/output_base", "build",
+		"/opt/bazel", "--batch", "--output_user_root=/s", "--output_base=/s/output_base", "build",
 		"--config=ci", "--spawn_strategy=sandboxed",
 		"--spawn_strategy=standalone", "--disk_cache=", "--remote_cache=", "--remote_executor=",
-		"--execution_log_json_file=/s/execution_log.json",
-		"--build_event_json_file=/s/build_events.json", "--build_event_publish_all_actions",
+		"--execution_log_binary_file=/s/execution_log.binpb",
 		"--", "//pkg:all",
 	}
 	if !slices.Equal(got, want) {
@@ -97,8 +98,11 @@ func TestTailWriter(t *testing.T) {
 }
 
 // fakeTools writes a workspace and fake strace and bazel: the strace runs
-// the command after its options, the bazel runs script.
-func fakeTools(t *testing.T, script string) (ws, strace, bazel string) {
+// the command after its options; the bazel appends its command to
+// bazel.log beside it, and runs script for build, aquery (as the static
+// analysis runs it) for aquery, and succeeds at anything else (config,
+// shutdown) without a word.
+func fakeTools(t *testing.T, script, aquery string) (ws, strace, bazel string) {
 	t.Helper()
 	dir := t.TempDir()
 	ws = filepath.Join(dir, "ws")
@@ -107,12 +111,24 @@ func fakeTools(t *testing.T, script string) (ws, strace, bazel string) {
 	strace = filepath.Join(dir, "strace")
 	os.WriteFile(strace, []byte("#!/bin/sh\nwhile [ \"$1\" != -e ]; do shift; done\nshift 2\nexec \"$@\"\n"), 0o755)
 	bazel = filepath.Join(dir, "bazel")
-	os.WriteFile(bazel, []byte("#!/bin/sh\n"+script), 0o755)
+	os.WriteFile(bazel, []byte(`#!/bin/sh
+for a; do case $a in -*) ;; *) command=$a; break;; esac; done
+echo $command USER=$USER >> `+filepath.Join(dir, "bazel.log")+`
+case $command in
+aquery)
+`+aquery+`
+;;
+build)
+`+script+`
+;;
+esac
+exit 0
+`), 0o755)
 	return ws, strace, bazel
 }
 
 func TestRunBuildFails(t *testing.T) {
-	ws, strace, bazel := fakeTools(t, "echo 'Loading: 0 packages loaded' >&2\necho 'ERROR: no such package '\\''nope'\\''' >&2\nexit 3\n")
+	ws, strace, bazel := fakeTools(t, "echo 'Loading: 0 packages loaded' >&2\necho 'ERROR: no such package '\\''nope'\\''' >&2\nexit 3\n", "")
 	scratch := t.TempDir()
 	_, err := Run(context.Background(), Options{Label: "//nope", Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch})
 	var be *BuildError
@@ -125,11 +141,77 @@ func TestRunBuildFails(t *testing.T) {
 	if entries, _ := os.ReadDir(scratch); len(entries) != 0 {
 		t.Errorf("the scratch directory was left behind: %v", entries)
 	}
+	// The static analysis first, with the sentinels, its server shut
+	// down before the build, which runs with the user's environment.
+	want := []string{
+		"aquery USER=" + action.UserSentinel, // set(), for the configuration
+		"config USER=" + action.UserSentinel,
+		"aquery USER=" + action.UserSentinel,
+		"shutdown USER=" + os.Getenv("USER"),
+		"build USER=" + os.Getenv("USER"),
+	}
+	if got := bazelLog(t, bazel); !slices.Equal(got, want) {
+		t.Errorf("bazel ran:\n%q\nwant:\n%q", got, want)
+	}
+}
+
+// bazelLog is what the fake bazel of fakeTools ran, one command a line.
+func bazelLog(t *testing.T, bazel string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(bazel), "bazel.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+// A label Bazel cannot analyse fails in the aquery, before the build, and
+// the aquery's server is shut down.
+func TestRunAqueryFails(t *testing.T) {
+	ws, strace, bazel := fakeTools(t, "", "echo \"ERROR: no such package 'nope'\" >&2\nexit 7")
+	scratch := t.TempDir()
+	_, err := Run(context.Background(), Options{Label: "//nope", Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch})
+	var exit *bazelrun.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode != 7 || !strings.Contains(err.Error(), "no such package 'nope'") {
+		t.Fatalf("error %#v, want Bazel's *ExitError with its stderr", err)
+	}
+	got := bazelLog(t, bazel)
+	if len(got) == 0 || !strings.HasPrefix(got[len(got)-1], "shutdown ") || slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "build ") }) {
+		t.Errorf("bazel ran %q, want the aquery's server shut down and no build", got)
+	}
+	if entries, _ := os.ReadDir(scratch); len(entries) != 0 {
+		t.Errorf("the scratch directory was left behind: %v", entries)
+	}
+}
+
+// An interrupt during the static analysis stops the aquery, shuts its
+// server down and runs no build.
+func TestRunCancelledDuringAnalysis(t *testing.T) {
+	ws, strace, bazel := fakeTools(t, "", "while :; do sleep 0.1; done")
+	scratch := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := Run(ctx, Options{Label: "//a", Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch})
+	var ie *InterruptedError
+	if !errors.As(err, &ie) || ie.Cause != "context canceled" {
+		t.Fatalf("error %v, want an *InterruptedError for the context", err)
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("Run took %s to stop", d)
+	}
+	got := bazelLog(t, bazel)
+	if len(got) == 0 || !strings.HasPrefix(got[len(got)-1], "shutdown ") {
+		t.Errorf("bazel ran %q, want the aquery's server shut down last", got)
+	}
+	if entries, _ := os.ReadDir(scratch); len(entries) != 0 {
+		t.Errorf("the scratch directory was left behind: %v", entries)
+	}
 }
 
 func TestRunCancelled(t *testing.T) {
 	// Bazel that ignores nothing: SIGINT ends it, as it ends the real one.
-	ws, strace, bazel := fakeTools(t, "trap 'echo cancelled >&2; exit 8' INT\nwhile :; do sleep 0.1; done\n")
+	ws, strace, bazel := fakeTools(t, "trap 'echo cancelled >&2; exit 8' INT\nwhile :; do sleep 0.1; done\n", "")
 	scratch := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(500*time.Millisecond, cancel)
@@ -148,7 +230,7 @@ func TestRunCancelled(t *testing.T) {
 }
 
 func TestRunKillsWhatIgnoresSIGINT(t *testing.T) {
-	ws, strace, bazel := fakeTools(t, "trap '' INT\nwhile :; do sleep 0.1; done\n")
+	ws, strace, bazel := fakeTools(t, "trap '' INT\nwhile :; do sleep 0.1; done\n", "")
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
 	_, err := Run(ctx, Options{Label: "//a", Dir: ws, Strace: strace, Bazel: bazel, TempDir: t.TempDir(), Grace: 300 * time.Millisecond})

@@ -261,10 +261,10 @@ Usage:
   ahab kinds                          list the kinds of finding
   ahab diff [flags] OLD NEW [LABEL]   compare the execution logs of two builds
   ahab reprotest [flags] LABEL        build LABEL twice, varied, and compare
-  ahab trace [flags] LABEL            build LABEL traced: what each action reads undeclared
   ahab aquery-command LABEL           print the aquery command ahab runs
 
-LABEL is passed to bazel aquery as one argument, e.g. //... or "//... - //x/...".
+Each LABEL is a pattern or a query, e.g. //... or "//... - //x/..."; several
+are analysed as their union. Every subcommand has --help.
 
 Flags:
 `
@@ -274,6 +274,7 @@ Exit status:
   0  nothing found (or --no-fail, or --expect-json matched)
   1  something found, --expect-json differed, or an error
   2  the command line is wrong
+  3  (ahab diff, ahab reprotest) the builds diverge
 `
 
 func usage(fs *pflag.FlagSet) string {

@@ -2,7 +2,7 @@
 # A stand-in for bazel, for the unit tests of package reprotest. It records
 # each call (argv, working directory, umask, host name, TZ, LANG, LC_ALL)
 # as one line in $FAKE_BAZEL_RECORD and acts a little like Bazel: `build`
-# starts a "server" (a sleep whose pid it writes where Bazel does), makes a
+# starts a "server" (a tail -f whose pid it writes where Bazel does), makes a
 # read-only directory in the output base and writes the execution log;
 # `shutdown` stops the server. FAKE_BAZEL_MODE changes what build 2 (or
 # every build) does:
@@ -26,7 +26,9 @@ case $command in
     mkdir -p "$output_base/server" "$output_base/execroot/ro"
     touch "$output_base/execroot/ro/file"
     chmod 555 "$output_base/execroot/ro"
-    sleep 300 </dev/null >/dev/null 2>&1 &
+    # The "server" has the output base in its command line, as Bazel's has.
+    : >"$output_base/server/server.pid.txt"
+    tail -f "$output_base/server/server.pid.txt" </dev/null >/dev/null 2>&1 &
     echo $! >"$output_base/server/server.pid.txt"
     if [ "$mode" = hang ]; then
       : >"$FAKE_BAZEL_RECORD.started"

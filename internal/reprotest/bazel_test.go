@@ -192,3 +192,7 @@ func processesNaming(t *testing.T, s string) []string {
 	}
 	return found
 }
+
+func diffLogs(t *testing.T, old, new string) *spawndiff.Result {
+	return spawndiff.Diff(readLog(t, old), readLog(t, new))
+}

@@ -27,7 +27,7 @@ var noCacheFlags = []string{
 // build is one of the two builds, as Run carries it out.
 type build struct {
 	n          int    // 1 or 2
-	root       string // everything of this build but its log is under root
+	roots      []string // everything of this build but its log is under these
 	copyDir    string // the workspace's copy, where Bazel runs
 	outputBase string
 	log        string // --execution_log_binary_file
@@ -41,17 +41,32 @@ type build struct {
 	env    []string
 }
 
-// layout is where everything of one Run lives, under its scratch directory.
-// The two copies' paths differ in length as well as in name, so that a
-// path that reaches an output shifts what follows it.
-func layout(dir, workspace string, n int, varyPath bool) (root, copyDir, outputBase string) {
+// host is what Run found out about the machine.
+type host struct {
+	// hostnameOK says whether `unshare --uts` works here.
+	hostnameOK bool
+	// otherFS is a scratch directory on another file system (a tmpfs) for
+	// the second copy, or "".
+	otherFS string
+}
+
+// layout is where build n's copy and output base live, and the
+// directories to remove after it: under the scratch directory, and on
+// otherFS when that is given. The two copies' paths differ in length as
+// well as in name, so that a path that reaches an output shifts what
+// follows it.
+func layout(dir, otherFS, workspace string, n int, varyPath bool) (roots []string, copyDir, outputBase string) {
 	name := filepath.Base(workspace)
 	if n == 1 || !varyPath {
-		root = filepath.Join(dir, "1")
-		return root, filepath.Join(root, "workspace", name), filepath.Join(root, "output_base")
+		root := filepath.Join(dir, "1")
+		return []string{root}, filepath.Join(root, "workspace", name), filepath.Join(root, "output_base")
 	}
-	root = filepath.Join(dir, "2")
-	return root, filepath.Join(root, "later", "workspace-two", name), filepath.Join(root, "later", "output_base_two")
+	root := filepath.Join(dir, "2")
+	roots, copyRoot := []string{root}, root
+	if otherFS != "" {
+		roots, copyRoot = append(roots, otherFS), otherFS
+	}
+	return roots, filepath.Join(copyRoot, "later", "workspace-two", name), filepath.Join(root, "later", "output_base_two")
 }
 
 // logPath is where build n writes its execution log.
@@ -63,11 +78,14 @@ func logPath(dir string, n int) string {
 }
 
 // plan says how build n (1 or 2) runs, in the scratch directory dir.
-// bazelPath is the Bazel executable, hostnameOK whether `unshare --uts`
-// works here.
-func plan(o *Options, bazelPath, dir string, n int, hostnameOK bool) build {
+// bazelPath is the Bazel executable.
+func plan(o *Options, bazelPath, dir string, n int, h host) build {
 	b := build{n: n, umask: -1, log: logPath(dir, n)}
-	b.root, b.copyDir, b.outputBase = layout(dir, o.Workspace, n, o.Vary.Path)
+	otherFS := ""
+	if o.Vary.FileOrder {
+		otherFS = h.otherFS
+	}
+	b.roots, b.copyDir, b.outputBase = layout(dir, otherFS, o.Workspace, n, o.Vary.Path)
 	second := n == 2
 	if o.Vary.Umask {
 		b.umask = FirstUmask
@@ -76,7 +94,7 @@ func plan(o *Options, bazelPath, dir string, n int, hostnameOK bool) build {
 		}
 	}
 	b.reverse = second && o.Vary.FileOrder
-	if second && o.Vary.Hostname && hostnameOK {
+	if second && o.Vary.Hostname && h.hostnameOK {
 		b.hostname = SecondHostname
 	}
 	b.env = buildEnv(o, second, b.hostname)

@@ -79,17 +79,20 @@ type Builds struct {
 	// Commands are the two builds' argv, for reports.
 	Commands [2][]string
 
-	dir string
+	dir     string
+	otherFS string // the second copy's scratch directory on a tmpfs, or ""
 }
 
-// Close removes the scratch directory.
+// Close removes the scratch directories.
 func (b *Builds) Close() error {
-	if b.dir == "" {
-		return nil
+	var errs []error
+	for _, d := range []string{b.dir, b.otherFS} {
+		if d != "" {
+			errs = append(errs, removeAll(d))
+		}
 	}
-	err := removeAll(b.dir)
-	b.dir = ""
-	return err
+	b.dir, b.otherFS = "", ""
+	return errors.Join(errs...)
 }
 
 // BuildError is a build that failed.
@@ -180,13 +183,17 @@ func cmp(s, def string) string {
 }
 
 func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
-	hostnameOK := false
+	var h host
 	if o.Vary.Hostname {
-		hostnameOK = canUnshareUTS(s.ctx)
-		if !hostnameOK {
+		h.hostnameOK = canUnshareUTS(s.ctx)
+		if !h.hostnameOK {
 			b.Varied.Hostname = false
 			b.progress(o, "the host name stays the machine's: `unshare --uts` is not permitted here")
 		}
+	}
+	if o.Vary.FileOrder && o.Vary.Path {
+		b.otherFS = otherFileSystem(o.Workspace, o.TempDir)
+		h.otherFS = b.otherFS
 	}
 	var copied time.Time
 	for n := 1; n <= 2; n++ {
@@ -194,7 +201,7 @@ func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
 		if err := s.err(phase); err != nil {
 			return err
 		}
-		p := plan(o, bazelPath, b.dir, n, hostnameOK)
+		p := plan(o, bazelPath, b.dir, n, h)
 		b.Commands[n-1] = p.argv(p.args...)
 		if n == 2 && o.Vary.Time {
 			// See Variations.Time: the copies' times must differ.
@@ -226,8 +233,10 @@ func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
 		}
 		// The copy and output base are done with; with Vary.Path off, the
 		// second build needs their paths.
-		if err := removeAll(p.root); err != nil {
-			return err
+		for _, root := range p.roots {
+			if err := removeAll(root); err != nil {
+				return err
+			}
 		}
 		if _, err := os.Stat(p.log); err != nil {
 			return fmt.Errorf("%s wrote no execution log: %w", phase, err)
@@ -263,6 +272,36 @@ func (b *Builds) progress(o *Options, format string, args ...any) {
 	if o.Progress != nil {
 		fmt.Fprintf(o.Progress, format+"\n", args...)
 	}
+}
+
+// shmDir is where Linux systems mount a tmpfs.
+const shmDir = "/dev/shm"
+
+// otherFileSystem makes a scratch directory for the second copy on the
+// tmpfs at /dev/shm, when it is one, is not where the scratch directory
+// is, and has room for twice the workspace's files; else it returns "".
+func otherFileSystem(workspace, tempDir string) string {
+	room := tmpfsRoom(shmDir)
+	if room == 0 || tmpfsRoom(cmp(tempDir, os.TempDir())) > 0 {
+		return ""
+	}
+	var size uint64
+	_ = filepath.WalkDir(workspace, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				size += uint64(info.Size())
+			}
+		}
+		return nil
+	})
+	if 2*size > room {
+		return ""
+	}
+	dir, err := os.MkdirTemp(shmDir, "ahab-reprotest-")
+	if err != nil {
+		return ""
+	}
+	return dir
 }
 
 // canUnshareUTS says whether a new UTS namespace with another host name
@@ -451,5 +490,21 @@ func shutdown(p build) error {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return fmt.Errorf("build %d of 2: `bazel shutdown` failed, and killing the server (pid %d): %w\n%s", p.n, pid, err, tail)
 	}
+	waitGone(pid)
 	return nil
+}
+
+// waitGone waits a little for a killed process to be gone: no longer
+// there, or a zombie (whose command line is empty), since the server is
+// not our child and reaping it is not ours to do.
+func waitGone(pid int) {
+	for range 500 {
+		if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+			return
+		}
+		if cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && len(cmdline) == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

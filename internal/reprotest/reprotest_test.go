@@ -74,6 +74,7 @@ func TestPlan(t *testing.T) {
 		name       string
 		vary       Variations
 		hostnameOK bool
+		otherFS    string
 		n          int
 		copyDir    string
 		client     []string
@@ -92,6 +93,24 @@ func TestPlan(t *testing.T) {
 		client:  append(append([]string{"unshare", "--uts"}, sh(`hostname ahab-reprotest-second && umask 0002 && exec "$@"`)...), startup2...),
 		env:     []string{"PATH=/usr/bin:/bin", "HOME=/home/u", "HOSTNAME=ahab-reprotest-second", "TZ=GMT-14", "LANG=C", "LC_ALL=C"},
 		umask:   0o002, reverse: true,
+	}, {
+		name: "second build with a tmpfs: the copy goes there, not the output base", vary: AllVariations(), otherFS: "/dev/shm/x", n: 2,
+		copyDir: "/dev/shm/x/later/workspace-two/ws",
+		client:  append(sh(`umask 0002 && exec "$@"`), startup2...),
+		env:     []string{"PATH=/usr/bin:/bin", "HOME=/home/u", "HOSTNAME=box", "TZ=GMT-14", "LANG=C", "LC_ALL=C"},
+		umask:   0o002, reverse: true,
+	}, {
+		name: "first build with a tmpfs: on the scratch directory's", vary: AllVariations(), otherFS: "/dev/shm/x", n: 1,
+		copyDir: "/scratch/r/1/workspace/ws",
+		client:  append(sh(`umask 0022 && exec "$@"`), startup1...),
+		env:     []string{"PATH=/usr/bin:/bin", "HOME=/home/u", "HOSTNAME=box", "TZ=GMT+12", "LANG=C.UTF-8", "LC_ALL=C.UTF-8"},
+		umask:   0o022,
+	}, {
+		name: "a tmpfs but the file order not varied", vary: Variations{Path: true}, otherFS: "/dev/shm/x", n: 2,
+		copyDir: "/scratch/r/2/later/workspace-two/ws",
+		client:  startup2,
+		env:     userEnv,
+		umask:   -1,
 	}, {
 		name: "second build where unshare is not permitted", vary: AllVariations(), hostnameOK: false, n: 2,
 		copyDir: "/scratch/r/2/later/workspace-two/ws",
@@ -125,12 +144,15 @@ func TestPlan(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := &Options{Labels: []string{"//a/...", "-//a:slow"}, Workspace: "/home/u/ws", Env: userEnv, BazelFlags: bazelFlags, Vary: &tc.vary}
-			p := plan(o, bazelPath, dir, tc.n, tc.hostnameOK)
+			p := plan(o, bazelPath, dir, tc.n, host{hostnameOK: tc.hostnameOK, otherFS: tc.otherFS})
 			if p.copyDir != tc.copyDir {
 				t.Errorf("copy in %s, expected %s", p.copyDir, tc.copyDir)
 			}
-			if !strings.HasPrefix(p.copyDir, p.root+"/") || !strings.HasPrefix(p.outputBase, p.root+"/") {
-				t.Errorf("copy %s and output base %s, expected both under %s", p.copyDir, p.outputBase, p.root)
+			under := func(path string) bool {
+				return slices.ContainsFunc(p.roots, func(root string) bool { return strings.HasPrefix(path, root+"/") })
+			}
+			if !under(p.copyDir) || !under(p.outputBase) {
+				t.Errorf("copy %s and output base %s, expected both under %q", p.copyDir, p.outputBase, p.roots)
 			}
 			if !slices.Equal(p.client, tc.client) {
 				t.Errorf("client\n%q, expected\n%q", p.client, tc.client)
@@ -155,8 +177,8 @@ func TestPlan(t *testing.T) {
 // The two copies differ in path length, so that a path reaching an output
 // shifts what follows it.
 func TestLayoutPathsDiffer(t *testing.T) {
-	_, c1, o1 := layout("/s", "/w/x", 1, true)
-	_, c2, o2 := layout("/s", "/w/x", 2, true)
+	_, c1, o1 := layout("/s", "", "/w/x", 1, true)
+	_, c2, o2 := layout("/s", "", "/w/x", 2, true)
 	if len(c1) == len(c2) || len(o1) == len(o2) || filepath.Base(c1) != "x" || filepath.Base(c2) != "x" {
 		t.Errorf("copies %s and %s, output bases %s and %s: expected other lengths, and the workspace's name last", c1, c2, o1, o2)
 	}
@@ -343,15 +365,22 @@ func TestRunWithFakeBazel(t *testing.T) {
 			t.Errorf("first build %q, expected %q in it", first, want)
 		}
 	}
-	for _, want := range []string{"|umask=0002|", "|TZ=GMT-14|LANG=C|LC_ALL=C", "/2/later/workspace-two/ws|"} {
+	for _, want := range []string{"|umask=0002|", "|TZ=GMT-14|LANG=C|LC_ALL=C", "/later/workspace-two/ws|", "/2/later/output_base_two "} {
 		if !strings.Contains(second, want) {
 			t.Errorf("second build %q, expected %q in it", second, want)
 		}
+	}
+	otherFS := b.otherFS
+	if otherFS != "" && !strings.Contains(second, "|pwd="+otherFS+"/") {
+		t.Errorf("second build %q, expected it in %s", second, otherFS)
 	}
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
 	f.clean(t)
+	if _, err := os.Lstat(otherFS); otherFS != "" && !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s is left: %v", otherFS, err)
+	}
 }
 
 func TestRunKeepDir(t *testing.T) {

@@ -34,10 +34,12 @@ type Variations struct {
 	// directories the modes a checkout under that umask would have.
 	Umask bool
 	// FileOrder creates the second copy's files and directories in reverse
-	// order, so that a file system listing directories in creation order
-	// (tmpfs) lists them differently: `find`, `ls -U`, `zip -r`, `tar` of a
-	// directory. File systems that list in hash order (ext4) are not
-	// affected.
+	// order, and, with Path on, on another file system: on the tmpfs at
+	// /dev/shm when there is one with room for twice the workspace. So
+	// directories list in another order (`find`, `ls -U`, `zip -r`, `tar`
+	// of a directory): a tmpfs lists them in reverse creation order, ext4
+	// in an order of its own. Only the copy goes there, never the output
+	// base.
 	FileOrder bool
 	// Hostname runs the second Bazel in a new UTS namespace (`unshare
 	// --uts`) whose host name is SecondHostname: `hostname`, `uname -a`

@@ -42,6 +42,10 @@ case $command in
     ;;
   shutdown)
     [ "$mode" = stuck ] && { echo "stuck" >&2; exit 37; }
-    kill "$(cat "$output_base/server/server.pid.txt")"
+    pid=$(cat "$output_base/server/server.pid.txt")
+    kill "$pid"
+    # As Bazel's does, shutdown returns once the server is gone (a zombie
+    # has an empty command line).
+    while [ -n "$(tr -d '\000' <"/proc/$pid/cmdline" 2>/dev/null)" ]; do sleep 0.01; done
     ;;
 esac

@@ -26,9 +26,9 @@ var noCacheFlags = []string{
 
 // build is one of the two builds, as Run carries it out.
 type build struct {
-	n          int    // 1 or 2
+	n          int      // 1 or 2
 	roots      []string // everything of this build but its log is under these
-	copyDir    string // the workspace's copy, where Bazel runs
+	copyDir    string   // the workspace's copy, where Bazel runs
 	outputBase string
 	log        string // --execution_log_binary_file
 	umask      int    // the copy's and Bazel's umask, or -1 to inherit ours

@@ -3,11 +3,13 @@ package reprotest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ahab-go/ahab/internal/buildcorpus"
 	"github.com/ahab-go/ahab/internal/execlog"
@@ -237,4 +239,67 @@ func processesNaming(t *testing.T, s string) []string {
 		}
 	}
 	return found
+}
+
+// TestRealBuildStopped cancels Run while the first build's server starts
+// (it does not answer `bazel shutdown` yet), and a few seconds later,
+// while it builds: Run must stop the build, end the server and remove
+// everything.
+func TestRealBuildStopped(t *testing.T) {
+	testenv.Slow(t, "starts a build with the real Bazel and stops it", "bazel")
+	for _, tc := range []struct {
+		name  string
+		after time.Duration // from the server's pid file
+	}{{"while the server starts", 0}, {"while it builds", 4 * time.Second}} {
+		t.Run(tc.name, func(t *testing.T) { testRealBuildStopped(t, tc.after) })
+	}
+}
+
+func testRealBuildStopped(t *testing.T, after time.Duration) {
+	c, err := buildcorpus.Load("cascade")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures := t.TempDir()
+	workspace := filepath.Join(fixtures, "cascade")
+	if err := os.CopyFS(workspace, os.DirFS(c.Workspace)); err != nil {
+		t.Fatal(err)
+	}
+	stubs := filepath.Join(fixtures, "stubs")
+	if err := os.CopyFS(stubs, os.DirFS(filepath.Join(c.Workspace, "..", "..", "stubs"))); err != nil {
+		t.Fatal(err)
+	}
+	scratch := filepath.Join(fixtures, "scratch")
+	if err := os.Mkdir(scratch, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			if m, _ := filepath.Glob(filepath.Join(scratch, "*", "1", "output_base", "server", "server.pid.txt")); len(m) > 0 {
+				time.Sleep(after)
+				cancel()
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	start := time.Now()
+	b, err := Run(ctx, Options{Labels: []string{"//..."}, Workspace: workspace, BazelFlags: offlineFlags(stubs), TempDir: scratch})
+	if err == nil {
+		b.Close()
+		t.Fatal("Run finished, expected it stopped")
+	}
+	var se *StoppedError
+	if !errors.As(err, &se) || !errors.Is(err, context.Canceled) || se.Phase != "build 1 of 2" {
+		t.Fatalf("error %v, expected a *StoppedError in build 1 of 2", err)
+	}
+	t.Logf("stopped and cleaned up in %v", time.Since(start))
+	if left := listTree(t, scratch); len(left) > 0 {
+		t.Errorf("left behind in %s: %q", scratch, left)
+	}
+	if procs := processesNaming(t, scratch); len(procs) > 0 {
+		t.Errorf("processes still running with %s in their command line:\n%s", scratch, strings.Join(procs, "\n"))
+	}
 }

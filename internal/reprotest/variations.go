@@ -29,9 +29,12 @@ type Variations struct {
 	// reach actions as TZ does, and Bazel itself and repository rules
 	// always.
 	Locale bool
-	// Umask runs Bazel (and so its server, which does not reset it) under
-	// FirstUmask, then SecondUmask, and gives each copy's files and
-	// directories the modes a checkout under that umask would have.
+	// Umask runs Bazel under FirstUmask, then SecondUmask, and gives each
+	// copy's files and directories the modes a checkout under that umask
+	// would have (0644 and 0755, then 0664 and 0775). Bazel 4.2.3 ran the
+	// actions of both builds with umask 0022 (the corpus's //shell:umask),
+	// so this reaches outputs through the copies' modes: an archive that
+	// records them (tar without --mode).
 	Umask bool
 	// FileOrder creates the second copy's files and directories in reverse
 	// order, and, with Path on, on another file system: on the tmpfs at

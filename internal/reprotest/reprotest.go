@@ -1,0 +1,458 @@
+// Package reprotest builds a Bazel workspace twice, the second time under
+// varied conditions, and hands back both execution logs: the engine of
+// `ahab reprotest`, as reprotest is for the distributions and `bb detect
+// nondeterminism` for Bazel. Comparing the logs is package spawndiff's
+// work.
+//
+// Both builds run in copies of the workspace, each with its own output
+// base and server, in a scratch directory: the user's workspace, output
+// base and server are never touched. Each server is shut down as soon as
+// its build ends; the scratch directory goes with Builds.Close, or at once
+// when Run fails or is stopped.
+package reprotest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ahab-go/ahab/internal/bazel"
+)
+
+// DefaultGap is Options.Gap when it is zero: over the two seconds of a zip
+// file's time stamps, so that even those differ between the copies.
+const DefaultGap = 3 * time.Second
+
+// Options say what to build and how to vary it.
+type Options struct {
+	// Labels are the target patterns to build, as `bazel build` takes them
+	// (after "--", so "-//x:y" excludes).
+	Labels []string
+	// Workspace is the user's workspace root (bazel.WorkspaceRoot).
+	Workspace string
+	// Bazel is the executable, "bazel" when empty; a name without a slash
+	// is looked up on this process's PATH.
+	Bazel string
+	// Env is the user's environment, the base of both builds' (nil: this
+	// process's).
+	Env []string
+	// BazelFlags are passed to both `bazel build`s verbatim, before the
+	// flags Run adds (which turn the caches off and write the logs).
+	BazelFlags []string
+	// Vary says what the second build changes; nil means all
+	// (AllVariations).
+	Vary *Variations
+	// Gap is the least time between making the two copies when Vary.Time
+	// is on; zero means DefaultGap.
+	Gap time.Duration
+	// TempDir is where the scratch directory is made; "" means
+	// os.TempDir(). It needs room for two copies of the workspace and two
+	// output bases (one at a time).
+	TempDir string
+	// KeepDir, when not "", is a directory where the logs are kept as
+	// old.binlog and new.binlog; Builds.Old and New are then there, and
+	// Close leaves them. The copies and output bases are never kept.
+	KeepDir string
+	// Progress, when not nil, gets one line per phase.
+	Progress io.Writer
+}
+
+// Builds are the two builds' execution logs. Close removes them (unless
+// they were kept) with the rest of the scratch directory.
+type Builds struct {
+	// Old and New are the paths of the first and the second build's
+	// --execution_log_binary_file.
+	Old, New string
+	// Varied is what the second build did vary: Options.Vary, but for a
+	// host name that could not be changed here.
+	Varied Variations
+	// Commands are the two builds' argv, for reports.
+	Commands [2][]string
+
+	dir     string
+	otherFS string // the second copy's scratch directory on a tmpfs, or ""
+}
+
+// Close removes the scratch directories.
+func (b *Builds) Close() error {
+	var errs []error
+	for _, d := range []string{b.dir, b.otherFS} {
+		if d != "" {
+			errs = append(errs, removeAll(d))
+		}
+	}
+	b.dir, b.otherFS = "", ""
+	return errors.Join(errs...)
+}
+
+// BuildError is a build that failed.
+type BuildError struct {
+	Build int    // 1 or 2
+	Dir   string // where it ran: the copy of the workspace
+	// Status is "exit status: N", or Go's "signal: killed".
+	Status   string
+	ExitCode int // -1 when a signal ended it
+	// Stderr is the end of Bazel's stderr (tailLines lines at most).
+	Stderr string
+}
+
+func (e *BuildError) Error() string {
+	return fmt.Sprintf("build %d of 2 (`bazel build` in %s) exited with %s:\n%s", e.Build, e.Dir, e.Status, e.Stderr)
+}
+
+// StoppedError is a Run stopped by a signal or by its context: Err is
+// bazel.ErrInterrupted or the context's error.
+type StoppedError struct {
+	Phase string // what was running, as "build 2 of 2"
+	Err   error
+}
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("reprotest was stopped during %s: %v", e.Phase, e.Err)
+}
+func (e *StoppedError) Unwrap() error { return e.Err }
+
+// Run builds o.Labels twice and returns the two logs; the caller must
+// Close the Builds. Run owns SIGINT and SIGTERM while it runs (it holds
+// them from bazel.Guarding's handler): the first SIGINT, or SIGTERM, or
+// the end of ctx stops the running build as Ctrl-C would (Bazel runs in a
+// process group of its own, so it hears it from us alone), a second SIGINT
+// kills it, and either way the servers are shut down and the scratch
+// directory removed before Run returns a *StoppedError.
+func Run(ctx context.Context, o Options) (*Builds, error) {
+	if len(o.Labels) == 0 {
+		return nil, errors.New("reprotest: no target pattern to build")
+	}
+	if o.Workspace == "" {
+		return nil, errors.New("reprotest: no workspace")
+	}
+	ws, err := filepath.Abs(o.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	if root, ok := bazel.WorkspaceRoot(ws); !ok || root != ws {
+		return nil, fmt.Errorf("%s: not a Bazel workspace root, expected a directory with a WORKSPACE, WORKSPACE.bazel, MODULE.bazel or REPO.bazel file", ws)
+	}
+	o.Workspace = ws
+	bazelPath, err := exec.LookPath(cmp(o.Bazel, "bazel"))
+	if err != nil {
+		return nil, fmt.Errorf("reprotest: %w", err)
+	}
+	if o.Gap == 0 {
+		o.Gap = DefaultGap
+	}
+	if o.Vary == nil {
+		all := AllVariations()
+		o.Vary = &all
+	}
+
+	release := bazel.HoldSignals()
+	defer release()
+	s := newStopper(ctx)
+	defer s.close()
+
+	dir, err := os.MkdirTemp(o.TempDir, "ahab-reprotest-")
+	if err != nil {
+		return nil, fmt.Errorf("reprotest: %w", err)
+	}
+	b := &Builds{dir: dir, Varied: *o.Vary}
+	if err := b.run(s, &o, bazelPath); err != nil {
+		if cerr := b.Close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+		return nil, err
+	}
+	return b, nil
+}
+
+func cmp(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
+	var h host
+	if o.Vary.Hostname {
+		h.hostnameOK = canUnshareUTS(s.ctx)
+		if !h.hostnameOK {
+			b.Varied.Hostname = false
+			b.progress(o, "the host name stays the machine's: `unshare --uts` is not permitted here")
+		}
+	}
+	if o.Vary.FileOrder && o.Vary.Path {
+		b.otherFS = otherFileSystem(o.Workspace, o.TempDir)
+		h.otherFS = b.otherFS
+	}
+	var copied time.Time
+	for n := 1; n <= 2; n++ {
+		phase := fmt.Sprintf("build %d of 2", n)
+		if err := s.err(phase); err != nil {
+			return err
+		}
+		p := plan(o, bazelPath, b.dir, n, h)
+		b.Commands[n-1] = p.argv(p.args...)
+		if n == 2 && o.Vary.Time {
+			// See Variations.Time: the copies' times must differ.
+			if wait := o.Gap - time.Since(copied); wait > 0 {
+				b.progress(o, "waiting %v so that the second copy is made %v after the first", wait.Round(time.Millisecond), o.Gap)
+				if err := s.sleep(phase, wait); err != nil {
+					return err
+				}
+			}
+		}
+		b.progress(o, "%s: copying the workspace to %s", phase, p.copyDir)
+		if err := copyWorkspace(s.ctx, o.Workspace, p.copyDir, p.umask, p.reverse); err != nil {
+			if stopped := s.err(phase); stopped != nil {
+				return stopped
+			}
+			return err
+		}
+		copied = time.Now()
+		b.progress(o, "%s in %s", phase, p.copyDir)
+		buildErr := s.bazel(phase, p)
+		// The server goes before anything else, also when the build failed
+		// or was stopped.
+		downErr := shutdown(p)
+		if buildErr != nil {
+			return errors.Join(buildErr, downErr)
+		}
+		if downErr != nil {
+			return downErr
+		}
+		// The copy and output base are done with; with Vary.Path off, the
+		// second build needs their paths.
+		for _, root := range p.roots {
+			if err := removeAll(root); err != nil {
+				return err
+			}
+		}
+		if _, err := os.Stat(p.log); err != nil {
+			return fmt.Errorf("%s wrote no execution log: %w", phase, err)
+		}
+	}
+	b.Old, b.New = logPath(b.dir, 1), logPath(b.dir, 2)
+	if o.KeepDir != "" {
+		if err := b.keep(o.KeepDir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keep moves the logs to dir (copying them when a rename cannot).
+func (b *Builds) keep(dir string) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	for _, p := range []*string{&b.Old, &b.New} {
+		to := filepath.Join(dir, filepath.Base(*p))
+		if err := os.Rename(*p, to); err != nil {
+			if err := copyFile(*p, to, 0o666&^fs.FileMode(0o022)); err != nil {
+				return err
+			}
+		}
+		*p = to
+	}
+	return nil
+}
+
+func (b *Builds) progress(o *Options, format string, args ...any) {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, format+"\n", args...)
+	}
+}
+
+// shmDir is where Linux systems mount a tmpfs.
+const shmDir = "/dev/shm"
+
+// otherFileSystem makes a scratch directory for the second copy on the
+// tmpfs at /dev/shm, when it is one, is not where the scratch directory
+// is, and has room for twice the workspace's files; else it returns "".
+func otherFileSystem(workspace, tempDir string) string {
+	room := tmpfsRoom(shmDir)
+	if room == 0 || tmpfsRoom(cmp(tempDir, os.TempDir())) > 0 {
+		return ""
+	}
+	var size uint64
+	_ = filepath.WalkDir(workspace, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				size += uint64(info.Size())
+			}
+		}
+		return nil
+	})
+	if 2*size > room {
+		return ""
+	}
+	dir, err := os.MkdirTemp(shmDir, "ahab-reprotest-")
+	if err != nil {
+		return ""
+	}
+	return dir
+}
+
+// canUnshareUTS says whether a new UTS namespace with another host name
+// can be made here (root, or CAP_SYS_ADMIN).
+func canUnshareUTS(ctx context.Context) bool {
+	cmd := exec.CommandContext(ctx, "unshare", "--uts", "/bin/sh", "-c", "hostname "+SecondHostname)
+	return cmd.Run() == nil
+}
+
+// removeAll removes dir, first making writable the directories Bazel makes
+// read-only in its output base.
+func removeAll(dir string) error {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			if info, err := d.Info(); err == nil && info.Mode().Perm()&0o700 != 0o700 {
+				_ = os.Chmod(path, info.Mode().Perm()|0o700)
+			}
+		}
+		return nil
+	})
+	return os.RemoveAll(dir)
+}
+
+// stopper turns SIGINT, SIGTERM and the caller's context into the
+// stopping of the running build.
+type stopper struct {
+	ctx     context.Context // done on the first signal or the caller's end
+	cancel  context.CancelFunc
+	kill    chan struct{} // closed on the second SIGINT
+	signals chan os.Signal
+	done    chan struct{}
+	// interrupted is set before ctx ends when a signal ended it.
+	interrupted chan struct{}
+}
+
+func newStopper(parent context.Context) *stopper {
+	ctx, cancel := context.WithCancel(parent)
+	s := &stopper{ctx: ctx, cancel: cancel, kill: make(chan struct{}), signals: make(chan os.Signal, 4),
+		done: make(chan struct{}), interrupted: make(chan struct{})}
+	signal.Notify(s.signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-s.signals:
+				if n++; n == 1 {
+					close(s.interrupted)
+					cancel()
+				} else if n == 2 {
+					close(s.kill)
+				}
+			case <-s.done:
+				return
+			}
+		}
+	}()
+	return s
+}
+
+func (s *stopper) close() {
+	signal.Stop(s.signals)
+	close(s.done)
+	s.cancel()
+}
+
+// err is the error of a Run stopped before phase, or nil.
+func (s *stopper) err(phase string) error {
+	select {
+	case <-s.interrupted:
+		return &StoppedError{Phase: phase, Err: bazel.ErrInterrupted}
+	default:
+	}
+	if err := s.ctx.Err(); err != nil {
+		return &StoppedError{Phase: phase, Err: context.Cause(s.ctx)}
+	}
+	return nil
+}
+
+func (s *stopper) sleep(phase string, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-s.ctx.Done():
+		return s.err(phase)
+	}
+}
+
+// stopDelay is how long a stopped build has to end after its SIGINT before
+// it is killed: Bazel cancels the running actions first.
+const stopDelay = 30 * time.Second
+
+// tailLines is how many of Bazel's last lines of stderr a BuildError
+// keeps.
+const tailLines = 30
+
+// bazel runs build p.
+func (s *stopper) bazel(phase string, p build) error {
+	argv := p.argv(p.args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = p.copyDir
+	cmd.Env = p.env
+	tail := &lineTail{max: tailLines}
+	cmd.Stdout = io.Discard
+	cmd.Stderr = tail
+	// A process group of its own: a Ctrl-C at the terminal reaches us
+	// alone, and we pass on exactly one SIGINT (Bazel's client takes a
+	// third as leave to kill its server hard).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%s: failed to start `%s`: %w", phase, strings.Join(argv, " "), err)
+	}
+	exited := make(chan struct{})
+	go func() {
+		select {
+		case <-s.ctx.Done():
+			_ = cmd.Process.Signal(os.Interrupt)
+		case <-exited:
+			return
+		}
+		t := time.NewTimer(stopDelay)
+		defer t.Stop()
+		select {
+		case <-s.kill:
+		case <-t.C:
+		case <-exited:
+			return
+		}
+		_ = cmd.Process.Kill()
+	}()
+	err := cmd.Wait()
+	close(exited)
+	if stopped := s.err(phase); stopped != nil {
+		return stopped
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		e := &BuildError{Build: p.n, Dir: p.copyDir, ExitCode: exit.ExitCode(), Stderr: tail.String()}
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			e.Status = exit.String()
+		} else {
+			e.Status = "exit status: " + strconv.Itoa(exit.ExitCode())
+		}
+		return e
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", phase, err)
+	}
+	return nil
+}

@@ -5,13 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/ahab-go/ahab/internal/analyze"
@@ -118,43 +113,12 @@ func (s *session) cancellable(ctx context.Context, f func(context.Context) error
 }
 
 // shutdown stops the Bazel server the static analysis started in the
-// scratch output base: `bazel shutdown`, and SIGKILL to the server if that
-// fails or it is still there after the grace period. It runs in its own
-// process group, so that a Ctrl-C meant for the trace does not cut it
-// short.
+// scratch output base (bazel.Runner.Shutdown: `bazel shutdown`, then
+// SIGKILL for whatever is left).
 func (s *session) shutdown() {
-	ctx, cancel := context.WithTimeout(context.Background(), s.grace())
-	defer cancel()
-	cmd := exec.CommandContext(ctx, s.bazel(), "--output_base="+s.outputBase, "--output_user_root="+s.userRoot, "shutdown")
-	cmd.Dir = s.o.Dir
-	cmd.Env = s.o.Env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	_ = cmd.Run()
-	s.killServer()
-}
-
-// killServer kills the server whose pid the output base still records,
-// if that process is still a Bazel server of this output base, and waits
-// until it is gone.
-func (s *session) killServer() {
-	data, err := os.ReadFile(filepath.Join(s.outputBase, "server", "server.pid.txt"))
-	if err != nil {
-		return // no server, or it removed its pid file as it shut down
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil || pid <= 0 {
-		return
-	}
-	ours := func() bool {
-		cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
-		return err == nil && strings.Contains(string(cmdline), s.outputBase)
-	}
-	if !ours() {
-		return
-	}
-	_ = syscall.Kill(pid, syscall.SIGKILL)
-	for deadline := time.Now().Add(s.grace()); ours() && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
+	runner := &bazel.Runner{Bazel: s.bazel(), Dir: s.o.Dir, Env: s.o.Env}
+	if err := runner.Shutdown(s.outputBase); err != nil {
+		s.warn(err.Error())
 	}
 }
 

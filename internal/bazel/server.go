@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,4 +109,22 @@ func waitGone(pid int) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// RemoveAll removes a scratch directory Bazel wrote into (an output base,
+// an install base), first making writable the directories Bazel makes
+// read-only, which os.RemoveAll alone cannot empty.
+func RemoveAll(dir string) error {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			if info, err := d.Info(); err == nil && info.Mode().Perm()&0o700 != 0o700 {
+				_ = os.Chmod(path, info.Mode().Perm()|0o700)
+			}
+		}
+		return nil
+	})
+	return os.RemoveAll(dir)
 }

@@ -88,7 +88,7 @@ func (b *Builds) Close() error {
 	var errs []error
 	for _, d := range []string{b.dir, b.otherFS} {
 		if d != "" {
-			errs = append(errs, removeAll(d))
+			errs = append(errs, bazel.RemoveAll(d))
 		}
 	}
 	b.dir, b.otherFS = "", ""
@@ -234,7 +234,7 @@ func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
 		// The copy and output base are done with; with Vary.Path off, the
 		// second build needs their paths.
 		for _, root := range p.roots {
-			if err := removeAll(root); err != nil {
+			if err := bazel.RemoveAll(root); err != nil {
 				return err
 			}
 		}
@@ -309,23 +309,6 @@ func otherFileSystem(workspace, tempDir string) string {
 func canUnshareUTS(ctx context.Context) bool {
 	cmd := exec.CommandContext(ctx, "unshare", "--uts", "/bin/sh", "-c", "hostname "+SecondHostname)
 	return cmd.Run() == nil
-}
-
-// removeAll removes dir, first making writable the directories Bazel makes
-// read-only in its output base.
-func removeAll(dir string) error {
-	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			if info, err := d.Info(); err == nil && info.Mode().Perm()&0o700 != 0o700 {
-				_ = os.Chmod(path, info.Mode().Perm()|0o700)
-			}
-		}
-		return nil
-	})
-	return os.RemoveAll(dir)
 }
 
 // stopper turns SIGINT, SIGTERM and the caller's context into the

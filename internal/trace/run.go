@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -15,6 +14,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/spec"
 )
@@ -133,7 +133,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot make a scratch directory: %w", err)
 	}
-	defer removeAll(tmp)
+	defer bazel.RemoveAll(tmp)
 	if tmp, err = filepath.EvalSymlinks(tmp); err != nil {
 		return nil, err
 	}
@@ -388,17 +388,6 @@ func findExecRoot(outputBase string) (string, error) {
 		return "", fmt.Errorf("%s: %d execution roots (%s), expected one", dir, len(roots), strings.Join(roots, ", "))
 	}
 	return filepath.Join(dir, roots[0]), nil
-}
-
-// removeAll removes a scratch directory Bazel has made read-only in places.
-func removeAll(dir string) {
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			os.Chmod(p, 0o755)
-		}
-		return nil
-	})
-	os.RemoveAll(dir)
 }
 
 // tailWriter keeps the last tailLimit bytes written to it: Bazel's stderr

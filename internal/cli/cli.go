@@ -42,6 +42,8 @@ func Main(args []string, sys System) int {
 			return finish(sys, runKinds(args[1:], sys))
 		case "diff":
 			return finish(sys, runDiff(args[1:], sys))
+		case "reprotest":
+			return finish(sys, runReprotest(args[1:], sys))
 		case "trace":
 			return finish(sys, runTrace(args[1:], sys))
 		case "aquery-command":
@@ -145,7 +147,7 @@ func run(o *options, sys System) error {
 	if err != nil {
 		return err
 	}
-	a, err := analyzeGraph(o, sys, res, lib)
+	a, err := analyzeGraph(context.Background(), o, sys, res, lib)
 	if err != nil {
 		return err
 	}
@@ -353,7 +355,8 @@ func (a analysis) sentinelSeen(found *finding.Set) bool {
 }
 
 // analyzeGraph gets the graph, from a file or from Bazel, and checks it.
-func analyzeGraph(o *options, sys System, res resolver, lib *spec.Library) (analysis, error) {
+// Ending ctx stops Bazel.
+func analyzeGraph(ctx context.Context, o *options, sys System, res resolver, lib *spec.Library) (analysis, error) {
 	checks := check.All(lib)
 	aopts := analyze.Options{ByAction: o.byAction}
 	if o.verbose {
@@ -380,7 +383,6 @@ func analyzeGraph(o *options, sys System, res resolver, lib *spec.Library) (anal
 	if err := inWorkspace(runner.Dir); err != nil {
 		return analysis{}, err
 	}
-	ctx := context.Background()
 	req, err := aqueryRequest(ctx, o, runner, prog)
 	if err != nil {
 		return analysis{}, err

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -302,7 +303,7 @@ func staticAnalysis(d *diffOptions, sys System, res resolver) (*analyze.Index, s
 		return nil, "", err
 	}
 	o.byAction = true
-	a, err := analyzeGraph(o, sys, res, lib)
+	a, err := analyzeGraph(context.Background(), o, sys, res, lib)
 	if err != nil {
 		return nil, "", err
 	}

@@ -214,3 +214,31 @@ func TestDiffReportNeedsTargets(t *testing.T) {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 }
+
+// TestReprotestCommandLine checks what ahab reprotest refuses before it
+// builds anything.
+func TestReprotestCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"a_label_is_required", nil, ExitUsage, "ahab reprotest needs a LABEL to build"},
+		{"an_unknown_variation", []string{"//...", "--vary", "path,moon"}, ExitUsage, "--vary: "},
+		{"specs_need_the_static_analysis", []string{"//...", "--no-static", "--repro-specs", "s.json"}, ExitUsage, "--no-static leaves out"},
+		{"json_and_summary_on_stdout", []string{"//...", "--write-json", "-", "--summary"}, ExitUsage, "both write to standard output"},
+		{"a_missing_json_directory_fails_first", []string{"//...", "--write-json", "/nonexistent/dir/x.json"}, ExitFindings, "does not exist"},
+		{"help", []string{"--help"}, ExitOK, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sys, _, stderr := testSystem(nil)
+			if code := Main(append([]string{"reprotest"}, tc.args...), sys); code != tc.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
+			}
+			if !strings.Contains(stderr.String(), tc.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.stderr, stderr)
+			}
+		})
+	}
+}

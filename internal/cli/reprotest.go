@@ -1,0 +1,216 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/pflag"
+
+	"github.com/ahab-go/ahab/internal/analyze"
+	"github.com/ahab-go/ahab/internal/bazel"
+	"github.com/ahab-go/ahab/internal/reprotest"
+	"github.com/ahab-go/ahab/internal/spec"
+)
+
+const reprotestUsage = `Usage: ahab reprotest [flags] LABEL...
+
+Builds LABEL twice and compares the builds as ahab diff does: every action
+whose outputs differ, root causes first, with the static findings of the
+same action beside each. Both builds run in fresh copies of the workspace,
+each with an output base and a Bazel server of its own and no cache
+(--disk_cache=, no remote cache reads or writes); the second copy is at
+another path, made later, and the second build runs under another time
+zone, locale, umask and host name, with its files created in another
+order. Your workspace, output base and server are never touched, and
+nothing is left behind: the copies and output bases are removed and the
+servers shut down, also on Ctrl-C. See docs/diff.md.
+
+The static analysis runs bazel aquery for LABEL in a scratch output base
+of its own, as ahab LABEL would; --no-static leaves it out.
+
+Exit status:
+  0  the builds agree (or --no-fail)
+  1  an error (a build that failed says which, with Bazel's last lines)
+  2  the command line is wrong
+  3  some action diverges: the build is not reproducible
+
+Flags:
+`
+
+// reprotestOptions is the parsed command line of `ahab reprotest`.
+type reprotestOptions struct {
+	analysis  options // labels, Bazel, --bazel-flag, specs, for the builds and the static analysis
+	vary      string
+	keepLogs  string
+	writeJSON string
+	summary   bool
+	noFail    bool
+	noStatic  bool
+	help      bool
+	variation reprotest.Variations
+}
+
+func parseReprotest(args []string) (*reprotestOptions, *pflag.FlagSet, error) {
+	r := &reprotestOptions{}
+	o := &r.analysis
+	fs := pflag.NewFlagSet("ahab reprotest", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.Usage = func() {}
+	onceString(fs, &r.vary, "vary", "", "what the second build varies: `LIST` of path, time, tz, locale, umask, file_order, hostname; \"all\" (the default), \"none\", or all but some with -name (e.g. -hostname,-umask)")
+	fs.StringArrayVar(&o.bazelFlags, "bazel-flag", nil, "pass `FLAG` to both builds and to the aquery verbatim (repeatable), e.g. --bazel-flag=--config=ci")
+	onceString(fs, &o.bazel, "bazel", "", "the Bazel `PATH` to run (default \"bazel\")")
+	onceString(fs, &r.keepLogs, "keep-logs", "", "keep the two execution logs in `DIR` (old.binlog and new.binlog), to compare again with ahab diff")
+	onceString(fs, &r.writeJSON, "write-json", "", "also write the comparison to `FILE` as JSON (atomically; - for standard output)")
+	onceBool(fs, &r.summary, "summary", "", "print a summary (verdicts per mnemonic, the root causes with the largest cascades) instead of every root cause")
+	onceBool(fs, &r.noFail, "no-fail", "", "exit 0 even when the builds diverge")
+	onceBool(fs, &r.noStatic, "no-static", "", "leave out the static analysis (the causes beside each divergent action)")
+	fs.StringArrayVar(&o.reproSpecs, "repro-specs", nil, "read reproducibility specs from `FILE` for the static analysis (repeatable)")
+	onceBool(fs, &r.help, "help", "h", "print this help and exit")
+	if err := fs.Parse(args); err != nil {
+		return nil, fs, usageError{err.Error()}
+	}
+	if r.help {
+		return r, fs, nil
+	}
+	o.labels = fs.Args()
+	if len(o.labels) == 0 {
+		return nil, fs, usageError{"ahab reprotest needs a LABEL to build"}
+	}
+	for _, l := range o.labels {
+		if strings.TrimSpace(l) == "" {
+			return nil, fs, usageError{"an empty LABEL: give a target pattern, e.g. //..."}
+		}
+	}
+	r.variation = reprotest.AllVariations()
+	if r.vary != "" {
+		v, err := reprotest.ParseVariations(r.vary)
+		if err != nil {
+			return nil, fs, usageError{"--vary: " + err.Error()}
+		}
+		r.variation = v
+	}
+	if r.noStatic && len(o.reproSpecs) > 0 {
+		return nil, fs, usageError{"--repro-specs judges the static analysis, which --no-static leaves out"}
+	}
+	if r.writeJSON == "-" && r.summary {
+		return nil, fs, usageError{"--write-json - and --summary both write to standard output; write the JSON to a file"}
+	}
+	return r, fs, nil
+}
+
+// runReprotest is `ahab reprotest`.
+func runReprotest(args []string, sys System) error {
+	r, fs, err := parseReprotest(args)
+	if err != nil {
+		return err
+	}
+	if r.help {
+		fmt.Fprint(sys.Stdout, reprotestUsage+fs.FlagUsagesWrapped(76))
+		return nil
+	}
+	res := newResolver(sys)
+	o := &r.analysis
+	if r.writeJSON != "" {
+		if err := checkOutputDir("--write-json", res.path(r.writeJSON)); err != nil {
+			return err
+		}
+	}
+	lib, err := loadLibrary(res.paths(o.reproSpecs), o.mode)
+	if err != nil {
+		return err
+	}
+	dir := bazel.WorkingDir(sys.LookupEnv)
+	workspace, ok := bazel.WorkspaceRoot(dir)
+	if !ok {
+		return inWorkspace(dir)
+	}
+
+	// Package reprotest owns SIGINT and SIGTERM while it builds; from then
+	// on until everything is cleaned up, they cancel ctx, so that a
+	// Ctrl-C during the static analysis or the comparison still shuts the
+	// servers down and removes the scratch directories.
+	release := bazel.HoldSignals()
+	defer release()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	progress := sys.Stderr
+	builds, err := reprotest.Run(ctx, reprotest.Options{
+		Labels:     o.labels,
+		Workspace:  workspace,
+		Bazel:      o.bazel,
+		Env:        sys.Environ(),
+		BazelFlags: o.bazelFlags,
+		Vary:       &r.variation,
+		KeepDir:    res.path(r.keepLogs),
+		Progress:   progress,
+	})
+	if err != nil {
+		return err
+	}
+	defer builds.Close()
+	if builds.Varied != r.variation {
+		fmt.Fprintf(sys.Stderr, "note: the second build varied %s, not %s\n", builds.Varied, r.variation)
+	}
+
+	var static *analyze.Index
+	source := ""
+	if !r.noStatic {
+		fmt.Fprintf(progress, "the static analysis of %s, in a scratch output base\n", o.query())
+		static, source, err = scratchAnalysis(ctx, o, sys, res, lib)
+		if err != nil {
+			return err
+		}
+	}
+	if ctx.Err() != nil {
+		return bazel.ErrInterrupted
+	}
+	diff, err := compareLogs(sys, builds.Old, builds.New, 0)
+	if err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return bazel.ErrInterrupted
+	}
+	diff.Old, diff.New = "build 1", "build 2"
+	if static != nil {
+		diff.AttachCauses(source, static)
+	}
+	return presentDiff(sys, diff, r.writeJSON, r.summary, r.noFail, res)
+}
+
+// scratchAnalysis runs the static analysis of o's labels as `ahab LABEL`
+// does, but in an output base of its own under a scratch directory, never
+// the user's, and leaves nothing behind: its server is shut down and the
+// directory removed, also when ctx ends.
+func scratchAnalysis(ctx context.Context, o *options, sys System, res resolver, lib *spec.Library) (*analyze.Index, string, error) {
+	dir, err := os.MkdirTemp("", "ahab-reprotest-aquery-")
+	if err != nil {
+		return nil, "", err
+	}
+	a := *o
+	a.outputBase = filepath.Join(dir, "output_base")
+	a.byAction = true
+	runner := newRunner(&a, sys)
+	defer func() {
+		runner.Shutdown(a.outputBase)
+		bazel.RemoveAll(dir)
+	}()
+	result, err := analyzeGraph(ctx, &a, sys, res, lib)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", errors.Join(bazel.ErrInterrupted, err)
+		}
+		return nil, "", err
+	}
+	if result.failed != nil {
+		return nil, "", result.failed
+	}
+	return analyze.NewIndex(result.ByAction), "bazel aquery " + a.query(), nil
+}

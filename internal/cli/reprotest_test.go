@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ahab-go/ahab/internal/buildcorpus"
+	"github.com/ahab-go/ahab/internal/testenv"
+)
+
+// TestReprotestRealBuild runs `ahab reprotest` as a user would, in a copy
+// of the cascade workspace, with the real Bazel: exit 3, every spawn the
+// verdict the corpus's own double build showed (truth.tsv), the static
+// analysis explaining every root cause, and nothing left in the temporary
+// directory or running.
+func TestReprotestRealBuild(t *testing.T) {
+	testenv.Slow(t, "builds a workspace twice with the real Bazel", "bazel")
+	c, err := buildcorpus.Load("cascade")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where reprotest and the scratch aquery make their directories
+	work := t.TempDir()
+	ws := filepath.Join(work, "ws")
+	if out, err := exec.Command("cp", "-R", c.Workspace, ws).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	stubs := filepath.Join(work, "stubs")
+	if out, err := exec.Command("cp", "-R", filepath.Join(filepath.Dir(c.Workspace), "..", "stubs"), stubs).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	out := filepath.Join(work, "reprotest.json")
+	args := []string{"reprotest", "//...", "--write-json", out, "--keep-logs", filepath.Join(work, "logs")}
+	for _, f := range []string{
+		"--override_repository=rules_cc=" + filepath.Join(stubs, "rules_cc"),
+		"--override_repository=remote_coverage_tools=" + filepath.Join(stubs, "remote_coverage_tools"),
+		"--override_repository=platforms=/usr/share/bazel/tools/platforms",
+		"--override_repository=bazel_skylib=/usr/share/bazel/tools/skylib",
+		"--override_repository=rules_java=/usr/share/bazel/rules/java",
+		"--spawn_strategy=standalone",
+	} {
+		args = append(args, "--bazel-flag="+f)
+	}
+	sys, stdout, stderr := testSystem(map[string]string{
+		"BUILD_WORKING_DIRECTORY": ws,
+		"PATH":                    os.Getenv("PATH"),
+		"HOME":                    os.Getenv("HOME"),
+		"TMPDIR":                  tmp,
+	})
+	if code := Main(args, sys); code != ExitDiverged {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitDiverged, stderr)
+	}
+	var rep diffReport
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	verdicts := map[string]string{}
+	for _, a := range rep.Actions {
+		for _, o := range a.Outputs {
+			verdicts[o] = a.Verdict
+		}
+	}
+	for _, row := range c.Truth {
+		got, ok := verdicts[row.Output]
+		if !ok {
+			got = "identical"
+		}
+		if got != string(row.Verdict) {
+			t.Errorf("%s (%s): %s, the corpus's double build showed %s", row.Target, row.Mnemonic, got, row.Verdict)
+		}
+	}
+	if rep.Static == nil || rep.Static.RootCauses == 0 || rep.Static.Explained != rep.Static.RootCauses {
+		t.Errorf("static %+v, want every root cause explained", rep.Static)
+	}
+	if !strings.Contains(stdout.String(), "cause: reproducibility violation [variation_source]: Genrule action for target //cascade:clock") {
+		t.Errorf("the text report lacks the clock's cause:\n%s", stdout)
+	}
+	for _, log := range []string{"old.binlog", "new.binlog"} {
+		if _, err := os.Stat(filepath.Join(work, "logs", log)); err != nil {
+			t.Errorf("--keep-logs: %v", err)
+		}
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) > 0 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left behind in the temporary directory: %s", strings.Join(names, ", "))
+	}
+	if procs, _ := exec.Command("pgrep", "-f", tmp).Output(); len(procs) > 0 {
+		t.Errorf("processes still run with %s in their command line: %s", tmp, procs)
+	}
+	if entries, _ := os.ReadDir(ws); slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), "bazel-") }) {
+		t.Errorf("the workspace got bazel-* symlinks")
+	}
+}

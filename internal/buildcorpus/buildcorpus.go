@@ -220,3 +220,28 @@ func parseTruth(path string, r io.Reader) ([]Row, error) {
 	}
 	return rows, nil
 }
+
+// OfflineFlags are the flags Debian's Bazel 4.2.3 needs to build a corpus
+// workspace without a network, as build-twice.sh passes them: stubs is a
+// copy of testdata/builds/stubs (Stubs), which Bazel must be able to
+// write beside.
+func OfflineFlags(stubs string) []string {
+	return []string{
+		"--override_repository=rules_cc=" + filepath.Join(stubs, "rules_cc"),
+		"--override_repository=remote_coverage_tools=" + filepath.Join(stubs, "remote_coverage_tools"),
+		"--override_repository=platforms=/usr/share/bazel/tools/platforms",
+		"--override_repository=bazel_skylib=/usr/share/bazel/tools/skylib",
+		"--override_repository=rules_java=/usr/share/bazel/rules/java",
+		"--spawn_strategy=standalone",
+	}
+}
+
+// Stubs is the directory of the stub repositories the corpus builds with
+// (testdata/builds/stubs).
+func Stubs() (string, error) {
+	root, err := dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "stubs"), nil
+}

@@ -99,24 +99,12 @@ func TestDiffAgainstRealBuilds(t *testing.T) {
 				if err := json.Unmarshal(data, &rep); err != nil {
 					t.Fatal(err)
 				}
-				verdicts := map[string]string{}
+				checkVerdicts(t, rep, c)
 				for _, a := range rep.Actions {
-					for _, o := range a.Outputs {
-						verdicts[o] = a.Verdict
-					}
 					// The dumps are of //..., which leaves out the
 					// actions of external repositories.
 					if a.Target == "" && !strings.Contains(a.Outputs[0], "/bin/external/") {
 						t.Errorf("%s: no target, though the aquery dump names it", a.Outputs)
-					}
-				}
-				for _, row := range c.Truth {
-					got, ok := verdicts[row.Output]
-					if !ok {
-						got = "identical"
-					}
-					if got != string(row.Verdict) {
-						t.Errorf("%s (%s %s): %s, the builds showed %s (%s)", row.Output, row.Target, row.Mnemonic, got, row.Verdict, row.Note)
 					}
 				}
 				for _, a := range rep.Actions {
@@ -145,6 +133,27 @@ func TestDiffAgainstRealBuilds(t *testing.T) {
 					t.Errorf("text report:\n%s", stdout)
 				}
 			})
+		}
+	}
+}
+
+// checkVerdicts requires every spawn of c the verdict its two real builds
+// showed (truth.tsv) in rep.
+func checkVerdicts(t *testing.T, rep diffReport, c buildcorpus.Corpus) {
+	t.Helper()
+	verdicts := map[string]string{}
+	for _, a := range rep.Actions {
+		for _, o := range a.Outputs {
+			verdicts[o] = a.Verdict
+		}
+	}
+	for _, row := range c.Truth {
+		got, ok := verdicts[row.Output]
+		if !ok {
+			got = "identical"
+		}
+		if got != string(row.Verdict) {
+			t.Errorf("%s (%s %s): %s, the builds showed %s (%s)", row.Output, row.Target, row.Mnemonic, got, row.Verdict, row.Note)
 		}
 	}
 }

@@ -40,16 +40,13 @@ func (p *progress) phase(name string) {
 	p.draw(fmt.Sprintf("%s…", name))
 }
 
-// update is called for every chunk the decoder reads; it redraws at most
-// ten times a second, and only once a run has taken long enough to matter.
+// update is called for every chunk the decoder reads.
 func (p *progress) update(s analyze.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := time.Now()
-	if now.Sub(p.start) < 500*time.Millisecond || now.Sub(p.last) < 100*time.Millisecond {
+	if !p.due() {
 		return
 	}
-	p.last = now
 	p.draw(fmt.Sprintf("%s: %.1f MB read, %d actions checked", p.name, float64(s.BytesRead)/1e6, s.Actions))
 }
 
@@ -58,12 +55,21 @@ func (p *progress) update(s analyze.Progress) {
 func (p *progress) logs(old, new *atomic.Int64, total int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := time.Now()
-	if now.Sub(p.start) < 500*time.Millisecond || now.Sub(p.last) < 100*time.Millisecond {
+	if !p.due() {
 		return
 	}
-	p.last = now
 	p.draw(fmt.Sprintf("reading the logs: %.1f of %.1f MB", float64(old.Load()+new.Load())/1e6, float64(total)/1e6))
+}
+
+// due says whether to redraw now: at most ten times a second, and only
+// once a run has taken long enough to matter.
+func (p *progress) due() bool {
+	now := time.Now()
+	if now.Sub(p.start) < 500*time.Millisecond || now.Sub(p.last) < 100*time.Millisecond {
+		return false
+	}
+	p.last = now
+	return true
 }
 
 func (p *progress) draw(line string) {

@@ -32,19 +32,16 @@ func TestReprotestRealBuild(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	stubs := filepath.Join(work, "stubs")
-	if out, err := exec.Command("cp", "-R", filepath.Join(filepath.Dir(c.Workspace), "..", "stubs"), stubs).CombinedOutput(); err != nil {
-		t.Fatalf("%v: %s", err, out)
+	committed, err := buildcorpus.Stubs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(stubs, os.DirFS(committed)); err != nil {
+		t.Fatal(err)
 	}
 	out := filepath.Join(work, "reprotest.json")
 	args := []string{"reprotest", "//...", "--write-json", out, "--keep-logs", filepath.Join(work, "logs")}
-	for _, f := range []string{
-		"--override_repository=rules_cc=" + filepath.Join(stubs, "rules_cc"),
-		"--override_repository=remote_coverage_tools=" + filepath.Join(stubs, "remote_coverage_tools"),
-		"--override_repository=platforms=/usr/share/bazel/tools/platforms",
-		"--override_repository=bazel_skylib=/usr/share/bazel/tools/skylib",
-		"--override_repository=rules_java=/usr/share/bazel/rules/java",
-		"--spawn_strategy=standalone",
-	} {
+	for _, f := range buildcorpus.OfflineFlags(stubs) {
 		args = append(args, "--bazel-flag="+f)
 	}
 	sys, stdout, stderr := testSystem(map[string]string{
@@ -64,21 +61,7 @@ func TestReprotestRealBuild(t *testing.T) {
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
 	}
-	verdicts := map[string]string{}
-	for _, a := range rep.Actions {
-		for _, o := range a.Outputs {
-			verdicts[o] = a.Verdict
-		}
-	}
-	for _, row := range c.Truth {
-		got, ok := verdicts[row.Output]
-		if !ok {
-			got = "identical"
-		}
-		if got != string(row.Verdict) {
-			t.Errorf("%s (%s): %s, the corpus's double build showed %s", row.Target, row.Mnemonic, got, row.Verdict)
-		}
-	}
+	checkVerdicts(t, rep, c)
 	if rep.Static == nil || rep.Static.RootCauses == 0 || rep.Static.Explained != rep.Static.RootCauses {
 		t.Errorf("static %+v, want every root cause explained", rep.Static)
 	}

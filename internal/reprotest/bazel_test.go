@@ -17,18 +17,6 @@ import (
 	"github.com/ahab-go/ahab/internal/testenv"
 )
 
-// offlineFlags are what Debian's Bazel 4.2.3 needs to build the corpus
-// without a network (testdata/builds/build-twice.sh passes the same).
-func offlineFlags(stubs string) []string {
-	return []string{
-		"--override_repository=rules_cc=" + filepath.Join(stubs, "rules_cc"),
-		"--override_repository=remote_coverage_tools=" + filepath.Join(stubs, "remote_coverage_tools"),
-		"--override_repository=platforms=/usr/share/bazel/tools/platforms",
-		"--override_repository=bazel_skylib=/usr/share/bazel/tools/skylib",
-		"--override_repository=rules_java=/usr/share/bazel/rules/java",
-		"--spawn_strategy=standalone",
-	}
-}
 
 // TestRealBuilds runs Run with every variation on a copy of a corpus
 // workspace (cascade; AHAB_REPROTEST_CORPUS=all runs all five, about five
@@ -95,7 +83,7 @@ func testRealBuilds(t *testing.T, name string) {
 		t.Fatal(err)
 	}
 	stubs := filepath.Join(fixtures, "stubs")
-	if err := os.CopyFS(stubs, os.DirFS(filepath.Join(c.Workspace, "..", "..", "stubs"))); err != nil {
+	if err := os.CopyFS(stubs, os.DirFS(stubsDir(t))); err != nil {
 		t.Fatal(err)
 	}
 	before := listTree(t, workspace)
@@ -118,7 +106,7 @@ func testRealBuilds(t *testing.T, name string) {
 		Labels:     []string{"//..."},
 		Workspace:  workspace,
 		Env:        env,
-		BazelFlags: append(offlineFlags(stubs), "--jobs=2"),
+		BazelFlags: append(buildcorpus.OfflineFlags(stubs), "--jobs=2"),
 		TempDir:    scratch,
 		Progress:   &progress,
 	})
@@ -266,7 +254,7 @@ func testRealBuildStopped(t *testing.T, after time.Duration) {
 		t.Fatal(err)
 	}
 	stubs := filepath.Join(fixtures, "stubs")
-	if err := os.CopyFS(stubs, os.DirFS(filepath.Join(c.Workspace, "..", "..", "stubs"))); err != nil {
+	if err := os.CopyFS(stubs, os.DirFS(stubsDir(t))); err != nil {
 		t.Fatal(err)
 	}
 	scratch := filepath.Join(fixtures, "scratch")
@@ -286,7 +274,7 @@ func testRealBuildStopped(t *testing.T, after time.Duration) {
 		}
 	}()
 	start := time.Now()
-	b, err := Run(ctx, Options{Labels: []string{"//..."}, Workspace: workspace, BazelFlags: offlineFlags(stubs), TempDir: scratch})
+	b, err := Run(ctx, Options{Labels: []string{"//..."}, Workspace: workspace, BazelFlags: buildcorpus.OfflineFlags(stubs), TempDir: scratch})
 	if err == nil {
 		b.Close()
 		t.Fatal("Run finished, expected it stopped")
@@ -302,4 +290,14 @@ func testRealBuildStopped(t *testing.T, after time.Duration) {
 	if procs := processesNaming(t, scratch); len(procs) > 0 {
 		t.Errorf("processes still running with %s in their command line:\n%s", scratch, strings.Join(procs, "\n"))
 	}
+}
+
+// stubsDir is the corpus's stub repositories, which the tests copy.
+func stubsDir(t *testing.T) string {
+	t.Helper()
+	dir, err := buildcorpus.Stubs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/sarifschema"
+	"github.com/ahab-go/ahab/internal/testenv"
 )
 
 // The parts of a SARIF log the tests read.
@@ -458,21 +458,5 @@ func oneOfEachKind() report.Slice { return report.Slice(findingtest.OneOfEachKin
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// checkGolden compares got with the file at path, or rewrites the file
-// when the tests run with -update.
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./internal/sarif -update` to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output; review and run `go test ./internal/sarif -update`\ngot:\n%s", path, got)
-	}
-}
+// checkGolden compares got with the golden file at path.
+func checkGolden(t *testing.T, path string, got []byte) { testenv.Golden(t, path, got, *update) }

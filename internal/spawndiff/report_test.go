@@ -16,6 +16,7 @@ import (
 	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/program"
+	"github.com/ahab-go/ahab/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -143,20 +144,7 @@ func TestGoldenReports(t *testing.T) {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v; run `go test ./internal/spawndiff -update` to write it", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs; run `go test ./internal/spawndiff -update` and review the diff. Got:\n%s", path, got)
-	}
+	testenv.Golden(t, filepath.Join("testdata", name), got, *update)
 }
 
 // Nothing from a log reaches the terminal raw: control characters in

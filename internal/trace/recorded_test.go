@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/report"
+	"github.com/ahab-go/ahab/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden reports in testdata")
@@ -89,19 +90,7 @@ func TestRecordedExcerpts(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden := filepath.Join("testdata", "recorded", name[:len(name)-len(".strace")]+".want")
-			if *update {
-				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("report of %s differs from %s (go test ./internal/trace -run TestRecordedExcerpts -update rewrites it; review the diff):\ngot:\n%s\nwant:\n%s", name, golden, got.Bytes(), want)
-			}
+			testenv.Golden(t, golden, got.Bytes(), *update)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/report"
+	"github.com/ahab-go/ahab/internal/testenv"
 )
 
 // testReport is one report for every printer: a workspace file, a host
@@ -61,20 +61,7 @@ func TestReportGoldens(t *testing.T) {
 			if err := tc.write(&got, testReport()); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", tc.golden)
-			if *update {
-				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("%s differs (go test ./internal/trace -run TestReportGoldens -update rewrites it; review the diff):\ngot:\n%s\nwant:\n%s", path, got.Bytes(), want)
-			}
+			testenv.Golden(t, filepath.Join("testdata", tc.golden), got.Bytes(), *update)
 		})
 	}
 }

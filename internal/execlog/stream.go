@@ -2,6 +2,7 @@ package execlog
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +18,6 @@ const (
 	growChunk = 1 << 20
 	// maxMessageSize is protobuf's own limit on a message.
 	maxMessageSize = math.MaxInt32
-	maxVarintLen   = 10
 )
 
 // stream reads varint-delimited messages through a bufio.Reader, keeping
@@ -28,48 +28,30 @@ type stream struct {
 	buf []byte // holds the current message; reused for the next
 }
 
-// errCleanEOF is returned by varint when the input ends before its first
-// byte: the only place a log may end.
-var errCleanEOF = errors.New("clean EOF")
-
-func (s *stream) varint() (uint64, error) {
-	var v uint64
-	for i := 0; i < maxVarintLen; i++ {
-		c, err := s.br.ReadByte()
-		if err != nil {
-			if err == io.EOF {
-				if i == 0 {
-					return 0, errCleanEOF
-				}
-				return 0, io.ErrUnexpectedEOF
-			}
-			return 0, readError(err)
-		}
+// ReadByte counts the bytes binary.ReadUvarint reads, for the offsets of
+// errors and progress.
+func (s *stream) ReadByte() (byte, error) {
+	c, err := s.br.ReadByte()
+	if err == nil {
 		s.off++
-		if i == maxVarintLen-1 && c > 1 {
-			break
-		}
-		v |= uint64(c&0x7f) << (7 * i)
-		if c < 0x80 {
-			return v, nil
-		}
 	}
-	return 0, errOverflow
+	return c, err
 }
-
-var errOverflow = errors.New("varint overflows 64 bits")
 
 // message reads the next length-prefixed message. It returns io.EOF when
 // the input ends cleanly before the length.
 func (s *stream) message() ([]byte, error) {
-	n, err := s.varint()
+	start := s.off
+	n, err := binary.ReadUvarint(s)
 	switch {
-	case err == errCleanEOF:
-		return nil, io.EOF
-	case err == io.ErrUnexpectedEOF || err == errOverflow:
-		return nil, fmt.Errorf("length: %w", err)
+	case err == io.EOF:
+		return nil, io.EOF // the only place a log may end
+	case err != nil && s.off > start && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)):
+		return nil, fmt.Errorf("length: %w", io.ErrUnexpectedEOF)
+	case err != nil && s.off-start >= binary.MaxVarintLen64:
+		return nil, errors.New("length: varint overflows 64 bits")
 	case err != nil:
-		return nil, err
+		return nil, readError(err)
 	case n > maxMessageSize:
 		return nil, fmt.Errorf("length %d exceeds the protobuf limit of 2 GiB", n)
 	case n == 0:

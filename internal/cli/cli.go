@@ -154,7 +154,7 @@ func run(o *options, sys System) error {
 	if a.Actions == 0 && !o.allowEmpty {
 		return fmt.Errorf("nothing was analysed: %s holds no action, so a clean report would say nothing; check the query, or pass --allow-empty if an empty graph is expected", a.source)
 	}
-	if a.Actions > 0 && o.aqueryFile != "" && !a.sentinelSeen(a.Findings) && sys.StderrIsTerminal {
+	if a.Actions > 0 && o.aqueryFile != "" && sys.StderrIsTerminal && !a.sentinelSeen(a.Findings) {
 		fmt.Fprintf(sys.Stderr, "warning: no USER or HOSTNAME sentinel appears in %s: either nothing leaked, or the dump was not taken with the sentinels and environment leaks cannot show; `ahab aquery-command LABEL` prints the command that takes a dump as Ahab does\n", quote.IfNeeded(a.source))
 	}
 	err = wanted.deliver(sys, o, res, out, a.Findings, scope{known: true, actions: a.Actions, targets: a.Targets})
@@ -344,10 +344,16 @@ type analysis struct {
 }
 
 // sentinelSeen says whether a USER or HOSTNAME sentinel reached the graph
-// anywhere: every occurrence is an environment_leak finding.
+// anywhere: every occurrence is an environment_leak finding. Report order
+// puts those first, so only they are decoded; the sort is the report's.
 func (a analysis) sentinelSeen(found *finding.Set) bool {
-	for _, c := range found.Sorted() {
-		if c.Kind == finding.EnvironmentLeak && c.Source != finding.Inherited {
+	o := found.Ordered()
+	for i := range o.Len() {
+		c := o.At(i)
+		if c.Kind != finding.EnvironmentLeak {
+			return false
+		}
+		if c.Source != finding.Inherited {
 			return true
 		}
 	}

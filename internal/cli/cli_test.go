@@ -187,3 +187,28 @@ func TestValuesAreCheckedFirst(t *testing.T) {
 		}
 	}
 }
+
+// A dump with no sentinel anywhere may have been taken without them, so on
+// a terminal Ahab says that environment leaks cannot show; a dump where
+// one shows needs no such warning, and neither does a pipe.
+func TestSentinelWarning(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		dump     string
+		terminal bool
+		warned   bool
+	}{
+		{"a_dump_without_sentinels_on_a_terminal", "synthetic/a.json", true, true},
+		{"a_dump_with_a_leak", "real/webapp.pb", true, false},
+		{"a_dump_without_sentinels_on_a_pipe", "synthetic/a.json", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sys, _, stderr := testSystem(nil)
+			sys.StderrIsTerminal = tc.terminal
+			Main([]string{"--aquery-file", filepath.Join(conformanceDir, tc.dump), "--no-fail", "--shut-up"}, sys)
+			if got := strings.Contains(stderr.String(), "no USER or HOSTNAME sentinel appears"); got != tc.warned {
+				t.Errorf("warned %v, want %v; stderr:\n%s", got, tc.warned, stderr)
+			}
+		})
+	}
+}

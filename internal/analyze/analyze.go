@@ -18,8 +18,10 @@
 package analyze
 
 import (
+	"cmp"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -42,6 +44,11 @@ type Options struct {
 	// Visit, if set, is called with every action in dump order before it
 	// is checked (for --verbose); it makes the run single-threaded.
 	Visit func(i int, a *aquery.Action)
+	// ByAction keeps, besides the set, every action's outputs and
+	// findings (Result.ByAction): what the comparison of two execution
+	// logs needs to put the static causes beside each divergent spawn.
+	// It costs memory in proportion to the actions and their findings.
+	ByAction bool
 }
 
 // Progress is a snapshot of a run.
@@ -56,6 +63,18 @@ type Result struct {
 	Findings *finding.Set
 	Actions  int // actions in the dump
 	Targets  int // targets in the dump
+	// ByAction lists every action with its findings, with Options.ByAction,
+	// sorted by target, mnemonic and outputs.
+	ByAction []ActionFindings
+}
+
+// ActionFindings is one action, named as an execution log names its spawn,
+// and what the checks found in it.
+type ActionFindings struct {
+	Mnemonic string
+	Target   string
+	Outputs  []string // exec paths, as the dump lists them
+	Findings []finding.Finding
 }
 
 // worker is what one goroutine accumulates. Workers share nothing, so
@@ -69,6 +88,9 @@ type worker struct {
 	depSetIDs  []uint32 // the inputs' dep set ids, back to back
 	mnemonics  []string // by index; inputs.mnemonic indexes it
 	mnemonic   map[string]uint32
+	// byAction is every action checked, with Options.ByAction; nil
+	// otherwise.
+	byAction []actionRecord
 }
 
 // inputs is what the Inputs step needs of one action.
@@ -76,6 +98,16 @@ type inputs struct {
 	mnemonic   uint32 // index into worker.mnemonics
 	targetID   uint32
 	start, end uint32 // the dep set ids are worker.depSetIDs[start:end]
+	record     int    // index into worker.byAction, with Options.ByAction
+}
+
+// actionRecord is an action for Result.ByAction, its target and outputs
+// still ids.
+type actionRecord struct {
+	mnemonic  string
+	targetID  uint32
+	outputIDs []uint32
+	findings  []finding.Finding
 }
 
 // Dump decodes a dump from r (name is used in errors) and checks every
@@ -101,6 +133,13 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	for i := range workers {
 		w := &worker{set: finding.NewSet()}
 		w.report = func(f finding.Finding) { w.set.Add(f, 1) }
+		if opts.ByAction {
+			w.report = func(f finding.Finding) {
+				w.set.Add(f, 1)
+				r := &w.byAction[len(w.byAction)-1]
+				r.findings = append(r.findings, f)
+			}
+		}
 		workers[i] = w
 		pool <- w
 	}
@@ -109,8 +148,8 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	// Nothing of an action outlives its check: a finding is copied into
 	// its set, and worker.check copies the mnemonic and the input dep set
 	// ids. So the decoder may reuse actions and the memory they were
-	// decoded from.
-	decodeOpts := aquery.Options{Format: opts.Format, Workers: n, ReuseActions: true}
+	// decoded from, unless findings are kept by action.
+	decodeOpts := aquery.Options{Format: opts.Format, Workers: n, ReuseActions: !opts.ByAction, ArtifactPaths: opts.ByAction}
 	if opts.Progress != nil {
 		decodeOpts.Progress = func(b int64) { opts.Progress(Progress{BytesRead: b, Actions: checked.Load()}) }
 	}
@@ -120,6 +159,9 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 			visited++
 		}
 		w := <-pool
+		if opts.ByAction {
+			w.byAction = append(w.byAction, actionRecord{mnemonic: a.Mnemonic, targetID: a.TargetID, outputIDs: a.OutputIDs})
+		}
 		w.check(checks, a, needInputs)
 		pool <- w
 		checked.Add(1)
@@ -140,7 +182,44 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 		opts.Progress(Progress{Actions: checked.Load(), Done: true})
 	}
 	all := finding.ResolveTargets(sets, graph.Target)
-	return Result{Findings: all, Actions: graph.Actions(), Targets: graph.Targets()}, nil
+	res := Result{Findings: all, Actions: graph.Actions(), Targets: graph.Targets()}
+	if opts.ByAction {
+		res.ByAction = byAction(graph, workers)
+	}
+	return res, nil
+}
+
+// byAction names the recorded actions' targets and outputs, and their
+// findings' targets, in an order that does not depend on the workers.
+func byAction(graph *aquery.Graph, workers []*worker) []ActionFindings {
+	var out []ActionFindings
+	for _, w := range workers {
+		for _, r := range w.byAction {
+			af := ActionFindings{Mnemonic: r.mnemonic, Target: graph.Target(r.targetID), Findings: r.findings}
+			for _, id := range r.outputIDs {
+				if p, ok := graph.ArtifactPath(id); ok {
+					af.Outputs = append(af.Outputs, p)
+				}
+			}
+			for i := range af.Findings {
+				f := &af.Findings[i].Action
+				if f.TargetID != 0 {
+					f.Target, f.TargetID = graph.Target(f.TargetID), 0
+				}
+			}
+			// One action may find the same thing twice (a path in two
+			// arguments); the action's list says each once, in report order.
+			slices.SortFunc(af.Findings, func(x, y finding.Finding) int { return finding.Compare(&x, &y) })
+			af.Findings = slices.CompactFunc(af.Findings, func(x, y finding.Finding) bool { return finding.Compare(&x, &y) == 0 })
+			out = append(out, af)
+		}
+		w.byAction = nil
+	}
+	slices.SortFunc(out, func(a, b ActionFindings) int {
+		return cmp.Or(strings.Compare(a.Target, b.Target), strings.Compare(a.Mnemonic, b.Mnemonic), slices.Compare(a.Outputs, b.Outputs),
+			slices.CompareFunc(a.Findings, b.Findings, func(x, y finding.Finding) int { return finding.Compare(&x, &y) }))
+	})
+	return out
 }
 
 // check runs the CommandLine checks over a and remembers it for the
@@ -158,7 +237,7 @@ func (w *worker) check(checks []*check.Check, a *aquery.Action, needInputs bool)
 		}
 		start := len(w.depSetIDs)
 		w.depSetIDs = append(w.depSetIDs, a.InputDepSets...)
-		w.withInputs = append(w.withInputs, inputs{mnemonic: m, targetID: a.TargetID, start: uint32(start), end: uint32(len(w.depSetIDs))})
+		w.withInputs = append(w.withInputs, inputs{mnemonic: m, targetID: a.TargetID, start: uint32(start), end: uint32(len(w.depSetIDs)), record: len(w.byAction) - 1})
 	}
 	check.Run(checks, check.CommandLine, &a.Action, w.report)
 }
@@ -167,7 +246,6 @@ func (w *worker) check(checks []*check.Check, a *aquery.Action, needInputs bool)
 // remembered action reaches and runs the Inputs checks over them.
 func checkInputs(graph *aquery.Graph, checks []*check.Check, workers []*worker) *finding.Set {
 	set := finding.NewSet()
-	report := func(f finding.Finding) { set.Add(f, 1) }
 	for _, w := range workers {
 		for _, in := range w.withInputs {
 			status := graph.StatusInputs(w.depSetIDs[in.start:in.end])
@@ -175,7 +253,13 @@ func checkInputs(graph *aquery.Graph, checks []*check.Check, workers []*worker) 
 				continue
 			}
 			a := action.Action{Mnemonic: w.mnemonics[in.mnemonic], TargetID: in.targetID, StatusInputs: status}
-			check.Run(checks, check.Inputs, &a, report)
+			check.Run(checks, check.Inputs, &a, func(f finding.Finding) {
+				set.Add(f, 1)
+				if w.byAction != nil {
+					r := &w.byAction[in.record]
+					r.findings = append(r.findings, f)
+				}
+			})
 		}
 		w.withInputs, w.depSetIDs = nil, nil
 	}

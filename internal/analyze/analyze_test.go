@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 	"github.com/ahab-go/ahab/internal/check"
+	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/spec"
@@ -95,4 +97,55 @@ func shuffleAllFields(rng *rand.Rand, c *analysispb.ActionGraphContainer) {
 	shuffle(rng, c.Targets)
 	shuffle(rng, c.DepSetOfFiles)
 	shuffle(rng, c.PathFragments)
+}
+
+// TestByAction: the findings kept by action are the set's, each under the
+// action that has it, named by its outputs, in any order of the dump and
+// with any number of workers.
+func TestByAction(t *testing.T) {
+	checks := check.All(spec.BuiltinFor(mode.Default))
+	graph := readContainer(t, filepath.Join(conformanceDir, "real", "webapp.pb"))
+	rng := rand.New(rand.NewPCG(3, 4))
+	var first []ActionFindings
+	for round, workers := range []int{1, 2, 7} {
+		if round > 0 {
+			shuffleAllFields(rng, graph)
+		}
+		data, err := proto.Marshal(graph)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Dump(bytes.NewReader(data), "webapp.pb", checks, Options{Workers: workers, ByAction: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.ByAction) != res.Actions {
+			t.Fatalf("%d actions kept, %d in the dump", len(res.ByAction), res.Actions)
+		}
+		sum := finding.NewSet()
+		var withStatus bool
+		for _, a := range res.ByAction {
+			if len(a.Outputs) == 0 && a.Mnemonic != "Middleman" {
+				t.Errorf("%s of %s has no outputs", a.Mnemonic, a.Target)
+			}
+			for _, f := range a.Findings {
+				if f.Action.Target != a.Target || f.Action.Mnemonic != a.Mnemonic {
+					t.Errorf("a finding of %s under %s %s", f.Action, a.Mnemonic, a.Target)
+				}
+				withStatus = withStatus || f.Kind == finding.WorkspaceStatus
+				sum.Add(f, 1)
+			}
+		}
+		if !withStatus {
+			t.Error("no workspace_status finding kept by action, though the dump has one")
+		}
+		if !sum.Equal(res.Findings) {
+			t.Error("the findings kept by action do not add up to the set")
+		}
+		if round == 0 {
+			first = res.ByAction
+		} else if !reflect.DeepEqual(first, res.ByAction) {
+			t.Errorf("round %d (%d workers, shuffled): other actions or findings by action", round, workers)
+		}
+	}
 }

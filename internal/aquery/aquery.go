@@ -72,6 +72,9 @@ func ParseFormat(s string) (Format, error) {
 type Action struct {
 	action.Action // StatusInputs is left empty by Decode
 	InputDepSets  []uint32
+	// OutputIDs are the artifacts the action writes; Graph.ArtifactPath
+	// names them when Options.ArtifactPaths was set.
+	OutputIDs []uint32
 }
 
 // ResolveInputs fills in the StatusInputs of a through g.
@@ -96,6 +99,11 @@ type Options struct {
 	// after it returns, not even its strings (copy what it needs). It saves
 	// allocating the dump's worth of memory again as it streams past.
 	ReuseActions bool
+	// ArtifactPaths keeps every artifact's path for Graph.ArtifactPath
+	// once the dump is read, at the cost of keeping the artifacts and
+	// path fragments in memory: what matching actions to the spawns of an
+	// execution log by their outputs needs.
+	ArtifactPaths bool
 }
 
 // Error is a dump that cannot be decoded. It renders as one line naming the
@@ -165,7 +173,7 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 			return nil, err
 		}
 	}
-	b := new(builder)
+	b := &builder{keepPaths: opts.ArtifactPaths}
 	d := &elementDecoder{graph: b, fn: fn}
 	if opts.Workers > 1 && (format == Proto || format == StreamedProto) {
 		d.pipe = newPipeline(s, b, opts.Workers, opts.ReuseActions, fn)

@@ -228,6 +228,7 @@ func TestDecodeFields(t *testing.T) {
 			},
 		},
 		InputDepSets: []uint32{3, 1},
+		OutputIDs:    []uint32{9},
 	}
 	for _, format := range []Format{Proto, StreamedProto, JSONProto} {
 		t.Run(format.String(), func(t *testing.T) {

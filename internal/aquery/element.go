@@ -380,6 +380,7 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 				ParamFiles:    a.ParamFiles[:0],
 			},
 			InputDepSets: a.InputDepSets[:0],
+			OutputIDs:    a.OutputIDs[:0],
 		}
 	} else {
 		a = new(Action)
@@ -493,6 +494,7 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 		}
 	}
 	r.target, r.inputs = a.TargetID, a.InputDepSets
+	a.OutputIDs = append(a.OutputIDs, r.outputs...)
 	return a, nil
 }
 

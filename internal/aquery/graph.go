@@ -25,6 +25,22 @@ type Graph struct {
 	statusPaths map[uint32]string
 	actions     int
 	targetCount int
+	// paths names artifacts; nil unless Options.ArtifactPaths.
+	paths *artifactPaths
+}
+
+// ArtifactPath returns the exec path of the artifact with that id, when
+// Decode was asked to keep artifact paths (Options.ArtifactPaths) and the
+// dump has the artifact.
+func (g *Graph) ArtifactPath(id uint32) (string, bool) {
+	if g.paths == nil {
+		return "", false
+	}
+	fid, ok := g.paths.artifacts.get(id)
+	if !ok {
+		return "", false
+	}
+	return g.paths.fragmentPath(fid)
 }
 
 // UnknownTarget is the label of a target id that names nothing (§3.0).
@@ -105,10 +121,9 @@ type fragment struct {
 // reference names something; finish turns them into a Graph and drops the
 // rest.
 type builder struct {
-	g         Graph
-	artifacts table[uint32] // artifact id → path fragment id
-	fragments table[fragment]
-	labels    arena[byte]
+	g Graph
+	artifactPaths
+	keepPaths bool // hand artifactPaths to the Graph (Options.ArtifactPaths)
 	depSets   table[depSetRef]
 	// depSetIDs holds every dep set's ids back to back, so that a dep set
 	// costs its ids and one small header rather than two slices.
@@ -297,7 +312,15 @@ func duplicate(at place, id uint32) error {
 	return fmt.Errorf("id %d is already %s's, expected each %s to have an id of its own", id, withArticle("earlier "+name), name)
 }
 
-func (b *builder) label(f fragment) []byte { return b.labels.get(f.pos, f.len) }
+// artifactPaths is what names an artifact: its path fragment, and the
+// fragments' labels and parents.
+type artifactPaths struct {
+	artifacts table[uint32] // artifact id → path fragment id
+	fragments table[fragment]
+	labels    arena[byte]
+}
+
+func (p *artifactPaths) label(f fragment) []byte { return p.labels.get(f.pos, f.len) }
 
 // depSet stores a dep set's ids as one run, direct then transitive, which
 // the decoder hands over back to back in one slice.
@@ -335,6 +358,9 @@ func (b *builder) finish() (*Graph, error) {
 	// A copy, so that the builder's indexes are garbage once Decode returns.
 	g := new(Graph)
 	*g = b.g
+	if b.keepPaths {
+		g.paths = &b.artifactPaths
+	}
 	return g, nil
 }
 
@@ -364,17 +390,17 @@ func (b *builder) statusArtifacts() map[uint32]string {
 // fragmentPath joins the labels from the root down to fragment id. It gives
 // up when a fragment is missing or the walk takes more steps than there are
 // fragments, which only a cycle can cause (§3.5 step 1).
-func (b *builder) fragmentPath(id uint32) (string, bool) {
+func (p *artifactPaths) fragmentPath(id uint32) (string, bool) {
 	var labels []string
 	for steps := 0; id != 0; steps++ {
-		if steps > b.fragments.len() {
+		if steps > p.fragments.len() {
 			return "", false
 		}
-		f, ok := b.fragments.get(id)
+		f, ok := p.fragments.get(id)
 		if !ok {
 			return "", false
 		}
-		labels = append(labels, string(b.label(f)))
+		labels = append(labels, string(p.label(f)))
 		id = f.parent
 	}
 	for i, j := 0, len(labels)-1; i < j; i, j = i+1, j-1 {

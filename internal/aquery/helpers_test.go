@@ -105,6 +105,7 @@ func cloneAction(a *Action) *Action {
 	c.Arguments = clone(a.Arguments)
 	c.ExecutionInfo = clone(a.ExecutionInfo)
 	c.InputDepSets = slices.Clone(a.InputDepSets)
+	c.OutputIDs = slices.Clone(a.OutputIDs)
 	c.Env = nil
 	for _, e := range a.Env {
 		c.Env = append(c.Env, action.EnvVar{Key: strings.Clone(e.Key), Value: strings.Clone(e.Value)})
@@ -221,7 +222,7 @@ func unsafeStringData(s string) *byte { return unsafe.StringData(s) }
 // fromProtoAction converts a generated action to the model, the way Decode
 // decodes it.
 func fromProtoAction(pa *analysispb.Action, strs *interner) *Action {
-	a := &Action{InputDepSets: pa.GetInputDepSetIds()}
+	a := &Action{InputDepSets: pa.GetInputDepSetIds(), OutputIDs: pa.GetOutputIds()}
 	a.TargetID = pa.GetTargetId()
 	a.Mnemonic = strs.intern([]byte(pa.GetMnemonic()))
 	a.Arguments = pa.GetArguments()

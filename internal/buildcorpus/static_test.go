@@ -14,18 +14,6 @@ import (
 	"github.com/ahab-go/ahab/internal/spec"
 )
 
-// predicting are the kinds that predict what two builds will show: a
-// finding of any other kind (a program from the machine, one nobody
-// described, an absolute path, a PATH, an execution requirement) says
-// the build may depend on the machine, not that its output will differ.
-var predicting = map[finding.Kind]bool{
-	finding.EnvironmentLeak:            true,
-	finding.NeverReproducible:          true,
-	finding.WorkspaceStatus:            true,
-	finding.ConditionalReproducibility: true,
-	finding.VariationSource:            true,
-}
-
 // score counts, over actions the builds judged, what the static analysis
 // predicted of them.
 type score struct {
@@ -52,7 +40,7 @@ func measure(t *testing.T, c buildcorpus.Corpus, m mode.Mode) score {
 	}
 	predicted := map[finding.ActionRef][]string{}
 	for _, cf := range res.Findings.Sorted() {
-		if predicting[cf.Kind] {
+		if cf.Kind.PredictsDivergence() {
 			predicted[cf.Action] = append(predicted[cf.Action], cf.Kind.String())
 		}
 	}
@@ -82,7 +70,8 @@ func measure(t *testing.T, c buildcorpus.Corpus, m mode.Mode) score {
 
 // TestStaticAnalysisAgainstRealBuilds measures the static analysis against
 // what two real builds of each corpus workspace showed: recall is the
-// share of non-deterministic actions it has a predicting finding for,
+// share of non-deterministic actions it has a finding for that predicts
+// a divergence (Kind.PredictsDivergence),
 // precision the share of identical actions it has none for. Ahab's own
 // judgement must reach 0.9 on both; Ahab 0.2's is printed beside it.
 // docs/shell.md quotes the figures.

@@ -92,6 +92,13 @@ type KindInfo struct {
 	// absence of a finding for more than it is.
 	BlindSpots string
 	Fields     []Field
+	// PredictsDivergence says a finding of the kind predicts that two
+	// builds of the action give different outputs (a value of the machine
+	// or the clock in its command, a program that is never reproducible,
+	// or one run without the options it needs). The other kinds say the
+	// build may depend on the machine, not that a rebuild differs; `ahab
+	// diff` counts a divergence as explained only by a predicting finding.
+	PredictsDivergence bool
 	// New says Ahab 0.2 did not have the kind: only Ahab's own judgement
 	// reports it, and --compat 0.2 refuses it in exception files.
 	New bool
@@ -102,9 +109,10 @@ type KindInfo struct {
 
 var kinds = [numKinds]KindInfo{
 	EnvironmentLeak: {
-		Tag:   "environment_leak",
-		Class: HermeticityViolation,
-		Title: "a value of USER or HOSTNAME reached the action",
+		Tag:                "environment_leak",
+		PredictsDivergence: true,
+		Class:              HermeticityViolation,
+		Title:              "a value of USER or HOSTNAME reached the action",
 		Why: "a value copied out of the environment of whoever runs Bazel makes the action's key, and often its output, " +
 			"differ from one account or machine to the next, so the cache stops being shared",
 		Remedy: "stop copying the variable into the build: a repository rule that reads it (repository_ctx.os.environ), " +
@@ -181,49 +189,53 @@ var kinds = [numKinds]KindInfo{
 		remedy:     unknownProgramRemedy,
 	},
 	NeverReproducible: {
-		Tag:        "never_reproducible",
-		Class:      ReproducibilityViolation,
-		Title:      "the action runs a program that is never reproducible",
-		Why:        "no options make the program write the same output twice, so the action's outputs differ on every run and everything that depends on them rebuilds",
-		Remedy:     "replace the program with one that can be made deterministic, or keep its action out of what must be reproducible",
-		Excuse:     `{"kind": "never_reproducible", "program": "//tools/stamp"}`,
-		BlindSpots: "A program is judged by its spec, not by running it.",
-		Fields:     []Field{FieldProgram, FieldCommand},
-		remedy:     neverReproducibleRemedy,
+		Tag:                "never_reproducible",
+		PredictsDivergence: true,
+		Class:              ReproducibilityViolation,
+		Title:              "the action runs a program that is never reproducible",
+		Why:                "no options make the program write the same output twice, so the action's outputs differ on every run and everything that depends on them rebuilds",
+		Remedy:             "replace the program with one that can be made deterministic, or keep its action out of what must be reproducible",
+		Excuse:             `{"kind": "never_reproducible", "program": "//tools/stamp"}`,
+		BlindSpots:         "A program is judged by its spec, not by running it.",
+		Fields:             []Field{FieldProgram, FieldCommand},
+		remedy:             neverReproducibleRemedy,
 	},
 	WorkspaceStatus: {
-		Tag:        "workspace_status",
-		Class:      HermeticityViolation,
-		Title:      "the action reads stable-status.txt or volatile-status.txt",
-		Why:        "the action's output depends on values gathered about the build (time, commit, account) rather than on its declared inputs",
-		Remedy:     "stamp only release targets: stamp = 0 on the target (or build without --stamp), and excuse the release targets that must carry a version",
-		Excuse:     `{"kind": "workspace_status", "target": "//release:*", "reason": "release binaries carry their version"}`,
-		BlindSpots: "Only reads of the two status files are seen: a rule that asks git or the clock itself, or copies the status into another file first, is seen only as that other action.",
-		Fields:     []Field{FieldPath},
-		remedy:     workspaceStatusRemedy,
+		Tag:                "workspace_status",
+		PredictsDivergence: true,
+		Class:              HermeticityViolation,
+		Title:              "the action reads stable-status.txt or volatile-status.txt",
+		Why:                "the action's output depends on values gathered about the build (time, commit, account) rather than on its declared inputs",
+		Remedy:             "stamp only release targets: stamp = 0 on the target (or build without --stamp), and excuse the release targets that must carry a version",
+		Excuse:             `{"kind": "workspace_status", "target": "//release:*", "reason": "release binaries carry their version"}`,
+		BlindSpots:         "Only reads of the two status files are seen: a rule that asks git or the clock itself, or copies the status into another file first, is seen only as that other action.",
+		Fields:             []Field{FieldPath},
+		remedy:             workspaceStatusRemedy,
 	},
 	ConditionalReproducibility: {
-		Tag:        "conditional_reproducibility",
-		Class:      ReproducibilityViolation,
-		Title:      "the action runs a program without the options that make it reproducible",
-		Why:        "the program is deterministic only under conditions this invocation does not meet: its output records something of the machine or the moment",
-		Remedy:     "pass one of the options each unmet condition names (its spec clause says why), or drop the option that breaks it",
-		Excuse:     `{"kind": "conditional_reproducibility", "program": "/usr/bin/tar", "target": "//dist:*"}`,
-		BlindSpots: "A program is judged by its spec and its command line, not by running it: an option set in a file the program reads, or in its environment, is not seen.",
-		Fields:     []Field{FieldProgram, FieldCommand},
-		remedy:     conditionalReproducibilityRemedy,
+		Tag:                "conditional_reproducibility",
+		PredictsDivergence: true,
+		Class:              ReproducibilityViolation,
+		Title:              "the action runs a program without the options that make it reproducible",
+		Why:                "the program is deterministic only under conditions this invocation does not meet: its output records something of the machine or the moment",
+		Remedy:             "pass one of the options each unmet condition names (its spec clause says why), or drop the option that breaks it",
+		Excuse:             `{"kind": "conditional_reproducibility", "program": "/usr/bin/tar", "target": "//dist:*"}`,
+		BlindSpots:         "A program is judged by its spec and its command line, not by running it: an option set in a file the program reads, or in its environment, is not seen.",
+		Fields:             []Field{FieldProgram, FieldCommand},
+		remedy:             conditionalReproducibilityRemedy,
 	},
 	VariationSource: {
-		Tag:        "variation_source",
-		Class:      ReproducibilityViolation,
-		Title:      "the action's shell script writes something that differs between runs or machines into an output",
-		Why:        "a time, a random number, a process id or the machine's name written into an output makes it differ on every run or machine",
-		Remedy:     "write a fixed value instead: SOURCE_DATE_EPOCH or a fixed date for the time, a seeded or fixed value for a random number, a path relative to the execution root for the directory",
-		Excuse:     `{"kind": "variation_source", "variation": "clock", "target": "//release:*"}`,
-		BlindSpots: "Only shell scripts written in the graph (bash -c, genrule commands) are read, and only the values that flow into a file through the script; a script in a file of its own, or a program that reads the clock itself, is not seen.",
-		Fields:     []Field{FieldVariation, FieldCommand},
-		New:        true,
-		remedy:     variationSourceRemedy,
+		Tag:                "variation_source",
+		PredictsDivergence: true,
+		Class:              ReproducibilityViolation,
+		Title:              "the action's shell script writes something that differs between runs or machines into an output",
+		Why:                "a time, a random number, a process id or the machine's name written into an output makes it differ on every run or machine",
+		Remedy:             "write a fixed value instead: SOURCE_DATE_EPOCH or a fixed date for the time, a seeded or fixed value for a random number, a path relative to the execution root for the directory",
+		Excuse:             `{"kind": "variation_source", "variation": "clock", "target": "//release:*"}`,
+		BlindSpots:         "Only shell scripts written in the graph (bash -c, genrule commands) are read, and only the values that flow into a file through the script; a script in a file of its own, or a program that reads the clock itself, is not seen.",
+		Fields:             []Field{FieldVariation, FieldCommand},
+		New:                true,
+		remedy:             variationSourceRemedy,
 	},
 }
 
@@ -241,6 +253,10 @@ func (k Kind) Info() KindInfo { return kinds[k] }
 
 // Class is kinds[k].Class, without copying the whole row.
 func (k Kind) Class() Class { return kinds[k].Class }
+
+// PredictsDivergence says whether a finding of the kind predicts that two
+// builds of its action differ (KindInfo.PredictsDivergence).
+func (k Kind) PredictsDivergence() bool { return kinds[k].PredictsDivergence }
 
 // String returns the JSON tag.
 func (k Kind) String() string {

@@ -6,6 +6,8 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
@@ -60,6 +62,20 @@ func WriteJSON(w io.Writer, findings Findings, m mode.Mode) error {
 
 // chunkLen is how many findings are rendered between writes.
 const chunkLen = 1024
+
+// FindingJSON is one finding as the JSON report writes it, on one line:
+// the element of "causes" in the reports that put static findings beside
+// something else (ahab diff, ahab trace), in the format users already read.
+func FindingJSON(f *finding.Finding) json.RawMessage {
+	p := printer{}
+	p.finding(f)
+	var b bytes.Buffer
+	// The printer's layout is only whitespace; compacting cannot fail.
+	if err := json.Compact(&b, p.b); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
 
 // renderJSON is the pretty-printed document without its final newline,
 // which is also what the --expect-json diff compares (§8.6).

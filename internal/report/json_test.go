@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -354,3 +355,37 @@ func TestJSONModes(t *testing.T) {
 }
 
 var bash = program.ID{Origin: program.Origin{Kind: program.System}, Path: "/bin/bash"}
+
+// TestFindingJSON checks that one finding on its own is the element the
+// full report writes for it, compacted: the reports that quote findings
+// as causes use the format users already read.
+func TestFindingJSON(t *testing.T) {
+	for _, path := range realReports(t) {
+		rep, err := ReadJSONFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ordered := rep.Findings.Ordered()
+		var full bytes.Buffer
+		if err := WriteJSON(&full, ordered, mode.Ahab02); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Violations []struct{ Violation json.RawMessage }
+		}
+		if err := json.Unmarshal(full.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Violations) != ordered.Len() {
+			t.Fatalf("%s: %d elements for %d findings", path, len(doc.Violations), ordered.Len())
+		}
+		for i, elem := range doc.Violations {
+			var want bytes.Buffer
+			json.Compact(&want, elem.Violation)
+			c := ordered.At(i)
+			if got := FindingJSON(&c.Finding); string(got) != want.String() {
+				t.Errorf("%s: finding %d:\n got %s\nwant %s", path, i+1, got, want.String())
+			}
+		}
+	}
+}

@@ -140,6 +140,13 @@ func Sentence(f *finding.Finding, p Palette) string {
 	return string(appendSentence(nil, f, p))
 }
 
+// TaggedSentence is Sentence with the kind's tag after the prefix, as the
+// numbered lines of the text report write it, for reports that quote a
+// finding beside something else.
+func TaggedSentence(f *finding.Finding, p Palette) string {
+	return string(appendSentenceOf(nil, f, p, true))
+}
+
 func appendSentence(b []byte, f *finding.Finding, p Palette) []byte {
 	return appendSentenceOf(b, f, p, false)
 }

@@ -1,0 +1,815 @@
+package execlog
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/ahab-go/ahab/internal/chunks"
+	"github.com/ahab-go/ahab/internal/intern"
+	"github.com/ahab-go/ahab/internal/spawn"
+)
+
+// zstdMagic starts every zstd frame, and so every compact log.
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
+// maxWindow bounds the zstd window a compact log may ask for: Bazel
+// compresses with a small one, and a corrupted frame header must not make
+// the decoder reserve gigabytes.
+const maxWindow = 128 << 20
+
+// readCompact reads --execution_log_compact_file: a zstd stream of
+// varint-delimited ExecLogEntry messages.
+func readCompact(br *bufio.Reader, name string, opts Options, fn func(*spawn.Spawn) error) error {
+	zr, err := getDecoder(br)
+	if err != nil {
+		return &Error{File: name, Offset: -1, Err: fmt.Errorf("zstd: %w", err)}
+	}
+	defer putDecoder(zr)
+	c := newCompactReader(opts.ReuseSpawns, opts.Strings, opts.Contents)
+	s := &stream{br: bufio.NewReaderSize(zstdReader{zr}, readBufferSize)}
+	for {
+		start := s.off
+		msg, err := s.message()
+		if err == io.EOF {
+			return nil
+		}
+		if err == nil {
+			err = c.entry(msg, fn)
+		} else {
+			c.counts.entries++
+			c.counts.kind = 0
+		}
+		if err != nil {
+			return unwrapFn(err, func(err error) error {
+				return &Error{File: name, Entry: c.lastEntry(), Offset: start, Decompressed: true, Err: err}
+			})
+		}
+	}
+}
+
+// decoders keeps zstd decoders for reuse: building one costs more than
+// reading a small log.
+var decoders sync.Pool
+
+func getDecoder(r io.Reader) (*zstd.Decoder, error) {
+	if d, ok := decoders.Get().(*zstd.Decoder); ok {
+		return d, d.Reset(r)
+	}
+	return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderLowmem(true))
+}
+
+func putDecoder(d *zstd.Decoder) {
+	d.Reset(nil)
+	decoders.Put(d)
+}
+
+// zstdReader marks the errors of the zstd decoder as such: they are about
+// the compressed file, not an entry's bytes.
+type zstdReader struct{ r io.Reader }
+
+func (z zstdReader) Read(p []byte) (int, error) {
+	n, err := z.r.Read(p)
+	if err != nil && err != io.EOF {
+		if _, ok := err.(zstdError); !ok {
+			err = zstdError{err}
+		}
+	}
+	return n, err
+}
+
+// zstdError is an error of the zstd decoder, or of the file under it.
+type zstdError struct{ err error }
+
+func (e zstdError) Error() string {
+	if errors.Is(e.err, io.ErrUnexpectedEOF) {
+		return "zstd: the compressed stream ends early, expected a complete zstd frame"
+	}
+	return "zstd: " + e.err.Error()
+}
+func (e zstdError) Unwrap() error { return e.err }
+
+// ExecLogEntry field numbers: 1 id, then the payload.
+const (
+	entryID               = 1
+	entryInvocation       = 2
+	entryFile             = 3
+	entryDirectory        = 4
+	entryUnresolvedSym    = 5
+	entryInputSet         = 6
+	entrySpawn            = 7
+	entrySymlinkAction    = 8
+	entrySymlinkEntrySet  = 9
+	entryRunfilesTree     = 10
+	numEntryKinds         = 11
+	defaultRunfilesPrefix = "_main"
+)
+
+var entryKindNames = [numEntryKinds]string{
+	0:                    "entry",
+	entryInvocation:      "invocation",
+	entryFile:            "file",
+	entryDirectory:       "directory",
+	entryUnresolvedSym:   "unresolved symlink",
+	entryInputSet:        "input set",
+	entrySpawn:           "spawn",
+	entrySymlinkAction:   "symlink action",
+	entrySymlinkEntrySet: "symlink entry set",
+	entryRunfilesTree:    "runfiles tree",
+}
+
+// node is what an id refers to, as an entry's decoder returns it: an input
+// (a file or symlink, a directory, a runfiles tree, each standing for
+// files) or a set. Its strings may borrow the entry's bytes: the reader
+// keeps each kind in a store of its own (see nodeRef), copying what it
+// keeps.
+type node struct {
+	kind uint8
+	// file is a file or unresolved symlink.
+	file spawn.File
+	// dir is a directory or runfiles tree: its own path and its files,
+	// with full exec paths.
+	dir struct {
+		path  string
+		files []spawn.File
+	}
+	// set is an input set's direct inputs and transitive sets (node
+	// indexes); for a symlink entry set, inputs are the targets of the
+	// symlinks named by names (noTarget for an empty file).
+	set struct {
+		inputs, sets []uint32
+		names        []string
+	}
+}
+
+// dirNode is a stored directory or runfiles tree: its path and its files'
+// ids in the fileStore.
+type dirNode struct {
+	path  string
+	files []uint32
+}
+
+// setNode is a stored set: where in the idArena its direct inputs, then
+// its transitive sets, lie (all node indexes), and how many of each.
+type setNode struct {
+	pos, nIn, nSets uint32
+}
+
+// nodeRef locates a node: its kind in the top bits, and its index in the
+// store of that kind.
+type nodeRef uint32
+
+const (
+	refKindShift = 28
+	maxRefIndex  = 1<<refKindShift - 1
+)
+
+func (r nodeRef) kind() uint8 { return uint8(r >> refKindShift) }
+func (r nodeRef) idx() uint32 { return uint32(r) & maxRefIndex }
+func newRef(kind uint8, idx uint32) nodeRef {
+	return nodeRef(uint32(kind)<<refKindShift | idx)
+}
+
+// compactReader holds the entries of a compact log that later ones may
+// refer to, and expands spawns' input sets.
+type compactReader struct {
+	strs  strs
+	nodes chunks.List[nodeRef]
+	files fileStore            // files and unresolved symlinks
+	dirs  chunks.List[dirNode] // directories and runfiles trees
+	sets  chunks.List[setNode] // input sets and symlink entry sets
+	ids   idArena
+	// names are the symlink names of symlink entry sets, by set index.
+	names map[uint32][]string
+	// out holds the strings of the spawn being read; tmp, those of an
+	// entry being stored.
+	out, tmp outBuf
+	// dense says that ids 1 to dense are nodes 0 to dense-1: Bazel numbers
+	// the entries it refers to from 1 without gaps. Ids that break the
+	// run (it need not hold) are in sparse, with their node index + 1.
+	dense  uint32
+	sparse map[uint32]uint32
+	// seen marks, one bit per node, the nodes the current walk reached;
+	// touched lists the words to clear before the next walk.
+	seen    []uint64
+	touched []uint32
+	// workspace is the main repository's runfiles directory.
+	workspace string
+	counts    struct {
+		entries int
+		byKind  [numEntryKinds]int
+		kind    int
+	}
+	sp    *spawn.Spawn
+	reuse bool
+	// scratch, reused by walks.
+	stack      []walkFrame
+	tools      []string
+	toolFiles  []spawn.File
+	ids1, ids2 []uint32 // decoded ids
+	refIn      []uint32 // resolved ids
+	refSets    []uint32
+	scratchIDs []uint32
+}
+
+type walkFrame struct {
+	node     uint32
+	expanded bool
+}
+
+// newCompactReader returns a reader that keeps files' paths and contents
+// in the given tables, or in tables of its own when they are nil.
+func newCompactReader(reuse bool, paths, contents *intern.Table) *compactReader {
+	if paths == nil {
+		paths = &intern.Table{SplitDirs: true}
+	}
+	if contents == nil {
+		contents = new(intern.Table)
+	}
+	return &compactReader{strs: strs{borrow: reuse}, reuse: reuse, sp: new(spawn.Spawn), workspace: defaultRunfilesPrefix,
+		files: fileStore{paths: paths, contents: contents}, out: outBuf{borrow: reuse}, tmp: outBuf{borrow: true}}
+}
+
+// lastEntry names the entry being read, for errors.
+func (c *compactReader) lastEntry() string {
+	k := c.counts.kind
+	if k == 0 {
+		return fmt.Sprintf("entry %d", c.counts.entries)
+	}
+	return fmt.Sprintf("%s %d", entryKindNames[k], c.counts.byKind[k])
+}
+
+// entry decodes one ExecLogEntry.
+func (c *compactReader) entry(msg []byte, fn func(*spawn.Spawn) error) error {
+	c.tmp.b = c.tmp.b[:0]
+	c.counts.entries++
+	c.counts.kind = 0
+	var id uint32
+	var kind int
+	var payload []byte
+	f := fields{b: msg}
+	for f.next() {
+		switch {
+		case f.num == entryID:
+			id = f.uint32("id")
+		case f.num > entryID && f.num < numEntryKinds:
+			// A oneof: the last payload wins.
+			kind = int(f.num)
+			payload = f.bytes(entryKindNames[kind])
+		default:
+			f.skip()
+		}
+	}
+	if f.err != nil {
+		return f.err
+	}
+	if kind == 0 {
+		return fmt.Errorf("no payload, expected one of: invocation, file, directory, unresolved symlink, input set, spawn, symlink action, symlink entry set, runfiles tree")
+	}
+	c.counts.kind = kind
+	c.counts.byKind[kind]++
+	var n node
+	var err error
+	switch kind {
+	case entryInvocation:
+		return c.invocation(payload)
+	case entrySpawn:
+		if err := c.spawn(payload); err != nil {
+			return err
+		}
+		if err := fn(c.sp); err != nil {
+			return fnError{err}
+		}
+		return nil
+	case entrySymlinkAction:
+		// Not a spawn, and the flat formats leave such actions out too.
+		return nil
+	case entryFile:
+		n, err = c.file(payload)
+	case entryDirectory:
+		n, err = c.directory(payload)
+	case entryUnresolvedSym:
+		n, err = c.symlink(payload)
+	case entryInputSet:
+		n, err = c.inputSet(payload)
+	case entrySymlinkEntrySet:
+		n, err = c.symlinkEntrySet(payload)
+	case entryRunfilesTree:
+		n, err = c.runfilesTree(payload)
+	}
+	if err != nil {
+		return err
+	}
+	n.kind = uint8(kind)
+	return c.add(id, n)
+}
+
+// add stores a node under its id. An id of 0 means nothing refers to it.
+func (c *compactReader) add(id uint32, n node) error {
+	if id == 0 {
+		return nil
+	}
+	if c.lookup(id) != 0 {
+		return fmt.Errorf("id %d is used by an earlier entry, expected each id once", id)
+	}
+	if c.nodes.Len() > maxRefIndex {
+		return fmt.Errorf("more than %d entries that others may refer to, expected fewer", maxRefIndex)
+	}
+	var idx uint32
+	switch n.kind {
+	case entryFile, entryUnresolvedSym:
+		idx = c.files.add(n.file)
+	case entryDirectory, entryRunfilesTree:
+		pid, _ := c.files.paths.Intern(n.dir.path)
+		d := dirNode{path: c.files.paths.Get(pid), files: make([]uint32, len(n.dir.files))}
+		for i, f := range n.dir.files {
+			d.files[i] = c.files.add(f)
+		}
+		idx = uint32(c.dirs.Len())
+		c.dirs.Append(d)
+	default:
+		idx = uint32(c.sets.Len())
+		c.scratchIDs = append(append(c.scratchIDs[:0], n.set.inputs...), n.set.sets...)
+		pos, ok := c.ids.add(c.scratchIDs)
+		if !ok {
+			return fmt.Errorf("sets hold more than %d ids in all, expected fewer", uint64(1)<<32)
+		}
+		c.sets.Append(setNode{pos: pos, nIn: uint32(len(n.set.inputs)), nSets: uint32(len(n.set.sets))})
+		if len(n.set.names) > 0 {
+			if c.names == nil {
+				c.names = map[uint32][]string{}
+			}
+			names := make([]string, len(n.set.names))
+			for i, name := range n.set.names {
+				id, _ := c.files.paths.Intern(name)
+				names[i] = c.files.paths.Get(id)
+			}
+			c.names[idx] = names
+		}
+	}
+	c.nodes.Append(newRef(n.kind, idx))
+	if c.nodes.Len() > 64*len(c.seen) {
+		c.seen = append(c.seen, 0)
+	}
+	if id == c.dense+1 && c.nodes.Len() == int(id) {
+		c.dense++
+		return nil
+	}
+	if c.sparse == nil {
+		c.sparse = make(map[uint32]uint32)
+	}
+	c.sparse[id] = uint32(c.nodes.Len())
+	return nil
+}
+
+func (c *compactReader) kind(i uint32) uint8 { return c.nodes.At(int(i)).kind() }
+
+// setIDs returns set node i's direct inputs and transitive sets.
+func (c *compactReader) setIDs(i uint32) (inputs, sets []uint32) {
+	s := c.sets.At(int(c.nodes.At(int(i)).idx()))
+	all := c.ids.get(s.pos, s.nIn+s.nSets)
+	return all[:s.nIn], all[s.nIn:]
+}
+
+// isSeen and mark test and set node i's bit for the current walk.
+func (c *compactReader) isSeen(i uint32) bool { return c.seen[i/64]&(1<<(i%64)) != 0 }
+
+func (c *compactReader) mark(i uint32) {
+	w := &c.seen[i/64]
+	if *w == 0 {
+		c.touched = append(c.touched, i/64)
+	}
+	*w |= 1 << (i % 64)
+}
+
+// appendFiles appends the files input node i stands for, their hashes
+// written into out.
+func (c *compactReader) appendFiles(dst []spawn.File, i uint32, out *outBuf) []spawn.File {
+	r := *c.nodes.At(int(i))
+	if k := r.kind(); k == entryFile || k == entryUnresolvedSym {
+		return append(dst, c.files.file(r.idx(), out))
+	}
+	for _, id := range c.dirs.At(int(r.idx())).files {
+		dst = append(dst, c.files.file(id, out))
+	}
+	return dst
+}
+
+// pathOf returns input node i's own path, written into out if it must be
+// built.
+func (c *compactReader) pathOf(i uint32, out *outBuf) string {
+	r := *c.nodes.At(int(i))
+	if k := r.kind(); k == entryFile || k == entryUnresolvedSym {
+		return c.files.pathOf(r.idx(), out)
+	}
+	return c.dirs.At(int(r.idx())).path
+}
+
+// namesOf returns the symlink names of symlink entry set node i.
+func (c *compactReader) namesOf(i uint32) []string { return c.names[c.nodes.At(int(i)).idx()] }
+
+// lookup returns the node index + 1 of id, or 0.
+func (c *compactReader) lookup(id uint32) uint32 {
+	if id >= 1 && id <= c.dense {
+		return id
+	}
+	return c.sparse[id]
+}
+
+// ref resolves an id that must name an earlier entry of one of the kinds
+// in ok.
+func (c *compactReader) ref(what string, id uint32, ok ...int) (uint32, error) {
+	v := c.lookup(id)
+	if v == 0 {
+		return 0, fmt.Errorf("%s %d names no earlier entry, expected entries to come before what refers to them", what, id)
+	}
+	k := int(c.nodes.At(int(v - 1)).kind())
+	if !slices.Contains(ok, k) {
+		names := make([]string, len(ok))
+		for i, o := range ok {
+			names[i] = entryKindNames[o]
+		}
+		return 0, fmt.Errorf("%s %d names a %s, expected a %s", what, id, entryKindNames[k], strings.Join(names, " or "))
+	}
+	return v - 1, nil
+}
+
+func (c *compactReader) invocation(b []byte) error {
+	f := fields{b: b}
+	for f.next() {
+		if f.num == 2 {
+			if ws := string(f.bytes("workspace_runfiles_directory")); ws != "" {
+				c.workspace = ws
+			}
+			continue
+		}
+		f.skip()
+	}
+	return f.err
+}
+
+// logFile decodes ExecLogEntry.File: 1 path, 2 digest. Its strings borrow
+// the message's bytes, and out's when the file is in directory dir.
+func logFile(b []byte, dir string, out *outBuf) (spawn.File, error) {
+	var file spawn.File
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			p := f.bytes("path")
+			if dir != "" {
+				start := len(out.b)
+				out.b = append(out.b, dir...)
+				out.b = append(out.b, '/')
+				out.b = append(out.b, p...)
+				file.Path = out.str(start)
+			} else {
+				file.Path = borrowed.of(p)
+			}
+		case 2:
+			dg, err := decodeDigest(f.bytes("digest"), borrowed)
+			if err != nil {
+				f.fail("digest", err)
+			}
+			file.Digest = dg
+		default:
+			f.skip()
+		}
+	}
+	return file, f.err
+}
+
+// borrowed makes strings that borrow an entry's bytes: what is kept of
+// them is copied into the stores.
+var borrowed = strs{borrow: true}
+
+func (c *compactReader) file(b []byte) (node, error) {
+	file, err := logFile(b, "", nil)
+	return node{file: file}, err
+}
+
+// directory decodes ExecLogEntry.Directory: 1 path, 2 files (relative to
+// the directory).
+func (c *compactReader) directory(b []byte) (node, error) {
+	var n node
+	var files [][]byte
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			n.dir.path = borrowed.of(f.bytes("path"))
+		case 2:
+			files = append(files, f.bytes("files"))
+		default:
+			f.skip()
+		}
+	}
+	if f.err != nil {
+		return n, f.err
+	}
+	for i, fb := range files {
+		file, err := logFile(fb, n.dir.path, &c.tmp)
+		if err != nil {
+			return n, fmt.Errorf("files %d: %w", i+1, err)
+		}
+		n.dir.files = append(n.dir.files, file)
+	}
+	return n, nil
+}
+
+// symlink decodes ExecLogEntry.UnresolvedSymlink: 1 path, 2 target_path.
+func (c *compactReader) symlink(b []byte) (node, error) {
+	var file spawn.File
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			file.Path = borrowed.of(f.bytes("path"))
+		case 2:
+			file.SymlinkTarget = borrowed.of(f.bytes("target_path"))
+		default:
+			f.skip()
+		}
+	}
+	return node{file: file}, f.err
+}
+
+var inputKinds = []int{entryFile, entryDirectory, entryUnresolvedSym, entryRunfilesTree}
+
+// inputSet decodes ExecLogEntry.InputSet: 5 input_ids, 4
+// transitive_set_ids (1 to 3 are reserved: the fields of an older layout).
+func (c *compactReader) inputSet(b []byte) (node, error) {
+	var n node
+	inputs, sets := c.ids1[:0], c.ids2[:0]
+	defer func() { c.ids1, c.ids2 = inputs, sets }()
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 5:
+			inputs = f.uint32s("input_ids", inputs)
+		case 4:
+			sets = f.uint32s("transitive_set_ids", sets)
+		default:
+			f.skip()
+		}
+	}
+	if f.err != nil {
+		return n, f.err
+	}
+	var err error
+	if c.refIn, err = c.refs(c.refIn[:0], "input", inputs, inputKinds...); err != nil {
+		return n, err
+	}
+	c.refSets, err = c.refs(c.refSets[:0], "transitive set", sets, entryInputSet)
+	n.set.inputs, n.set.sets = c.refIn, c.refSets
+	return n, err
+}
+
+// refs appends to dst the nodes that ids name, each of one of the kinds in
+// ok.
+func (c *compactReader) refs(dst []uint32, what string, ids []uint32, ok ...int) ([]uint32, error) {
+	for _, id := range ids {
+		v, err := c.ref(what, id, ok...)
+		if err != nil {
+			return dst, err
+		}
+		dst = append(dst, v)
+	}
+	return dst, nil
+}
+
+// symlinkEntrySet decodes ExecLogEntry.SymlinkEntrySet: 1 direct_entries
+// (a map from relative path to the id of a file, directory or unresolved
+// symlink), 2 transitive_set_ids.
+func (c *compactReader) symlinkEntrySet(b []byte) (node, error) {
+	var n node
+	sets := c.ids1[:0]
+	defer func() { c.ids1 = sets }()
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			name, id, err := mapEntry(f.bytes("direct_entries"))
+			if err != nil {
+				f.fail("direct_entries", err)
+				break
+			}
+			target := uint32(noTarget)
+			if id != 0 {
+				if target, err = c.ref("symlink target", id, entryFile, entryDirectory, entryUnresolvedSym); err != nil {
+					return n, err
+				}
+			}
+			n.set.names = append(n.set.names, name)
+			n.set.inputs = append(n.set.inputs, target)
+		case 2:
+			sets = f.uint32s("transitive_set_ids", sets)
+		default:
+			f.skip()
+		}
+	}
+	if f.err != nil {
+		return n, f.err
+	}
+	var err error
+	c.refSets, err = c.refs(c.refSets[:0], "transitive set", sets, entrySymlinkEntrySet)
+	n.set.sets = c.refSets
+	return n, err
+}
+
+// noTarget is the target of a runfiles symlink to nothing: an empty file.
+const noTarget = 1<<32 - 1
+
+// mapEntry decodes a map<string, uint32> entry: 1 key, 2 value.
+func mapEntry(b []byte) (string, uint32, error) {
+	var key string
+	var value uint32
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			key = borrowed.of(f.bytes("key"))
+		case 2:
+			value = f.uint32("value")
+		default:
+			f.skip()
+		}
+	}
+	return key, value, f.err
+}
+
+// spawn decodes ExecLogEntry.Spawn into c.sp, expanding its input sets.
+func (c *compactReader) spawn(b []byte) error {
+	sp := c.sp
+	if !c.reuse {
+		sp = new(spawn.Spawn)
+		c.sp = sp
+	}
+	*sp = spawn.Spawn{
+		Args: sp.Args[:0], Env: sp.Env[:0], Inputs: sp.Inputs[:0],
+		Outputs: sp.Outputs[:0], OutputFiles: sp.OutputFiles[:0],
+	}
+	c.out.b = c.out.b[:0]
+	var inputSet, toolSet uint32
+	d := spawnExecDecoder{strs: c.strs}
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			sp.Args = append(sp.Args, c.strs.of(f.bytes("args")))
+		case 2:
+			e, err := d.envVar(f.bytes("env_vars"))
+			if err != nil {
+				f.fail(fmt.Sprintf("environment variable %d", len(sp.Env)+1), err)
+			}
+			sp.Env = append(sp.Env, e)
+		case 4:
+			inputSet = f.uint32("input_set_id")
+		case 5:
+			toolSet = f.uint32("tool_set_id")
+		case 6:
+			if err := c.output(f.bytes("outputs"), sp); err != nil {
+				f.fail(fmt.Sprintf("output %d", len(sp.Outputs)+1), err)
+			}
+		case 7:
+			sp.Target = c.strs.of(f.bytes("target_label"))
+		case 8:
+			sp.Mnemonic = c.strs.of(f.bytes("mnemonic"))
+		case 9:
+			sp.ExitCode = f.int32("exit_code")
+		case 10:
+			sp.Status = c.strs.of(f.bytes("status"))
+		case 11:
+			sp.Runner = c.strs.of(f.bytes("runner"))
+		case 12:
+			sp.CacheHit = f.bool("cache_hit")
+		case 13:
+			sp.Remotable = f.bool("remotable")
+		case 14:
+			sp.Cacheable = f.bool("cacheable")
+		case 15:
+			sp.RemoteCacheable = f.bool("remote_cacheable")
+		default:
+			f.skip()
+		}
+	}
+	if f.err != nil {
+		return f.err
+	}
+	if inputSet != 0 {
+		set, err := c.ref("input_set_id", inputSet, entryInputSet)
+		if err != nil {
+			return err
+		}
+		sp.Inputs = c.expand(set, sp.Inputs)
+	}
+	normalize(sp)
+	if toolSet != 0 {
+		set, err := c.ref("tool_set_id", toolSet, entryInputSet)
+		if err != nil {
+			return err
+		}
+		c.markTools(set, sp.Inputs)
+	}
+	return nil
+}
+
+// output decodes ExecLogEntry.Output: 5 output_id or 4
+// invalid_output_path (declared, but missing or of the wrong type).
+func (c *compactReader) output(b []byte, sp *spawn.Spawn) error {
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 5:
+			id := f.uint32("output_id")
+			if f.err != nil {
+				break
+			}
+			v, err := c.ref("output_id", id, entryFile, entryDirectory, entryUnresolvedSym)
+			if err != nil {
+				return err
+			}
+			sp.Outputs = append(sp.Outputs, c.pathOf(v, &c.out))
+			sp.OutputFiles = c.appendFiles(sp.OutputFiles, v, &c.out)
+		case 4:
+			sp.Outputs = append(sp.Outputs, c.strs.of(f.bytes("invalid_output_path")))
+		default:
+			f.skip()
+		}
+	}
+	return f.err
+}
+
+// expand appends the files of input set root to dst, walking nested sets
+// in Bazel's postorder and reaching each set and input once.
+func (c *compactReader) expand(root uint32, dst []spawn.File) []spawn.File {
+	c.walkSets(root, func(_ uint32, inputs []uint32) {
+		for _, in := range inputs {
+			if !c.isSeen(in) {
+				c.mark(in)
+				dst = c.appendFiles(dst, in, &c.out)
+			}
+		}
+	})
+	return dst
+}
+
+// walkSets calls visit with each set reached from the set root and its
+// direct inputs, once each, in Bazel's postorder: a set's transitive sets,
+// left to right, before the set itself. It walks iteratively, so nesting
+// depth costs no stack, and starts with no node seen; visit may mark the
+// inputs it takes.
+func (c *compactReader) walkSets(root uint32, visit func(node uint32, inputs []uint32)) {
+	for _, w := range c.touched {
+		c.seen[w] = 0
+	}
+	c.touched = c.touched[:0]
+	stack := append(c.stack[:0], walkFrame{node: root})
+	c.mark(root)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		inputs, sets := c.setIDs(top.node)
+		if !top.expanded {
+			top.expanded = true
+			// Push transitive sets right to left so they pop left to right.
+			for i := len(sets) - 1; i >= 0; i-- {
+				if s := sets[i]; !c.isSeen(s) {
+					c.mark(s)
+					stack = append(stack, walkFrame{node: s})
+				}
+			}
+			continue
+		}
+		node := top.node
+		stack = stack[:len(stack)-1]
+		visit(node, inputs)
+	}
+	c.stack = stack
+}
+
+// markTools sets Tool on the inputs (sorted by path) that the tool set
+// holds.
+func (c *compactReader) markTools(set uint32, inputs []spawn.File) {
+	tools := c.tools[:0]
+	c.toolFiles = c.expand(set, c.toolFiles[:0])
+	for _, f := range c.toolFiles {
+		tools = append(tools, f.Path)
+	}
+	slices.Sort(tools)
+	i := 0
+	for _, t := range tools {
+		for i < len(inputs) && inputs[i].Path < t {
+			i++
+		}
+		if i < len(inputs) && inputs[i].Path == t {
+			inputs[i].Tool = true
+		}
+	}
+	c.tools = tools
+}

@@ -1,0 +1,218 @@
+// Package execlog reads Bazel's execution logs into the spawn model
+// (package spawn), streaming: spawns are handed over one at a time as they
+// are read, and only what later entries may refer to (the compact format's
+// files, directories and input sets) is kept.
+//
+// It reads the three formats Bazel writes:
+//
+//   - --execution_log_json_file: SpawnExec messages in protobuf JSON, one
+//     after another (Bazel 4.x pretty-prints them back to back; later
+//     versions write one per line);
+//   - --execution_log_binary_file: varint-length-delimited SpawnExec
+//     messages;
+//   - --execution_log_compact_file (Bazel ≥ 7.1): a zstd stream of
+//     varint-length-delimited ExecLogEntry messages, in which spawns refer
+//     back to earlier files, directories, symlinks, runfiles trees and
+//     nested input sets by id.
+//
+// Every format yields the same spawns for the same build: inputs and
+// declared outputs sorted by path, directories expanded into their files.
+package execlog
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/ahab-go/ahab/internal/intern"
+	"github.com/ahab-go/ahab/internal/spawn"
+)
+
+// Format is the form of a log, named after the Bazel flag that writes it.
+type Format int
+
+const (
+	// Detect tells Read to recognise the format from the content.
+	Detect Format = iota
+	// JSON is --execution_log_json_file.
+	JSON
+	// Binary is --execution_log_binary_file.
+	Binary
+	// Compact is --execution_log_compact_file.
+	Compact
+)
+
+var formatNames = [...]string{Detect: "detect", JSON: "json", Binary: "binary", Compact: "compact"}
+
+func (f Format) String() string {
+	if f >= 0 && int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return "Format(" + strconv.Itoa(int(f)) + ")"
+}
+
+// ParseFormat parses a format named as in --execution_log_<format>_file.
+func ParseFormat(s string) (Format, error) {
+	for f, name := range formatNames {
+		if f != int(Detect) && name == s {
+			return Format(f), nil
+		}
+	}
+	return Detect, fmt.Errorf("unknown execution log format %q, expected one of: json, binary, compact", s)
+}
+
+// Options tune Read.
+type Options struct {
+	// Format is the log's format; Detect (the zero value) recognises it.
+	Format Format
+	// Progress, when not nil, is called with the number of bytes of the
+	// file read so far, about every MiB and once at the end.
+	Progress func(bytesRead int64)
+	// ReuseSpawns hands fn the same Spawn every time, refilled, and lets
+	// its strings share memory with the reader's buffers: fn must then
+	// keep nothing of a spawn after it returns, not even its strings (copy
+	// what it needs, or use Spawn.Clone). It saves allocating every string
+	// of the log as it streams past.
+	ReuseSpawns bool
+	// Strings and Contents, when not nil, are where the compact format's
+	// reader keeps the paths and the contents (spawn.AppendContentKey) of
+	// the files later entries may refer to, instead of tables of its own.
+	// A consumer that interns the same strings (spawndiff.Log does) then
+	// holds each once: for a compact log of a million spawns, that is
+	// several hundred megabytes. The tables must not be used by anything
+	// else while Read runs.
+	Strings, Contents *intern.Table
+}
+
+// Error is a log that cannot be read. It renders as one line naming the
+// file, the entry and its byte offset:
+//
+//	exec.log: spawn 5123 (byte 1048576): inputs: unexpected EOF
+//
+// Entries are counted from 1 within their kind, in log order ("spawn 3",
+// and for the compact format also "file 12", "input set 7", ...).
+type Error struct {
+	File string
+	// Entry names the entry, such as "spawn 5123"; empty when the error is
+	// not about one entry.
+	Entry string
+	// Offset is the byte offset of the entry (for the compact format, in
+	// the decompressed stream), or -1 when it is not known.
+	Offset int64
+	// Decompressed says that Offset counts decompressed bytes.
+	Decompressed bool
+	Err          error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	b.WriteString(": ")
+	where := ""
+	if e.Offset >= 0 {
+		where = "byte " + strconv.FormatInt(e.Offset, 10)
+		if e.Decompressed {
+			where += " of the decompressed stream"
+		}
+	}
+	switch {
+	case e.Entry != "" && where != "":
+		fmt.Fprintf(&b, "%s (%s): ", e.Entry, where)
+	case e.Entry != "":
+		b.WriteString(e.Entry + ": ")
+	case where != "":
+		b.WriteString(where + ": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Stats describe a log that was read.
+type Stats struct {
+	Format Format
+	// Spawns is how many spawns fn was called with.
+	Spawns int
+	// Bytes is how many bytes of the file were read.
+	Bytes int64
+}
+
+// Read reads a log from r, detecting its format from the content unless
+// opts.Format is set, and calls fn for each spawn in log order as soon as
+// it is read. name is the file name used in errors. An error from fn stops
+// reading and is returned as is.
+//
+// Memory is bounded by the largest message plus, for the compact format,
+// the entries that later ones may refer to; a length prefix never makes
+// Read allocate more than the bytes that actually arrived.
+func Read(r io.Reader, name string, opts Options, fn func(*spawn.Spawn) error) (Stats, error) {
+	cr := &countingReader{r: r, progress: opts.Progress}
+	br := bufio.NewReaderSize(cr, readBufferSize)
+	st := Stats{Format: opts.Format}
+	if st.Format == Detect {
+		f, err := detect(br)
+		if err != nil {
+			return st, &Error{File: name, Offset: -1, Err: err}
+		}
+		st.Format = f
+	}
+	count := func(s *spawn.Spawn) error {
+		st.Spawns++
+		return fn(s)
+	}
+	var err error
+	switch st.Format {
+	case JSON:
+		err = readJSON(br, name, opts.ReuseSpawns, count)
+	case Binary:
+		err = readBinary(br, name, opts.ReuseSpawns, count)
+	case Compact:
+		err = readCompact(br, name, opts, count)
+	default:
+		return st, fmt.Errorf("%s: unknown format %v", name, st.Format)
+	}
+	st.Bytes = cr.n
+	if err == nil && opts.Progress != nil {
+		opts.Progress(cr.n)
+	}
+	return st, err
+}
+
+// fnError carries an error returned by the caller's fn through the readers
+// untouched.
+type fnError struct{ err error }
+
+func (e fnError) Error() string { return e.err.Error() }
+
+// unwrapFn returns the caller's own error unchanged, and wraps every other
+// one.
+func unwrapFn(err error, wrap func(error) error) error {
+	if fe, ok := err.(fnError); ok {
+		return fe.err
+	}
+	return wrap(err)
+}
+
+// countingReader counts the bytes read from the file, for Stats and
+// Progress.
+type countingReader struct {
+	r            io.Reader
+	n            int64
+	progress     func(int64)
+	lastProgress int64
+}
+
+const progressEvery = 1 << 20
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.progress != nil && c.n-c.lastProgress >= progressEvery {
+		c.lastProgress = c.n
+		c.progress(c.n)
+	}
+	return n, err
+}

@@ -1,0 +1,113 @@
+package execlog
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"unsafe"
+
+	"github.com/ahab-go/ahab/internal/chunks"
+	"github.com/ahab-go/ahab/internal/intern"
+	"github.com/ahab-go/ahab/internal/spawn"
+)
+
+// fileStore keeps the files of a compact log, which later entries may refer
+// to, as two ids each: its path in a table of strings, its content (a
+// spawn.AppendContentKey) in a table of contents. The tables may be a
+// consumer's own (Options.Strings and Contents): a file then costs the
+// reader eight bytes, its path and content being what the consumer keeps
+// anyway.
+type fileStore struct {
+	paths, contents *intern.Table
+	recs            chunks.List[[2]uint32]
+	key             []byte
+}
+
+// add stores a file and returns its id. Nothing of f is kept.
+func (s *fileStore) add(f spawn.File) uint32 {
+	pid, _ := s.paths.Intern(f.Path)
+	s.key = spawn.AppendContentKey(s.key[:0], f)
+	cid, _ := s.contents.Intern(unsafe.String(unsafe.SliceData(s.key), len(s.key)))
+	id := uint32(s.recs.Len())
+	s.recs.Append([2]uint32{pid, cid})
+	return id
+}
+
+// file rebuilds file id, its path and a hex hash written into out (a hash
+// that is not lowercase hex, or a symlink target, is a view of the table,
+// which never changes).
+func (s *fileStore) file(id uint32, out *outBuf) spawn.File {
+	r := s.recs.At(int(id))
+	f := spawn.File{Path: s.pathOf(id, out)}
+	k := s.contents.Get(r[1])
+	if k[0] == 0 { // see spawn.AppendContentKey
+		size, n := binary.Uvarint(unsafe.Slice(unsafe.StringData(k[1:]), len(k)-1))
+		start := len(out.b)
+		out.b = hex.AppendEncode(out.b, unsafe.Slice(unsafe.StringData(k[1+n:]), len(k)-1-n))
+		f.Digest = spawn.Digest{Hash: out.str(start), Size: int64(size)}
+		return f
+	}
+	f.Digest, f.SymlinkTarget = spawn.ParseContentKey(k)
+	return f
+}
+
+// pathOf is file id's path, written into out.
+func (s *fileStore) pathOf(id uint32, out *outBuf) string {
+	start := len(out.b)
+	out.b = s.paths.AppendTo(out.b, s.recs.At(int(id))[0])
+	return out.str(start)
+}
+
+// outBuf is where rebuilt strings are written. With borrow set they are
+// views of it, valid until it is reset (the next spawn, with ReuseSpawns);
+// without, each is a string of its own.
+type outBuf struct {
+	b      []byte
+	borrow bool
+}
+
+func (o *outBuf) str(start int) string {
+	if start == len(o.b) {
+		return ""
+	}
+	if o.borrow {
+		// Appending later may move o.b; a view keeps the old array alive.
+		return unsafe.String(&o.b[start], len(o.b)-start)
+	}
+	s := string(o.b[start:])
+	o.b = o.b[:start]
+	return s
+}
+
+// idArena keeps the id lists of sets in blocks of uint32 that never move,
+// located by block<<arenaBits | offset: a set costs its ids and twelve
+// bytes, not an allocation of its own.
+type idArena struct{ b [][]uint32 }
+
+const arenaBits = 18
+
+// add copies ids into the arena and returns where, or false when the
+// arena is full (four billion ids). A list longer than a block gets a
+// block of its own.
+func (a *idArena) add(ids []uint32) (uint32, bool) {
+	n := len(a.b)
+	if n == 0 || len(a.b[n-1])+len(ids) > cap(a.b[n-1]) {
+		size := 1 << 10
+		if n > 0 {
+			size = min(1<<arenaBits, 2*cap(a.b[n-1]))
+		}
+		if n == 1<<(32-arenaBits) {
+			return 0, false
+		}
+		a.b = append(a.b, make([]uint32, 0, max(size, len(ids))))
+		n++
+	}
+	pos := uint32(n-1)<<arenaBits | uint32(len(a.b[n-1]))
+	a.b[n-1] = append(a.b[n-1], ids...)
+	return pos, true
+}
+
+// get returns the n ids at pos.
+func (a *idArena) get(pos, n uint32) []uint32 {
+	off := pos & (1<<arenaBits - 1)
+	return a.b[pos>>arenaBits][off : off+n : off+n]
+}

@@ -1,0 +1,213 @@
+package execlog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ahab-go/ahab/internal/spawn"
+)
+
+// runfilesTree decodes ExecLogEntry.RunfilesTree and expands it into the
+// files of the tree, with their paths inside it, the way the flat formats
+// list a runfiles tree among a spawn's inputs. spawn.proto documents the
+// layering; later layers overwrite earlier ones at the same path:
+//
+//  1. symlinks (symlinks_id), relative to the tree's workspace directory;
+//  2. the artifacts of input_set_id at their canonical runfiles paths;
+//  3. empty_files, relative to the workspace directory, empty;
+//  4. root symlinks (root_symlinks_id), relative to the tree;
+//  5. _repo_mapping, from repo_mapping_manifest;
+//  6. <workspace>/.runfile, empty, when nothing else would create the
+//     workspace directory (and external runfiles are not also laid out
+//     under it the legacy way).
+//
+// Fields: 1 path, 2 input_set_id, 3 symlinks_id, 4 root_symlinks_id,
+// 5 empty_files, 6 repo_mapping_manifest, 7 legacy_external_runfiles.
+func (c *compactReader) runfilesTree(b []byte) (node, error) {
+	var n node
+	var inputSet, symlinks, rootSymlinks uint32
+	var empty []string
+	var repoMapping []byte
+	hasRepoMapping, legacy := false, false
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case 1:
+			n.dir.path = string(f.bytes("path"))
+		case 2:
+			inputSet = f.uint32("input_set_id")
+		case 3:
+			symlinks = f.uint32("symlinks_id")
+		case 4:
+			rootSymlinks = f.uint32("root_symlinks_id")
+		case 5:
+			empty = append(empty, string(f.bytes("empty_files")))
+		case 6:
+			repoMapping = f.bytes("repo_mapping_manifest")
+			hasRepoMapping = true
+		case 7:
+			legacy = f.bool("legacy_external_runfiles")
+		default:
+			f.skip()
+		}
+	}
+	if f.err != nil {
+		return n, f.err
+	}
+	tree := n.dir.path
+	t := runfiles{files: map[string]spawn.File{}}
+	ws := tree + "/" + c.workspace + "/"
+	wsExists := false
+	if symlinks != 0 {
+		set, err := c.ref("symlinks_id", symlinks, entrySymlinkEntrySet)
+		if err != nil {
+			return n, err
+		}
+		c.symlinkFiles(set, ws, &t)
+		wsExists = wsExists || len(t.files) > 0
+	}
+	if inputSet != 0 {
+		set, err := c.ref("input_set_id", inputSet, entryInputSet)
+		if err != nil {
+			return n, err
+		}
+		var bad error
+		c.walkSets(set, func(_ uint32, inputs []uint32) {
+			for _, in := range inputs {
+				if c.isSeen(in) {
+					continue
+				}
+				c.mark(in)
+				if c.kind(in) == entryRunfilesTree {
+					bad = fmt.Errorf("input_set_id %d holds runfiles tree %s, expected only files, directories and symlinks", inputSet, c.pathOf(in, &c.tmp))
+					continue
+				}
+				if !isExternal(c.pathOf(in, &c.tmp)) {
+					wsExists = true
+				}
+				for _, file := range c.appendFiles(nil, in, &c.tmp) {
+					for _, p := range c.runfilesPaths(file.Path, legacy) {
+						file.Path = tree + "/" + p
+						t.put(file)
+					}
+				}
+			}
+		})
+		if bad != nil {
+			return n, bad
+		}
+	}
+	for _, e := range empty {
+		wsExists = true
+		t.put(spawn.File{Path: ws + e})
+	}
+	if rootSymlinks != 0 {
+		set, err := c.ref("root_symlinks_id", rootSymlinks, entrySymlinkEntrySet)
+		if err != nil {
+			return n, err
+		}
+		before := len(t.rootNames)
+		c.symlinkFiles(set, tree+"/", &t)
+		for _, name := range t.rootNames[before:] {
+			if strings.HasPrefix(name, c.workspace+"/") {
+				wsExists = true
+			}
+		}
+	}
+	if hasRepoMapping {
+		file, err := logFile(repoMapping, "", nil)
+		if err != nil {
+			return n, fmt.Errorf("repo_mapping_manifest: %w", err)
+		}
+		file.Path = tree + "/_repo_mapping"
+		t.put(file)
+	}
+	if !legacy && !wsExists {
+		t.put(spawn.File{Path: ws + ".runfile"})
+	}
+	n.dir.files = make([]spawn.File, 0, len(t.files))
+	for _, file := range t.files {
+		n.dir.files = append(n.dir.files, file)
+	}
+	slices.SortFunc(n.dir.files, func(a, b spawn.File) int { return strings.Compare(a.Path, b.Path) })
+	return n, nil
+}
+
+// runfiles is a tree being assembled: path → file, later puts winning.
+type runfiles struct {
+	files map[string]spawn.File
+	// rootNames collects the names symlinkFiles laid out, in order.
+	rootNames []string
+}
+
+func (t *runfiles) put(f spawn.File) { t.files[f.Path] = f }
+
+// symlinkFiles lays out the symlinks of a symlink entry set under prefix:
+// its transitive sets first, then its own entries, later ones winning.
+// A symlink to a directory stands for the directory's files.
+func (c *compactReader) symlinkFiles(set uint32, prefix string, t *runfiles) {
+	c.walkSets(set, func(node uint32, targets []uint32) {
+		for i, name := range c.namesOf(node) {
+			t.rootNames = append(t.rootNames, name)
+			at := prefix + name
+			target := targets[i]
+			if target == noTarget {
+				t.put(spawn.File{Path: at})
+				continue
+			}
+			if c.kind(target) != entryDirectory {
+				file := c.appendFiles(nil, target, &c.tmp)[0]
+				file.Path = at
+				t.put(file)
+				continue
+			}
+			dir := c.pathOf(target, &c.tmp)
+			for _, file := range c.appendFiles(nil, target, &c.tmp) {
+				file.Path = at + strings.TrimPrefix(file.Path, dir)
+				t.put(file)
+			}
+		}
+	})
+}
+
+// runfilesPaths returns where an artifact lies in a runfiles tree,
+// relative to the tree: an output's configuration prefix
+// (bazel-out/<config>/bin/) is dropped; a file of an external repository
+// lies under the repository's name (and, with legacy external runfiles,
+// also under <workspace>/external/); any other under <workspace>/.
+func (c *compactReader) runfilesPaths(execPath string, legacy bool) []string {
+	p := trimOutputPrefix(execPath)
+	if rest, ok := strings.CutPrefix(p, "external/"); ok {
+		if legacy {
+			return []string{rest, c.workspace + "/" + p}
+		}
+		return []string{rest}
+	}
+	return []string{c.workspace + "/" + p}
+}
+
+// trimOutputPrefix drops "bazel-out/<config>/<bin or genfiles>/" (or
+// blaze-out) from a generated file's exec path.
+func trimOutputPrefix(p string) string {
+	rest, ok := strings.CutPrefix(p, "bazel-out/")
+	if !ok {
+		if rest, ok = strings.CutPrefix(p, "blaze-out/"); !ok {
+			return p
+		}
+	}
+	for range 2 {
+		i := strings.IndexByte(rest, '/')
+		if i <= 0 {
+			return p
+		}
+		rest = rest[i+1:]
+	}
+	return rest
+}
+
+// isExternal reports whether an exec path belongs to an external
+// repository, as a source file or as an output.
+func isExternal(p string) bool {
+	return strings.HasPrefix(trimOutputPrefix(p), "external/")
+}

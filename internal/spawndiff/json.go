@@ -1,0 +1,131 @@
+package spawndiff
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+
+	"github.com/ahab-go/ahab/internal/report"
+)
+
+// WriteJSON writes the JSON report of r to w (docs/diff.md describes it):
+//
+//	{
+//	  "old": "a.log",
+//	  "new": "b.log",
+//	  "counts": {"nondeterministic": 1, ..., "identical": 5},
+//	  "static": {"source": "aquery.pb", "root_causes": 2, "explained": 1},
+//	  "actions": [
+//	    {"outputs": [...], "mnemonic": "Genrule", "target": "//:clock", "verdict": "nondeterministic", "differs": ["outputs"], "causes": [], "root_causes": []},
+//	    ...
+//	  ]
+//	}
+//
+// Every verdict is counted, zeros included, in report order; actions are in
+// Result order, one per line. "target" is left out when the logs do not
+// name targets. "root_causes" lists, for downstream and absorbed actions,
+// the outputs of each root cause they descend from (empty for root causes
+// themselves). "causes" holds Action.Causes, each as the findings report
+// writes it. "static" and each action's "explained" are there only when
+// causes were attached (AttachCauses).
+func WriteJSON(w io.Writer, r *Result) error {
+	bw := bufio.NewWriter(w)
+	var b []byte
+	b = append(b, "{\n  \"old\": "...)
+	b = appendJSON(b, r.Old)
+	b = append(b, ",\n  \"new\": "...)
+	b = appendJSON(b, r.New)
+	b = append(b, ",\n  \"counts\": {"...)
+	for i, v := range Verdicts() {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendJSON(b, v.String())
+		b = append(b, ": "...)
+		b = appendJSON(b, r.Count(v))
+	}
+	b = append(b, "},\n"...)
+	if r.Static != "" {
+		roots, explained := r.Roots()
+		b = append(b, "  \"static\": "...)
+		b = appendJSON(b, jsonStatic{Source: r.Static, RootCauses: roots, Explained: explained})
+		b = append(b, ",\n"...)
+	}
+	b = append(b, "  \"actions\": ["...)
+	for i := range r.Actions {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		b = appendAction(b, r, &r.Actions[i])
+		if len(b) > 64<<10 {
+			bw.Write(b)
+			b = b[:0]
+		}
+	}
+	if len(r.Actions) > 0 {
+		b = append(b, "\n  "...)
+	}
+	b = append(b, "]\n}\n"...)
+	bw.Write(b)
+	return bw.Flush()
+}
+
+// jsonAction is one action of the JSON report, its fields in report order.
+type jsonAction struct {
+	Outputs    []string          `json:"outputs"`
+	Mnemonic   string            `json:"mnemonic"`
+	Target     string            `json:"target,omitempty"`
+	Verdict    string            `json:"verdict"`
+	Differs    []string          `json:"differs"`
+	Causes     []json.RawMessage `json:"causes"`
+	Explained  *bool             `json:"explained,omitempty"`
+	RootCauses [][]string        `json:"root_causes"`
+}
+
+// jsonStatic says where the causes came from and how many root causes
+// they explain.
+type jsonStatic struct {
+	Source     string `json:"source"`
+	RootCauses int    `json:"root_causes"`
+	Explained  int    `json:"explained"`
+}
+
+func appendAction(b []byte, r *Result, a *Action) []byte {
+	ja := jsonAction{
+		Outputs:    nonNil(a.Outputs),
+		Mnemonic:   a.Mnemonic,
+		Target:     a.Target,
+		Verdict:    a.Verdict.String(),
+		Differs:    a.Differs.Names(),
+		Causes:     []json.RawMessage{},
+		RootCauses: [][]string{},
+	}
+	for i := range a.Causes {
+		ja.Causes = append(ja.Causes, report.FindingJSON(&a.Causes[i]))
+	}
+	if r.Static != "" {
+		ja.Explained = &a.Explained
+	}
+	for _, i := range a.RootCauses {
+		ja.RootCauses = append(ja.RootCauses, nonNil(r.Actions[i].Outputs))
+	}
+	return appendJSON(b, ja)
+}
+
+func nonNil[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs
+}
+
+// appendJSON appends v encoded; everything here encodes (causes were
+// checked first).
+func appendJSON(b []byte, v any) []byte {
+	j, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return append(b, j...)
+}

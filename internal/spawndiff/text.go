@@ -1,0 +1,256 @@
+package spawndiff
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ahab-go/ahab/internal/quote"
+	"github.com/ahab-go/ahab/internal/report"
+)
+
+// TextOptions say how to print the text report.
+type TextOptions struct {
+	// Color paints verdicts, paths and counts as the findings report does.
+	Color bool
+}
+
+// WriteText writes the text report of r to w: a header counting the
+// verdicts, then each root cause, producers first, with what differs and
+// how many downstream and absorbed actions descend from it. Downstream
+// and absorbed actions are folded into those counts, not listed (the JSON
+// report lists them). Every string from a log is escaped, so a log cannot
+// put control characters on the terminal.
+func WriteText(w io.Writer, r *Result, opts TextOptions) error {
+	bw := bufio.NewWriter(w)
+	t := textWriter{w: bw, p: report.Palette{Color: opts.Color}, r: r}
+	t.header()
+	n := 0
+	for i := range r.Actions {
+		a := &r.Actions[i]
+		if !a.Verdict.IsRoot() {
+			break
+		}
+		if n == 0 {
+			t.line("")
+			t.line(t.p.Heading("Root causes, producers first:"))
+		}
+		n++
+		t.root(n, a)
+	}
+	if r.Count(Downstream)+r.Count(Absorbed) > 0 {
+		t.line("")
+		t.line(t.p.Faint("Downstream and absorbed actions are counted under the root causes they descend from; the JSON report lists each."))
+	}
+	return bw.Flush()
+}
+
+type textWriter struct {
+	w *bufio.Writer
+	p report.Palette
+	r *Result
+}
+
+func (t *textWriter) line(parts ...string) {
+	for _, p := range parts {
+		t.w.WriteString(p)
+	}
+	t.w.WriteByte('\n')
+}
+
+func (t *textWriter) header() {
+	r := t.r
+	divergent := len(r.Actions)
+	t.line("Compared ", safe(r.Old), " (", plural(r.OldSpawns, "spawn"), ") with ", safe(r.New), " (", plural(r.NewSpawns, "spawn"), "): ",
+		t.p.Heading(plural(divergent, "action")+" diverge"), ", ", strconv.Itoa(r.Count(Identical)), " identical.")
+	roots, follow := 0, 0
+	var rootParts, followParts []string
+	for _, v := range Verdicts() {
+		c := r.Count(v)
+		if c == 0 || v == Identical {
+			continue
+		}
+		part := strconv.Itoa(c) + " " + v.String()
+		if v.IsRoot() {
+			roots += c
+			rootParts = append(rootParts, part)
+		} else {
+			follow += c
+			followParts = append(followParts, part)
+		}
+	}
+	if roots > 0 {
+		t.line("  ", plural(roots, "root cause"), ": ", strings.Join(rootParts, ", "))
+	}
+	if follow > 0 {
+		t.line("  ", strconv.Itoa(follow), " follow from them: ", strings.Join(followParts, ", "))
+	}
+	if r.Static != "" && roots > 0 {
+		_, explained := r.Roots()
+		t.line("  ", "the static analysis of ", safe(r.Static), " predicts ", strconv.Itoa(explained), " of ", plural(roots, "root cause"),
+			"; ", t.p.Caution(strconv.Itoa(roots-explained)+" unexplained"))
+	}
+}
+
+// root prints one root cause.
+func (t *textWriter) root(n int, a *Action) {
+	name := a.Target
+	if name == "" && len(a.Outputs) > 0 {
+		name = a.Outputs[0]
+	}
+	const indent = "     "
+	t.line("")
+	t.line("  ", t.p.Faint(strconv.Itoa(n)+"."), " ", t.p.Caution(a.Verdict.String()), " ", safe(a.Mnemonic), " ", t.p.Finding(safe(name)))
+	switch a.Verdict {
+	case Nondeterministic:
+		t.line(indent, "same command, environment and inputs")
+	case FlakyExit:
+		t.line(indent, "same command, environment and inputs; exit code ", strconv.Itoa(int(a.OldExit)), " -> ", strconv.Itoa(int(a.NewExit)))
+	case OnlyOld:
+		t.line(indent, "ran only in ", safe(t.r.Old))
+	case OnlyNew:
+		t.line(indent, "ran only in ", safe(t.r.New))
+	case CommandChanged:
+		if c := a.Argument; c != nil {
+			old, new := excerpts(c.Old, c.New)
+			if c.OldMissing {
+				old = "absent"
+			}
+			if c.NewMissing {
+				new = "absent"
+			}
+			t.line(indent, "argument ", strconv.Itoa(c.Index), ": ", old, " -> ", new)
+		} else {
+			t.line(indent, "declared outputs: ", safeList(a.OldOutputs), " -> ", safeList(a.Outputs))
+		}
+	case EnvironmentChanged:
+		if c := a.Variable; c != nil {
+			line := indent + safe(c.Name) + ": " + value(c.Old) + " -> " + value(c.New)
+			if more := a.VariableChanges - 1; more > 0 {
+				line += " (and " + plural(more, "more variable") + ")"
+			}
+			t.line(line)
+		}
+	case InputChanged:
+		for _, c := range a.InputChanges {
+			t.line(indent, "input ", t.p.Finding(safe(c.Path)), ": ", safe(c.Old.Short()), " -> ", safe(c.New.Short()))
+		}
+		if more := a.SourceInputChanges - len(a.InputChanges); more > 0 {
+			t.line(indent, "… and ", plural(more, "more input"))
+		}
+	}
+	for i, c := range a.OutputChanges {
+		if i == MaxListed {
+			t.line(indent, "… and ", plural(len(a.OutputChanges)-MaxListed, "more output"))
+			break
+		}
+		t.line(indent, "output ", safe(c.Path), ": ", safe(c.Old.Short()), " -> ", safe(c.New.Short()))
+	}
+	t.causes(indent, a)
+	var follow []string
+	if a.Downstream > 0 {
+		follow = append(follow, plural(a.Downstream, "downstream action"))
+	}
+	if a.Absorbed > 0 {
+		follow = append(follow, strconv.Itoa(a.Absorbed)+" absorbed")
+	}
+	if len(follow) > 0 {
+		t.line(indent, "… and ", t.p.Caution(strings.Join(follow, ", ")))
+	}
+}
+
+// causes prints the static findings that predict the action's divergence,
+// or says there are none, and counts the action's other findings.
+func (t *textWriter) causes(indent string, a *Action) {
+	if t.r.Static == "" {
+		return
+	}
+	others := 0
+	for i := range a.Causes {
+		f := &a.Causes[i]
+		if f.Kind.PredictsDivergence() {
+			t.line(indent, t.p.Heading("cause:"), " ", report.TaggedSentence(f, t.p))
+		} else {
+			others++
+		}
+	}
+	if !a.Explained {
+		t.line(indent, t.p.Caution("no static cause"), ": the analysis does not predict this divergence")
+	}
+	if others > 0 {
+		t.line(indent, t.p.Faint("("+plural(others, "other finding")+" for this action, in the JSON report and in ahab's own report)"))
+	}
+}
+
+func plural(n int, noun string) string {
+	s := strconv.Itoa(n) + " " + noun
+	if n != 1 {
+		s += "s"
+	}
+	return s
+}
+
+// safe returns s as it is when it prints as itself, and quoted otherwise
+// (control characters, escapes, invisible characters): a log must not
+// drive the terminal.
+func safe(s string) string {
+	q := quote.Quote(s)
+	if len(q) == len(s)+2 {
+		return s
+	}
+	return q
+}
+
+func safeList(ss []string) string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
+		parts[i] = safe(s)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+func value(v *string) string {
+	if v == nil {
+		return "unset"
+	}
+	return quote.Quote(*v)
+}
+
+// excerptBefore and excerptAfter bound how much of a long argument is
+// shown around its first difference.
+const (
+	excerptBefore = 24
+	excerptAfter  = 40
+)
+
+// excerpts quotes two differing strings, each cut to the part around
+// where they first differ, with "…" where text was cut.
+func excerpts(a, b string) (string, string) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	// Start at a rune boundary both strings share.
+	start := max(0, p-excerptBefore)
+	for start > 0 && !utf8.RuneStart(a[start]) {
+		start--
+	}
+	return excerpt(a, start, p), excerpt(b, start, p)
+}
+
+func excerpt(s string, start, diff int) string {
+	end := min(len(s), diff+excerptAfter)
+	for end < len(s) && !utf8.RuneStart(s[end]) {
+		end++
+	}
+	q := quote.Quote(s[start:end])
+	if start > 0 {
+		q = "…" + q
+	}
+	if end < len(s) {
+		q += "…"
+	}
+	return q
+}

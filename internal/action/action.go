@@ -70,9 +70,9 @@ func References(arg, execPath string, m mode.Mode) bool {
 // them, replaced in place by the lines of the first param file it
 // references (§9). It is not
 // recursive, and unreferenced param files are not spliced in. It is what
-// programs are identified and judged by (§3.6), and it costs nothing for
-// the many actions whose arguments reference no param file: they are
-// returned as they are, so callers must not modify the result.
+// programs are identified and judged by (§3.6). The many actions whose
+// arguments reference no param file get their arguments as they are, not
+// a copy, so callers must not modify the result.
 func (a *Action) ExpandedArgv(m mode.Mode) []string {
 	if len(a.ParamFiles) == 0 || !slices.ContainsFunc(a.Arguments, func(arg string) bool { return a.referencedParamFile(arg, m) != nil }) {
 		return a.Arguments

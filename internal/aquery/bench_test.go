@@ -8,16 +8,21 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
+	"github.com/ahab-go/ahab/internal/gengraph"
 )
 
-// benchDumps returns a real dump as is, and repeated 200 times (concatenated
-// binary containers are one container with every list appended), which is
-// closer to the size of a large project's graph.
+// benchDumps returns a real dump as is, and 200 renumbered copies of it
+// as one graph (gengraph.Amplify), which is closer to the size of a large
+// project's graph.
 func benchDumps(b *testing.B) map[string][]byte {
 	data := readFile(b, filepath.Join(conformanceDir(b), "real", "webapp-opt-stamp.pb"))
+	var x200 bytes.Buffer
+	if _, err := gengraph.Amplify(&x200, data, 200, true); err != nil {
+		b.Fatal(err)
+	}
 	return map[string][]byte{
 		"webapp-opt-stamp":      data,
-		"webapp-opt-stamp_x200": bytes.Repeat(data, 200),
+		"webapp-opt-stamp_x200": x200.Bytes(),
 	}
 }
 

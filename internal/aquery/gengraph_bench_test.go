@@ -2,6 +2,7 @@ package aquery
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/gengraph"
@@ -9,7 +10,9 @@ import (
 
 // BenchmarkDecodeGenerated decodes a 10k-action Bazel 8 shaped dump from
 // gengraph (the same kind bench/run.sh measures) and resolves every
-// action's target and status inputs, as the analysis does.
+// action's target and status inputs, as the analysis does: on one
+// goroutine, keeping the actions, and on two workers, with and without
+// ReuseActions (the analysis reuses them, see analyze.Dump).
 func BenchmarkDecodeGenerated(b *testing.B) {
 	for _, f := range []gengraph.Format{gengraph.Proto, gengraph.StreamedProto} {
 		var buf bytes.Buffer
@@ -37,5 +40,20 @@ func BenchmarkDecodeGenerated(b *testing.B) {
 			}
 			b.ReportMetric(10000*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
 		})
+		for _, reuse := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/workers=2/reuse=%v", f, reuse), func(b *testing.B) {
+				b.SetBytes(int64(len(dump)))
+				b.ReportAllocs()
+				for b.Loop() {
+					g, err := Decode(bytes.NewReader(dump), "bench.pb", Options{Workers: 2, ReuseActions: reuse}, func(a *Action) error {
+						return nil
+					})
+					if err != nil || g.Actions() != 10000 {
+						b.Fatalf("%v, %d actions", err, g.Actions())
+					}
+				}
+				b.ReportMetric(10000*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+			})
+		}
 	}
 }

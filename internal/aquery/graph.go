@@ -473,7 +473,10 @@ func (b *builder) computeReach() error {
 	var out []uint32
 	var seen map[uint32]struct{} // out's ids, once out is long
 	has := func(a uint32) bool {
-		if seen == nil && len(out) > 16 { // beyond this, a scan costs more than a map
+		// Bazel's lists hold at most its two status files; only a
+		// hand-made graph has long ones, which a map keeps the walk
+		// linear on.
+		if seen == nil && len(out) > 16 {
 			seen = make(map[uint32]struct{}, 2*len(out))
 			for _, x := range out {
 				seen[x] = struct{}{}

@@ -10,8 +10,7 @@ type interner struct {
 }
 
 const (
-	internFirstEntries = 1 << 8
-	internMaxEntries   = 1 << 14
+	internMaxEntries = 1 << 14
 	// internMaxValueLen is the longest argument or value interned; longer
 	// ones (paths, whole shell commands) rarely repeat exactly.
 	internMaxValueLen = 48
@@ -26,15 +25,8 @@ func (in *interner) intern(b []byte) string {
 	if s, ok := in.m[string(b)]; ok { // this lookup does not allocate
 		return s
 	}
-	switch {
-	case in.m == nil:
-		// Small at first, for the many small dumps (tests, fuzzing),
-		// which would otherwise pay a megabyte each for the map.
-		in.m = make(map[string]string, internFirstEntries)
-	case len(in.m) == internFirstEntries || len(in.m) >= internMaxEntries:
-		// Sized for the whole generation: growing a map by splitting
-		// costs more than the lookups it serves.
-		in.m = make(map[string]string, internMaxEntries)
+	if in.m == nil || len(in.m) >= internMaxEntries {
+		in.m = make(map[string]string)
 	}
 	s := string(b)
 	in.m[s] = s

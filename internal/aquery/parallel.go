@@ -52,9 +52,8 @@ type pipeline struct {
 // batch is consecutive elements of one kind (actions, or the graph's
 // other elements), back to back in data as the dump frames them, each with
 // its tag and length. The reading goroutine writes nothing per element but
-// its bytes, and a worker walks the framing again: recording where each
-// element lies would cost the reader more, for that record is written on
-// one core into memory another core last read.
+// its bytes, and a worker walks the framing again: every worker waits on
+// the one reader, so the reader does the least it can.
 type batch struct {
 	data    []byte
 	n       int        // how many elements

@@ -60,8 +60,8 @@ func runAbsPath(lib *spec.Library, m mode.Mode, a *action.Action, report func(fi
 		}
 	}
 
-	// §3.4.3: resolving the program costs more than scanning, and most
-	// actions name no absolute path at all, so it waits for the first run.
+	// §3.4.3: most actions name no absolute path at all, so the program
+	// is only resolved for the declared paths at the first run.
 	var declared []string
 	resolved := false
 	isDeclared := func(s string) bool {

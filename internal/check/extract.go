@@ -7,8 +7,8 @@ import (
 
 // AbsolutePaths yields the "/-rooted runs" of s: the substrings that look
 // like absolute paths on the build machine (§3.4.1). It works on bytes, so
-// non-ASCII text splits runs, and it allocates nothing: every run is a
-// substring of s. The rules are the original's, byte for byte, because
+// non-ASCII text splits runs, and it allocates nothing
+// (BenchmarkAbsolutePaths): every run is a substring of s. The rules are the original's, byte for byte, because
 // they decide what users see reported and what their exceptions match.
 func AbsolutePaths(s string) iter.Seq[string] {
 	return func(yield func(string) bool) { absolutePaths(s, yield) }

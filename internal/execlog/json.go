@@ -17,9 +17,9 @@ import (
 // JSON, one after another with or without whitespace between them.
 //
 // It is a decoder of its own rather than encoding/json and protojson:
-// those read a log at about 40 MB/s, ten times slower than the binary
-// format (BenchmarkRead, docs/performance.md), and a JSON log is the
-// largest of the three. It knows SpawnExec's fields by both the
+// those read a generated log of 100k spawns at 48 MB/s (bench/difflog
+// -mode proto), this decoder at 340 MB/s (BenchmarkRead/100k/json; see
+// docs/performance.md), and a JSON log is the largest of the three. It knows SpawnExec's fields by both the
 // lowerCamelCase names Bazel prints and the proto names protojson also
 // accepts, reads int64 values quoted or not, and skips unknown fields
 // (Bazel 4.2.3 writes progressMessage, and remoteCacheHit, which later

@@ -176,7 +176,8 @@ func (d *keyDecoder) byte() byte {
 }
 
 func (d *keyDecoder) str() string {
-	// Fast path: no escaped NUL before the terminator.
+	// Most strings hold no NUL to escape: they are substrings of the
+	// key, not copies.
 	i := strings.IndexByte(d.s, 0)
 	if d.s[i+1] == 1 {
 		s := d.s[:i]

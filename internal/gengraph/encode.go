@@ -28,8 +28,8 @@ var jsonNames = map[protowire.Number]string{
 // kv is a KeyValuePair.
 type kv struct{ key, value string }
 
-// strs is a list of strings kept in one reused byte arena, so building an
-// action's 60 arguments allocates nothing once the arena has grown.
+// strs is a list of strings kept in one reused byte arena, so that every
+// action's arguments are built in the same memory.
 type strs struct {
 	buf  []byte
 	ends []int

@@ -13,8 +13,7 @@
 // same package as the standard library's encoding/json/jsontext, which Go
 // 1.26 still keeps behind GOEXPERIMENT=jsonv2 (with the experiment on, the
 // module is an alias of it). Unlike encoding/json's Token API it rejects
-// duplicate names and invalid UTF-8 itself and reads a large report without
-// allocating per token.
+// duplicate names and invalid UTF-8 itself.
 package jsonfile
 
 import (

@@ -23,7 +23,8 @@ import (
 // It is written field by field through a small pretty printer rather than
 // through encoding/json, whose struct tags can say neither the field order
 // per kind nor the escaping, and so that a report of a million findings
-// costs no allocation per field.
+// costs no allocation per field (BenchmarkWriteJSON: about one per
+// finding, for decoding it from its key).
 
 // WriteJSON writes the report of §8.1 for findings, which must be in
 // finding.Compare order (Set.Ordered gives it), followed by a newline.

@@ -151,9 +151,8 @@ func appendSentence(b []byte, f *finding.Finding, p Palette) []byte {
 	return appendSentenceOf(b, f, p, false)
 }
 
-// appendSentenceOf appends a finding's sentence piece by piece: a report
-// writes one per line, and building each as a string first would cost
-// more than the rest of the line. withKind puts the kind's tag after the
+// appendSentenceOf appends a finding's sentence piece by piece to the
+// line it is on. withKind puts the kind's tag after the
 // prefix, "hermeticity violation [absolute_path]:", which is what an
 // exception names.
 func appendSentenceOf(b []byte, f *finding.Finding, p Palette, withKind bool) []byte {

@@ -123,8 +123,8 @@ var null = dest{node: -1}
 
 // state is what the script has said so far. A subshell, a branch or a
 // substitution works on a clone, which sees its parent's variables and
-// keeps its own writes, so cloning costs nothing however many variables
-// the script has.
+// keeps its own writes, so a clone copies none of the variables the
+// script has.
 type state struct {
 	vars       map[string]variable // written in this scope
 	parent     *state

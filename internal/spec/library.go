@@ -199,8 +199,9 @@ const memoLimit = 4096
 // ResolveArgv is Resolve(program.Of(argv[0]), argv[1:]) for a non-empty
 // argv. A build runs the same few hundred programs hundreds of thousands
 // of times, and a resolution that meets no wraps entry does not depend on
-// the arguments, so those are remembered by argv[0]. It is safe for
-// concurrent use, as long as nothing is added to the library meanwhile.
+// the arguments, so those are remembered by argv[0] (BenchmarkResolveArgv:
+// about half the time of resolving each). It is safe for concurrent use,
+// as long as nothing is added to the library meanwhile.
 func (l *Library) ResolveArgv(argv []string) Resolution {
 	if v, ok := l.memo.Load(argv[0]); ok {
 		r := v.(Resolution)

@@ -58,3 +58,31 @@ func BenchmarkResolve(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkResolveArgv resolves the same realistic invocations as
+// BenchmarkResolve, through ResolveArgv's memo of programs by argv[0]
+// (memo) and without it, as Resolve does on every call (each).
+func BenchmarkResolveArgv(b *testing.B) {
+	lib := Builtin()
+	of := program.OfFor(lib.Mode())
+	b.Run("memo", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, argv := range builtinInvocations {
+				if r := lib.ResolveArgv(argv); r.Program.Path == "" {
+					b.Fatalf("%s resolved to nothing", argv[0])
+				}
+			}
+		}
+	})
+	b.Run("each", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, argv := range builtinInvocations {
+				if r := lib.Resolve(of(argv[0]), argv[1:]); r.Program.Path == "" {
+					b.Fatalf("%s resolved to nothing", argv[0])
+				}
+			}
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -34,6 +35,14 @@ func TestKillServer(t *testing.T) {
 	os.MkdirAll(filepath.Join(ob, "server"), 0o755)
 	os.WriteFile(filepath.Join(ob, "server", "server.pid.txt"), []byte(strconv.Itoa(byPid.Process.Pid)+"\n"), 0o644)
 
+	// A real server has run for a while; these must have exec'd first.
+	for _, cmd := range []*exec.Cmd{byFlag, bystander, byPid} {
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if b, _ := os.ReadFile(procCmdline(cmd.Process.Pid)); strings.HasPrefix(string(b), "/bin/sh\x00") {
+				break
+			}
+		}
+	}
 	if err := KillServer(ob); err != nil {
 		t.Fatal(err)
 	}

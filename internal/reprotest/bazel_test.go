@@ -17,7 +17,6 @@ import (
 	"github.com/ahab-go/ahab/internal/testenv"
 )
 
-
 // TestRealBuilds runs Run with every variation on a copy of a corpus
 // workspace (cascade; AHAB_REPROTEST_CORPUS=all runs all five, about five
 // minutes, or names one) and requires, spawn by spawn, the verdicts that

@@ -91,14 +91,7 @@ func TestDiffAgainstRealBuilds(t *testing.T) {
 				if code != ExitDiverged {
 					t.Fatalf("exit %d, want %d (the builds diverge); stderr:\n%s", code, ExitDiverged, stderr)
 				}
-				var rep diffReport
-				data, err := os.ReadFile(out)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := json.Unmarshal(data, &rep); err != nil {
-					t.Fatal(err)
-				}
+				rep := readDiffReport(t, out)
 				checkVerdicts(t, rep, c)
 				for _, a := range rep.Actions {
 					// The dumps are of //..., which leaves out the
@@ -135,6 +128,20 @@ func TestDiffAgainstRealBuilds(t *testing.T) {
 			})
 		}
 	}
+}
+
+// readDiffReport reads the JSON report of ahab diff or reprotest.
+func readDiffReport(t *testing.T, path string) diffReport {
+	t.Helper()
+	var rep diffReport
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
 
 // checkVerdicts requires every spawn of c the verdict its two real builds

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,14 +52,7 @@ func TestReprotestRealBuild(t *testing.T) {
 	if code := Main(args, sys); code != ExitDiverged {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitDiverged, stderr)
 	}
-	var rep diffReport
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readDiffReport(t, out)
 	checkVerdicts(t, rep, c)
 	if rep.Static == nil || rep.Static.RootCauses == 0 || rep.Static.Explained != rep.Static.RootCauses {
 		t.Errorf("static %+v, want every root cause explained", rep.Static)

@@ -24,11 +24,5 @@ func (r *Result) AttachCauses(source string, static *analyze.Index) {
 			a.Target = af.Target
 		}
 		a.Causes = af.Findings
-		for _, f := range af.Findings {
-			if f.Kind.PredictsDivergence() {
-				a.Explained = true
-				break
-			}
-		}
 	}
 }

@@ -105,7 +105,8 @@ func appendAction(b []byte, r *Result, a *Action) []byte {
 		ja.Causes = append(ja.Causes, report.FindingJSON(&a.Causes[i]))
 	}
 	if r.Static != "" {
-		ja.Explained = &a.Explained
+		explained := a.Explained()
+		ja.Explained = &explained
 	}
 	for _, i := range a.RootCauses {
 		ja.RootCauses = append(ja.RootCauses, nonNil(r.Actions[i].Outputs))

@@ -130,7 +130,7 @@ func (r *Result) Roots() (roots, explained int) {
 	for i := range r.Actions {
 		if a := &r.Actions[i]; a.Verdict.IsRoot() {
 			roots++
-			if a.Explained {
+			if a.Explained() {
 				explained++
 			}
 		}
@@ -185,10 +185,19 @@ type Action struct {
 	OldExit, NewExit int32
 
 	// Causes are the static analysis's findings for the same action
-	// (AttachCauses), every kind, in report order; Explained says whether
-	// one of them predicts a divergence (Kind.PredictsDivergence).
-	Causes    []finding.Finding
-	Explained bool
+	// (AttachCauses), every kind, in report order.
+	Causes []finding.Finding
+}
+
+// Explained says whether one of the action's causes predicts a divergence
+// (Kind.PredictsDivergence).
+func (a *Action) Explained() bool {
+	for _, f := range a.Causes {
+		if f.Kind.PredictsDivergence() {
+			return true
+		}
+	}
+	return false
 }
 
 // MaxListed bounds how many changed inputs an action keeps for reports.

@@ -89,7 +89,7 @@ func WriteSummary(w io.Writer, r *Result, opts TextOptions) error {
 		}
 		line := "  " + t.p.Faint(strconv.Itoa(n+1)+".") + " " + t.p.Caution(a.Verdict.String()) + " " + safe(a.Mnemonic) + " " + t.p.Finding(safe(name)) +
 			": " + strconv.Itoa(a.Downstream) + " downstream, " + strconv.Itoa(a.Absorbed) + " absorbed"
-		if r.Static != "" && !a.Explained {
+		if r.Static != "" && !a.Explained() {
 			line += " " + t.p.Caution("(no static cause)")
 		}
 		t.line(line)

@@ -176,7 +176,7 @@ func (t *textWriter) causes(indent string, a *Action) {
 			others++
 		}
 	}
-	if !a.Explained {
+	if !a.Explained() {
 		t.line(indent, t.p.Caution("no static cause"), ": the analysis does not predict this divergence")
 	}
 	if others > 0 {

@@ -104,6 +104,10 @@ type Options struct {
 	// path fragments in memory: what matching actions to the spawns of an
 	// execution log by their outputs needs.
 	ArtifactPaths bool
+	// DepSets keeps every dep set, and every artifact's path, for
+	// Graph.Inputs once the dump is read: what reading the files an
+	// action runs (its tools' scripts and sources) needs.
+	DepSets bool
 }
 
 // Error is a dump that cannot be decoded. It renders as one line naming the
@@ -173,7 +177,7 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 			return nil, err
 		}
 	}
-	b := &builder{keepPaths: opts.ArtifactPaths}
+	b := &builder{keepPaths: opts.ArtifactPaths || opts.DepSets, keepDepSets: opts.DepSets}
 	d := &elementDecoder{graph: b, fn: fn}
 	if opts.Workers > 1 && (format == Proto || format == StreamedProto) {
 		d.pipe = newPipeline(s, b, opts.Workers, opts.ReuseActions, fn)

@@ -25,8 +25,52 @@ type Graph struct {
 	statusPaths map[uint32]string
 	actions     int
 	targetCount int
-	// paths names artifacts; nil unless Options.ArtifactPaths.
+	// paths names artifacts; nil unless Options.ArtifactPaths or DepSets.
 	paths *artifactPaths
+	// depSets and depSetIDs are the builder's; empty unless Options.DepSets.
+	depSets   table[depSetRef]
+	depSetIDs arena[uint32]
+}
+
+// Inputs calls visit with the id and exec path of every artifact the
+// given input dep sets reach, each once, dep sets in the given order and
+// within one its direct artifacts before its transitive sets, until visit
+// returns false. It needs Options.DepSets; without it, it visits nothing.
+// Each dep set is walked once per call, so the cost is the size of what
+// the action reads, however the sets are shared.
+func (g *Graph) Inputs(depSets []uint32, visit func(id uint32, path string) bool) {
+	if g.paths == nil || g.depSets.len() == 0 {
+		return
+	}
+	seenSet := map[uint32]bool{}
+	seenArtifact := map[uint32]bool{}
+	stack := slices.Clone(depSets)
+	slices.Reverse(stack)
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seenSet[id] {
+			continue
+		}
+		seenSet[id] = true
+		ref, ok := g.depSets.get(id)
+		if !ok {
+			continue
+		}
+		ids := g.depSetIDs.get(ref.pos, ref.direct+ref.trans)
+		for _, a := range ids[:ref.direct] {
+			if seenArtifact[a] {
+				continue
+			}
+			seenArtifact[a] = true
+			if p, ok := g.ArtifactPath(a); ok && !visit(a, p) {
+				return
+			}
+		}
+		for i := len(ids) - 1; i >= int(ref.direct); i-- {
+			stack = append(stack, ids[i])
+		}
+	}
 }
 
 // ArtifactPath returns the exec path of the artifact with that id, when
@@ -124,6 +168,8 @@ type builder struct {
 	g Graph
 	artifactPaths
 	keepPaths bool // hand artifactPaths to the Graph (Options.ArtifactPaths)
+	// keepDepSets hands the dep sets to the Graph (Options.DepSets).
+	keepDepSets bool
 	depSets   table[depSetRef]
 	// depSetIDs holds every dep set's ids back to back, so that a dep set
 	// costs its ids and one small header rather than two slices.
@@ -360,6 +406,9 @@ func (b *builder) finish() (*Graph, error) {
 	*g = b.g
 	if b.keepPaths {
 		g.paths = &b.artifactPaths
+	}
+	if b.keepDepSets {
+		g.depSets, g.depSetIDs = b.depSets, b.depSetIDs
 	}
 	return g, nil
 }

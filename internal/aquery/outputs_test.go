@@ -64,3 +64,44 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// With DepSets, Graph.Inputs lists what an action reads, each artifact
+// once, through nested and shared dep sets; a genrule running an
+// sh_binary tool reads the tool's own script. Without, it lists nothing.
+func TestInputs(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "builds", "shell", "aquery.pb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputsOf := func(opts Options) []string {
+		g, actions := mustDecode(t, data, opts)
+		for _, a := range actions {
+			if g.Target(a.TargetID) != "//shell:tool_clock" {
+				continue
+			}
+			var paths []string
+			g.Inputs(slices.Concat(a.InputDepSets, a.InputDepSets), func(_ uint32, p string) bool {
+				paths = append(paths, p)
+				return true
+			})
+			return paths
+		}
+		t.Fatal("no action of //shell:tool_clock")
+		return nil
+	}
+	got := inputsOf(Options{DepSets: true})
+	for _, want := range []string{"tools/stamp.sh", "bazel-out/host/bin/tools/stamp"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("inputs %q lack %q", got, want)
+		}
+	}
+	if sorted := slices.Compact(slices.Sorted(slices.Values(got))); len(sorted) != len(got) {
+		t.Errorf("inputs %q list an artifact twice", got)
+	}
+	if parallel := inputsOf(Options{DepSets: true, Workers: 4}); !slices.Equal(got, parallel) {
+		t.Errorf("a parallel decode lists %q, a sequential one %q", parallel, got)
+	}
+	if none := inputsOf(Options{}); len(none) != 0 {
+		t.Errorf("without DepSets, inputs %q", none)
+	}
+}

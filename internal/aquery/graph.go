@@ -170,7 +170,7 @@ type builder struct {
 	keepPaths bool // hand artifactPaths to the Graph (Options.ArtifactPaths)
 	// keepDepSets hands the dep sets to the Graph (Options.DepSets).
 	keepDepSets bool
-	depSets   table[depSetRef]
+	depSets     table[depSetRef]
 	// depSetIDs holds every dep set's ids back to back, so that a dep set
 	// costs its ids and one small header rather than two slices.
 	depSetIDs arena[uint32]

@@ -21,7 +21,7 @@ func BenchmarkAnalyzeWorkspace(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, inv := range invs {
-			if _, err := Analyze(inv); err != nil {
+			if _, err := Analyze(inv, Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -44,7 +44,7 @@ func BenchmarkAnalyzeLong(b *testing.B) {
 			b.ReportAllocs()
 			inv := Invocation{Shell: "/bin/bash", Script: script}
 			for b.Loop() {
-				if _, err := Analyze(inv); err != nil {
+				if _, err := Analyze(inv, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -10,9 +10,13 @@ package code
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/ahab-go/ahab/internal/effect"
+	"github.com/ahab-go/ahab/internal/spec"
 )
 
 // Languages, as roles name them (code:python, script:sh).
@@ -84,6 +88,26 @@ type Runner interface {
 	// uses, as facts for the conditions of the program that reads it:
 	// source:__DATE__ for a C file that uses __DATE__.
 	Uses(language, text string) []string
+}
+
+// Reader reads programs of one language: package python's, perl's…
+type Reader interface {
+	// Read follows a program and says what reaches its outputs; it hands
+	// on the programs it runs in turn to env.Runner.
+	Read(p Program, env Env) Outcome
+	// Uses lists, as facts (source:NAME), which of the library's functions
+	// of the language a source uses: a C file that uses __DATE__ gives
+	// source:__DATE__.
+	Uses(text string, lib *spec.Library) []string
+}
+
+// Env is what a reader reads with.
+type Env struct {
+	Library *spec.Library
+	// Files reads the workspace files the program imports or reads; nil
+	// when the workspace is not known.
+	Files  Files
+	Runner Runner
 }
 
 // Source is a file an action runs, found and read.
@@ -196,4 +220,29 @@ func IsOutput(outputs []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// CommandLine writes an argument vector as a shell command line, for a
+// reader that hands a command to the shell's (subprocess.run(["date"])):
+// a known argument quoted, an unknown one as a variable no script sets, so
+// that the shell sees a word it cannot know.
+func CommandLine(args []Arg) string {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if !a.Known {
+			b.WriteString(`"${__ahab_unknown_` + strconv.Itoa(i) + `}"`)
+			continue
+		}
+		q, err := syntax.Quote(a.Text, syntax.LangBash)
+		if err != nil {
+			// A NUL byte, which no argument can hold.
+			b.WriteString(`"${__ahab_unknown_` + strconv.Itoa(i) + `}"`)
+			continue
+		}
+		b.WriteString(q)
+	}
+	return b.String()
 }

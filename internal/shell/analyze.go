@@ -207,12 +207,12 @@ type frame struct {
 	anchor int // the offset to report when not exact
 	// site is the file text comes from, when it is a file of its own (a
 	// tool's script): positions in it are reported as sites of that file.
-	site    string
-	inFile  bool // text is all of the file site
-	out     dest
-	err     dest
-	stdin   []taint
-	piped   bool // stdin is a pipe from another command
+	site   string
+	inFile bool // text is all of the file site
+	out    dest
+	err    dest
+	stdin  []taint
+	piped  bool // stdin is a pipe from another command
 	// stdinFile is the file stdin is redirected from, when known; stdinText
 	// the here-document or here-string it is.
 	stdinFile string
@@ -766,4 +766,3 @@ func isName(s string) bool {
 	}
 	return true
 }
-

@@ -63,23 +63,22 @@ func (a *analyzer) finish() {
 		site  effect.Site
 	}
 	seen := map[key]bool{}
+	printed := map[key]bool{}
 	for _, src := range a.sources {
-		if !a.g.toSink(src.value)[src.node] {
-			continue
-		}
 		k := key{src.value, src.pos.Offset, src.text, src.site}
-		if seen[k] {
+		out := Source{Value: src.value, Text: src.text, Because: src.because, Pos: src.pos, Site: src.site, Command: -1}
+		if a.g.reachesWithout(src.node, uncapturedID, src.value) && !printed[k] {
+			printed[k] = true
+			a.script.Printed = append(a.script.Printed, out)
+		}
+		if !a.g.toSink(src.value)[src.node] || seen[k] {
 			continue
 		}
 		seen[k] = true
-		a.script.Sources = append(a.script.Sources, Source{
-			Value:   src.value,
-			Text:    src.text,
-			Because: src.because,
-			Pos:     src.pos,
-			Site:    src.site,
-			Command: a.g.firstCommand(src.node, src.value),
-		})
+		out.Command = a.g.firstCommand(src.node, src.value)
+		a.script.Sources = append(a.script.Sources, out)
 	}
-	slices.SortStableFunc(a.script.Sources, func(x, y Source) int { return x.Pos.Offset - y.Pos.Offset })
+	byOffset := func(x, y Source) int { return x.Pos.Offset - y.Pos.Offset }
+	slices.SortStableFunc(a.script.Sources, byOffset)
+	slices.SortStableFunc(a.script.Printed, byOffset)
 }

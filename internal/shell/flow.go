@@ -177,3 +177,28 @@ func (g *graph) firstCommand(start int, v effect.Value) int {
 	}
 	return best
 }
+
+// reachesWithout says whether v flows from start to target without
+// passing through a command that removes it.
+func (g *graph) reachesWithout(start, target int, v effect.Value) bool {
+	seen := make([]bool, len(g.nodes))
+	seen[start] = true
+	stack := []int{start}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == target {
+			return true
+		}
+		if n != start && slices.Contains(g.nodes[n].removes, v) {
+			continue
+		}
+		for _, to := range g.nodes[n].edges {
+			if !seen[to] {
+				seen[to] = true
+				stack = append(stack, to)
+			}
+		}
+	}
+	return false
+}

@@ -59,6 +59,10 @@ type Script struct {
 	// Sources are the sources of variation whose value reaches a file,
 	// in the order they appear, each once.
 	Sources []Source
+	// Printed are the sources of variation whose value reaches the
+	// script's own standard output, which Bazel throws away but a program
+	// running the script may keep (subprocess.check_output).
+	Printed []Source
 	// Truncated says the script was too big or too deeply nested to follow
 	// to the end: the model covers a prefix of it.
 	Truncated bool

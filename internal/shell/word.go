@@ -484,4 +484,3 @@ func sglValue(q *syntax.SglQuoted) string {
 	r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\'`, `'`, `\"`, `"`, `\e`, "\x1b", `\r`, "\r")
 	return r.Replace(q.Value)
 }
-

@@ -60,18 +60,18 @@ const (
 	// Value: data, which may appear in what the program produces (the
 	// default for an option's value and for any argument of a program
 	// nobody described).
-	Value Kind = iota
-	Reads     // the path of a file it reads
-	Records   // the path of a file it reads and whose name it records (tar, sha256sum)
-	Writes    // the path of a file it writes
-	Rewrites  // the path of a file it reads and replaces (sed -i, gzip FILE)
-	Cwd       // a directory it works in (tar -C)
-	Ignored   // a value that never reaches its output (a count of threads)
-	Code      // a program, in Language (python3 -c, awk 'PROGRAM')
-	Script    // the path of a file holding a program, in Language
-	Command   // this argument and those after it are a command it runs (nice, timeout)
-	Exec      // a command it runs, up to an argument `;` or `+` (find -exec)
-	Assign    // NAME=VALUE, an assignment to the environment of what it runs (env)
+	Value    Kind = iota
+	Reads         // the path of a file it reads
+	Records       // the path of a file it reads and whose name it records (tar, sha256sum)
+	Writes        // the path of a file it writes
+	Rewrites      // the path of a file it reads and replaces (sed -i, gzip FILE)
+	Cwd           // a directory it works in (tar -C)
+	Ignored       // a value that never reaches its output (a count of threads)
+	Code          // a program, in Language (python3 -c, awk 'PROGRAM')
+	Script        // the path of a file holding a program, in Language
+	Command       // this argument and those after it are a command it runs (nice, timeout)
+	Exec          // a command it runs, up to an argument `;` or `+` (find -exec)
+	Assign        // NAME=VALUE, an assignment to the environment of what it runs (env)
 	// Remaps: OLD=NEW, a path the program takes out of what it records
 	// (-ffile-prefix-map=$PWD=.).
 	Remaps
@@ -744,4 +744,3 @@ func isEnvName(s string) bool {
 	}
 	return true
 }
-

@@ -26,11 +26,11 @@ var (
 	topFields    = []string{"programs", "files", "functions"}
 	effectFields = []string{"value", "because", "when", "unless"}
 	// The fields of a file's and a function's entry.
-	fileFields     = []string{"effects"}
-	functionFields = []string{"effects", "returns", "runs", "removes"}
-	factFields   = []string{"fact", "when"}
-	caseFields      = []string{"when", "operands", "stdin", "stdout", "roles"}
-	conditionFields = []string{"family", "off", "all"}
+	fileFields         = []string{"effects"}
+	functionFields     = []string{"effects", "returns", "runs", "removes", "sets", "opens", "writes"}
+	factFields         = []string{"fact", "when"}
+	caseFields         = []string{"when", "operands", "stdin", "stdout", "roles"}
+	conditionFields    = []string{"family", "off", "all"}
 	clauseFields       = []string{"because", "any_of", "when"}
 	guardFields        = []string{"family", "off"}
 	transitionVariants = []string{"after_separator", "first_argument"}

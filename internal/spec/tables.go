@@ -38,7 +38,17 @@ type Function struct {
 	// is ("sh" for os.system).
 	Runs    string
 	Removes []effect.Value
-	Origin  string
+	// Sets are facts the call establishes for the code after it, when
+	// their condition holds: random.seed(0) sets seeded:random.
+	Sets []Fact
+	// Opens names the argument that is the path of a file the call opens
+	// (open, tarfile.open, zipfile.ZipFile): its result writes into that
+	// file when opened for writing. Writes names the argument that is the
+	// path of a file the call writes (shutil.copy's destination,
+	// py_compile's cfile). Each is a position from 0, or a keyword, or
+	// both as "1|dst".
+	Opens, Writes string
+	Origin        string
 }
 
 func (r reader) files(origin string) ([]FileEntry, error) {
@@ -93,6 +103,16 @@ func (r reader) functions(origin string) ([]Function, error) {
 							f.Removes = append(f.Removes, v)
 						}
 					}
+				case "sets":
+					err = d.Array("a sequence of facts", func() error {
+						fact, err := r.fact()
+						f.Sets = append(f.Sets, fact)
+						return err
+					})
+				case "opens":
+					f.Opens, err = d.String("the argument that names the file opened")
+				case "writes":
+					f.Writes, err = d.String("the argument that names the file written")
 				}
 				return err
 			})

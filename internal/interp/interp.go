@@ -92,4 +92,3 @@ func reach(src shell.Source, p code.Program) effect.Reach {
 	}
 	return effect.Reach{Value: src.Value, Text: src.Text, Because: src.Because, Site: site}
 }
-

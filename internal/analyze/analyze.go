@@ -12,7 +12,11 @@
 //     before the dep sets they name), the workspace status files each
 //     remembered action reaches through its dep sets are found, and the
 //     checks of the check.Inputs stage judge them.
-//  3. Targets: every finding names its action's target by id until now;
+//  3. Programs: the actions a check deferred (check.Check.Defer: those
+//     whose programs must be read, a shell script, a workspace tool) are
+//     judged with their outputs and inputs named, and the workspace's
+//     files at hand (package execroot), once the graph is read.
+//  4. Targets: every finding names its action's target by id until now;
 //     finding.ResolveTargets puts the labels in, since the graph's targets
 //     come after its actions too.
 package analyze
@@ -23,11 +27,13 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/aquery"
 	"github.com/ahab-go/ahab/internal/check"
+	"github.com/ahab-go/ahab/internal/execroot"
 	"github.com/ahab-go/ahab/internal/finding"
 )
 
@@ -49,6 +55,9 @@ type Options struct {
 	// logs needs to put the static causes beside each divergent spawn.
 	// It costs memory in proportion to the actions and their findings.
 	ByAction bool
+	// Tree is where the workspace's files are, for the actions a check
+	// defers to read what they run; nil reads no file.
+	Tree *execroot.Tree
 }
 
 // Progress is a snapshot of a run.
@@ -91,6 +100,27 @@ type worker struct {
 	// byAction is every action checked, with Options.ByAction; nil
 	// otherwise.
 	byAction []actionRecord
+	// deferred are the actions checks deferred to the Programs step, and
+	// generators the actions that make what may be a launcher.
+	deferred   []deferredAction
+	generators []generator
+}
+
+// deferredAction is an action a check deferred, copied whole.
+type deferredAction struct {
+	action       action.Action
+	inputDepSets []uint32
+	outputIDs    []uint32
+	checks       []*check.Check
+	record       int // index into worker.byAction, with Options.ByAction
+}
+
+// generator is an action that makes what may be a launcher.
+type generator struct {
+	mnemonic     string
+	targetID     uint32
+	inputDepSets []uint32
+	outputIDs    []uint32
 }
 
 // inputs is what the Inputs step needs of one action.
@@ -121,9 +151,10 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	if opts.Visit != nil {
 		n = 1
 	}
-	needInputs := false
+	needInputs, defers := false, false
 	for _, c := range checks {
 		needInputs = needInputs || c.Stage == check.Inputs
+		defers = defers || c.Defer != nil
 	}
 	// Each decoding goroutine takes a worker from the pool for one action
 	// and puts it back; there are as many workers as goroutines, so taking
@@ -149,7 +180,7 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	// its set, and worker.check copies the mnemonic and the input dep set
 	// ids. So the decoder may reuse actions and the memory they were
 	// decoded from, unless findings are kept by action.
-	decodeOpts := aquery.Options{Format: opts.Format, Workers: n, ReuseActions: !opts.ByAction, ArtifactPaths: opts.ByAction}
+	decodeOpts := aquery.Options{Format: opts.Format, Workers: n, ReuseActions: !opts.ByAction, ArtifactPaths: opts.ByAction, DepSets: defers}
 	if opts.Progress != nil {
 		decodeOpts.Progress = func(b int64) { opts.Progress(Progress{BytesRead: b, Actions: checked.Load()}) }
 	}
@@ -177,6 +208,9 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	}
 	if needInputs {
 		sets = append(sets, checkInputs(graph, checks, workers))
+	}
+	if defers {
+		sets = append(sets, checkPrograms(graph, workers, opts.Tree, n))
 	}
 	if opts.Progress != nil {
 		opts.Progress(Progress{Actions: checked.Load(), Done: true})
@@ -239,7 +273,115 @@ func (w *worker) check(checks []*check.Check, a *aquery.Action, needInputs bool)
 		w.depSetIDs = append(w.depSetIDs, a.InputDepSets...)
 		w.withInputs = append(w.withInputs, inputs{mnemonic: m, targetID: a.TargetID, start: uint32(start), end: uint32(len(w.depSetIDs)), record: len(w.byAction) - 1})
 	}
-	check.Run(checks, check.CommandLine, &a.Action, w.report)
+	if deferred := check.RunNow(checks, &a.Action, w.report); len(deferred) > 0 {
+		w.deferred = append(w.deferred, deferredAction{
+			action: cloneAction(&a.Action), inputDepSets: slices.Clone(a.InputDepSets), outputIDs: slices.Clone(a.OutputIDs),
+			checks: deferred, record: len(w.byAction) - 1,
+		})
+	}
+	if execroot.KeepsGenerator(a.Mnemonic) {
+		w.generators = append(w.generators, generator{mnemonic: strings.Clone(a.Mnemonic), targetID: a.TargetID,
+			inputDepSets: slices.Clone(a.InputDepSets), outputIDs: slices.Clone(a.OutputIDs)})
+	}
+}
+
+// cloneAction copies what a check sees of an action, so that it outlives
+// the decoder's reuse of the action and its memory.
+func cloneAction(a *action.Action) action.Action {
+	c := action.Action{Mnemonic: strings.Clone(a.Mnemonic), TargetID: a.TargetID}
+	for _, s := range a.Arguments {
+		c.Arguments = append(c.Arguments, strings.Clone(s))
+	}
+	for _, e := range a.Env {
+		c.Env = append(c.Env, action.EnvVar{Key: strings.Clone(e.Key), Value: strings.Clone(e.Value)})
+	}
+	for _, k := range a.ExecutionInfo {
+		c.ExecutionInfo = append(c.ExecutionInfo, strings.Clone(k))
+	}
+	for _, pf := range a.ParamFiles {
+		cp := action.ParamFile{ExecPath: strings.Clone(pf.ExecPath)}
+		for _, l := range pf.Lines {
+			cp.Lines = append(cp.Lines, strings.Clone(l))
+		}
+		c.ParamFiles = append(c.ParamFiles, cp)
+	}
+	return c
+}
+
+// checkPrograms is the Programs step: it names the outputs and inputs of
+// every deferred action, gives it the workspace's files, and runs the
+// checks that deferred it, on n goroutines.
+func checkPrograms(graph *aquery.Graph, workers []*worker, tree *execroot.Tree, n int) *finding.Set {
+	var all []*deferredAction
+	var recordOf []*worker
+	for _, w := range workers {
+		for i := range w.deferred {
+			all = append(all, &w.deferred[i])
+			recordOf = append(recordOf, w)
+		}
+	}
+	if tree != nil {
+		tree.Generated = generated(graph, workers)
+	}
+	sets := make([]*finding.Set, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for g := range n {
+		sets[g] = finding.NewSet()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(all); i = int(next.Add(1) - 1) {
+				d, w := all[i], recordOf[i]
+				var inputs []string
+				graph.Inputs(d.inputDepSets, func(_ uint32, p string) bool { inputs = append(inputs, p); return true })
+				for _, id := range d.outputIDs {
+					if p, ok := graph.ArtifactPath(id); ok {
+						d.action.Outputs = append(d.action.Outputs, p)
+					}
+				}
+				if tree != nil {
+					d.action.Files = tree.For(inputs)
+				}
+				for _, c := range d.checks {
+					c.Run(&d.action, func(f finding.Finding) {
+						sets[g].Add(f, 1)
+						if w.byAction != nil {
+							r := &w.byAction[d.record]
+							r.findings = append(r.findings, f)
+						}
+					})
+				}
+				d.action = action.Action{}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, w := range workers {
+		w.deferred, w.generators = nil, nil
+	}
+	for _, s := range sets[1:] {
+		sets[0].Merge(s)
+	}
+	return sets[0]
+}
+
+// generated names every launcher the graph makes by the action that makes
+// it.
+func generated(graph *aquery.Graph, workers []*worker) map[string]execroot.Generator {
+	out := map[string]execroot.Generator{}
+	for _, w := range workers {
+		for _, g := range w.generators {
+			var inputs []string
+			graph.Inputs(g.inputDepSets, func(_ uint32, p string) bool { inputs = append(inputs, p); return true })
+			for _, id := range g.outputIDs {
+				if p, ok := graph.ArtifactPath(id); ok {
+					out[p] = execroot.Generator{Mnemonic: g.mnemonic, Target: graph.Target(g.targetID), Inputs: inputs}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // checkInputs is the Inputs step: it finds the workspace status files each

@@ -110,7 +110,7 @@ func TestParseSpecErrors(t *testing.T) {
 // must parse, and the split between local and network targets is the one
 // docs/fishery.md describes.
 func TestCheckedInTargets(t *testing.T) {
-	targets, err := LoadTargets(filepath.Join("..", ".."))
+	targets, err := LoadTargets(repoRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestSummary(t *testing.T) {
 func TestReferenceSummaries(t *testing.T) {
 	want := map[string][2]int{"abseil-cpp": {261, 393}, "buildtools": {62, 76}, "envoy": {5, 5}, "rules_js": {136, 144}, "rules_pkg": {36, 38}}
 	for name, counts := range want {
-		data, err := os.ReadFile(filepath.Join("..", "..", "fishery", name, "expectation.json"))
+		data, err := os.ReadFile(filepath.Join(repoRoot(t), "fishery", name, "expectation.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -550,7 +550,7 @@ func TestFetchArgs(t *testing.T) {
 // TestCheckedInShards pins the split docs/fishery.md shows for
 // `ci --network --shard I/4` over the checked-in targets.
 func TestCheckedInShards(t *testing.T) {
-	targets, err := LoadTargets(filepath.Join("..", ".."))
+	targets, err := LoadTargets(repoRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -639,9 +639,9 @@ func TestMainExitStatus(t *testing.T) {
 	}{
 		{[]string{"--help"}, 0, usage(), ""},
 		{[]string{"fish"}, 2, "", "fishery: unknown command \"fish\", expected one of: check, ci, clean, explain, setup, update\n" +
-			"Run 'go run ./cmd/fishery --help' for usage.\n"},
+			"Run 'go run ./internal/devtools/fishery --help' for usage.\n"},
 		{[]string{"explain", "--shard=1/2", "local-release"}, 2, "", "fishery: --shard applies only to ci, not to explain\n" +
-			"Run 'go run ./cmd/fishery --help' for usage.\n"},
+			"Run 'go run ./internal/devtools/fishery --help' for usage.\n"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -689,4 +689,19 @@ func entry(n int, kind string, count int) string {
 // reportOf is a report of Ahab 0.2's judgement holding entries.
 func reportOf(entries ...string) string {
 	return "{\n  \"violations\": [" + strings.Join(entries, ",\n") + "]\n}\n"
+}
+
+// repoRoot is the repository this package is in, found as the driver
+// finds it.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := FindRoot(cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
 }

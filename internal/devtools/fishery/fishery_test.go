@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -309,6 +310,7 @@ func TestEnsureExpectation(t *testing.T) {
 func TestParseArgs(t *testing.T) {
 	known := []string{"envoy", "local-geometry"}
 	tests := []struct {
+		name    string // the args when empty
 		args    string
 		want    Invocation
 		wantErr string
@@ -323,7 +325,7 @@ func TestParseArgs(t *testing.T) {
 		{args: "ci -h", want: Invocation{Help: true}},
 		{args: "help", want: Invocation{Help: true}},
 		{args: "-- check envoy", want: Invocation{Command: "check", Target: "envoy"}},
-		{args: "", wantErr: "no command, expected one of: check, ci, clean, explain, setup, update"},
+		{name: "no_arguments", args: "", wantErr: "no command, expected one of: check, ci, clean, explain, setup, update"},
 		{args: "fish", wantErr: `unknown command "fish", expected one of: check, ci, clean, explain, setup, update`},
 		{args: "check", wantErr: "check needs a target, expected one of: envoy, local-geometry"},
 		{args: "check nope", wantErr: `unknown target "nope", expected one of: envoy, local-geometry`},
@@ -341,7 +343,7 @@ func TestParseArgs(t *testing.T) {
 		{args: "ci -x", wantErr: `unknown flag "-x", expected --shard I/N or --network (with ci)`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.args, func(t *testing.T) {
+		t.Run(cmp.Or(tt.name, tt.args), func(t *testing.T) {
 			got, err := ParseArgs(strings.Fields(tt.args), known)
 			if tt.wantErr != "" {
 				if _, isUsage := errors.AsType[usageError](err); !isUsage || !strings.HasPrefix(err.Error(), tt.wantErr) {

@@ -2,12 +2,13 @@
 // baselines — so that a reader only ever sees the old file or the whole
 // new one: the content goes to a temporary file in the same directory,
 // which is synced and renamed over the target. A crash, a full disk or a
-// signal never leaves a truncated report, and a symlink at the target is
+// signal never leaves a truncated report, and a symlink to a file is
 // replaced by the new file, never written through: writing a report must
 // not change a file the user did not name. The rename is for regular
-// files and new paths only: a character device or a FIFO (/dev/null, a
-// pipe to another program) is written to as it is, and anything else that
-// is not a regular file is refused, so that no report replaces one.
+// files, new paths and such links only: a character device or a FIFO
+// (/dev/null, a pipe to another program), named or linked to, is written
+// to as it is, and anything else that is not a regular file is refused,
+// so that no report replaces one.
 package atomicfile
 
 import (

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -210,5 +211,47 @@ func TestSentinelWarning(t *testing.T) {
 				t.Errorf("warned %v, want %v; stderr:\n%s", got, tc.warned, stderr)
 			}
 		})
+	}
+}
+
+// Reports written to a FIFO reach its reader, and the FIFO stays one: a
+// report is never renamed over what is not a regular file (issue #26;
+// internal/atomicfile tests devices, sockets and /dev/null).
+func TestReportsToAFIFO(t *testing.T) {
+	dir := t.TempDir()
+	read := func(name string) (string, <-chan string) {
+		path := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(path, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan string, 1)
+		go func() {
+			b, err := os.ReadFile(path) // waits for the writer
+			if err != nil {
+				b = []byte(err.Error())
+			}
+			got <- string(b)
+		}()
+		return path, got
+	}
+	jsonPath, jsonGot := read("report.json")
+	sarifPath, sarifGot := read("report.sarif")
+	sys, _, stderr := testSystem(nil)
+	args := []string{"--compat", "0.2", "--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"),
+		"--write-json", jsonPath, "--sarif", sarifPath, "--no-fail"}
+	if code := Main(args, sys); code != ExitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, p := range []string{jsonPath, sarifPath} {
+		if info, err := os.Lstat(p); err != nil || info.Mode().Type() != os.ModeNamedPipe {
+			t.Fatalf("%s is no longer a FIFO: %v, %v", p, info, err)
+		}
+	}
+	want, _ := os.ReadFile(filepath.Join(conformanceDir, "synthetic", "c.expected.json"))
+	if got := <-jsonGot; got != string(want) {
+		t.Errorf("the JSON report's reader got:\n%s", got)
+	}
+	if got := <-sarifGot; !strings.Contains(got, `"version": "2.1.0"`) {
+		t.Errorf("the SARIF log's reader got:\n%s", got)
 	}
 }

@@ -2,8 +2,8 @@
 // sha256 sums in private/release.bzl, where the Bazel module extension and
 // ahab_dependencies() read them. Run it from the module root:
 //
-//	go run ./cmd/release                 # all platforms into dist/, rewrites private/release.bzl
-//	go run ./cmd/release --platform linux_x86_64 --table ""
+//	go run ./internal/devtools/release                 # all platforms into dist/, rewrites private/release.bzl
+//	go run ./internal/devtools/release --platform linux_x86_64 --table ""
 //
 // Building twice gives the same bytes (see internal/release), so anyone can
 // check a published archive against the recorded sum.

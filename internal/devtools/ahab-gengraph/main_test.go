@@ -74,7 +74,7 @@ func TestAmplify(t *testing.T) {
 		cli.Main([]string{"--compat", "0.2", "--aquery-file", dump, "--no-fail", "--shut-up"}, sys)
 		return stdout.String() + errs.String()
 	}
-	real := "../../testdata/conformance/real/webapp.pb"
+	real := "../../../testdata/conformance/real/webapp.pb"
 	one := report("-amplify", real, "-copies", "1")
 	repeated := report("-amplify", real, "-copies", "4")
 	renumbered := report("-amplify", real, "-copies", "4", "-renumber")

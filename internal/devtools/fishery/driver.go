@@ -179,7 +179,7 @@ func (d *Driver) EnsureExpectation(t Target) error {
 func (d *Driver) Setup(t Target) error {
 	work := d.workDir(t)
 	if exists(work) {
-		return fmt.Errorf("%s already exists, expected no checkout; run `go run ./cmd/fishery clean %s` first", rel(t, "work"), t.Name)
+		return fmt.Errorf("%s already exists, expected no checkout; run `go run ./internal/devtools/fishery clean %s` first", rel(t, "work"), t.Name)
 	}
 	source, isBundle, err := t.Spec.fetchSource(t.Dir)
 	if err != nil {
@@ -229,14 +229,14 @@ func FetchArgs(s Spec, isBundle bool) []string {
 func (d *Driver) checkWork(t Target) error {
 	work := d.workDir(t)
 	if !isDir(work) {
-		return fmt.Errorf("%s does not exist; run `go run ./cmd/fishery setup %s` first", rel(t, "work"), t.Name)
+		return fmt.Errorf("%s does not exist; run `go run ./internal/devtools/fishery setup %s` first", rel(t, "work"), t.Name)
 	}
 	head, err := d.output(work, "git", "rev-parse", "HEAD")
 	if err != nil {
 		return fmt.Errorf("%s: git rev-parse HEAD failed: %v", rel(t, "work"), err)
 	}
 	if head != t.Spec.Commit {
-		return fmt.Errorf("%s is at %s but spec.json pins %s; run `go run ./cmd/fishery clean %s` and setup again", rel(t, "work"), head, t.Spec.Commit, t.Name)
+		return fmt.Errorf("%s is at %s but spec.json pins %s; run `go run ./internal/devtools/fishery clean %s` and setup again", rel(t, "work"), head, t.Spec.Commit, t.Name)
 	}
 	if !isDir(d.analysisDir(t)) {
 		return fmt.Errorf("%s: workspace %q does not exist in the checkout, expected a directory", rel(t, "spec.json"), t.Spec.Workspace)
@@ -325,7 +325,7 @@ func (d *Driver) Update(t Target) error {
 func (d *Driver) Explain(t Target) error {
 	p := d.expectationPath(t)
 	if !isFile(p) {
-		return fmt.Errorf("%s does not exist; run `go run ./cmd/fishery update %s` first", rel(t, "expectation.json"), t.Name)
+		return fmt.Errorf("%s does not exist; run `go run ./internal/devtools/fishery update %s` first", rel(t, "expectation.json"), t.Name)
 	}
 	bin, err := d.buildAhab()
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 // commands are the driver's subcommands, sorted (§11).
 var commands = []string{"check", "ci", "clean", "explain", "setup", "update"}
 
-const usageHead = `usage: go run ./cmd/fishery <command> [target] [--shard I/N] [--network]
+const usageHead = `usage: go run ./internal/devtools/fishery <command> [target] [--shard I/N] [--network]
 
 Runs the working copy of Ahab against pinned projects and compares what it
 finds with the report recorded in fishery/<target>/expectation.json.

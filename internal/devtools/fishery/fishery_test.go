@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -110,7 +111,7 @@ func TestParseSpecErrors(t *testing.T) {
 // must parse, and the split between local and network targets is the one
 // docs/fishery.md describes.
 func TestCheckedInTargets(t *testing.T) {
-	targets, err := LoadTargets(filepath.Join("..", ".."))
+	targets, err := LoadTargets(repoRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +254,7 @@ func TestSummary(t *testing.T) {
 func TestReferenceSummaries(t *testing.T) {
 	want := map[string][2]int{"abseil-cpp": {261, 393}, "buildtools": {62, 76}, "envoy": {5, 5}, "rules_js": {136, 144}, "rules_pkg": {36, 38}}
 	for name, counts := range want {
-		data, err := os.ReadFile(filepath.Join("..", "..", "fishery", name, "expectation.json"))
+		data, err := os.ReadFile(filepath.Join(repoRoot(t), "fishery", name, "expectation.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -309,6 +310,7 @@ func TestEnsureExpectation(t *testing.T) {
 func TestParseArgs(t *testing.T) {
 	known := []string{"envoy", "local-geometry"}
 	tests := []struct {
+		name    string // the args when empty
 		args    string
 		want    Invocation
 		wantErr string
@@ -323,7 +325,7 @@ func TestParseArgs(t *testing.T) {
 		{args: "ci -h", want: Invocation{Help: true}},
 		{args: "help", want: Invocation{Help: true}},
 		{args: "-- check envoy", want: Invocation{Command: "check", Target: "envoy"}},
-		{args: "", wantErr: "no command, expected one of: check, ci, clean, explain, setup, update"},
+		{name: "no_arguments", args: "", wantErr: "no command, expected one of: check, ci, clean, explain, setup, update"},
 		{args: "fish", wantErr: `unknown command "fish", expected one of: check, ci, clean, explain, setup, update`},
 		{args: "check", wantErr: "check needs a target, expected one of: envoy, local-geometry"},
 		{args: "check nope", wantErr: `unknown target "nope", expected one of: envoy, local-geometry`},
@@ -341,7 +343,7 @@ func TestParseArgs(t *testing.T) {
 		{args: "ci -x", wantErr: `unknown flag "-x", expected --shard I/N or --network (with ci)`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.args, func(t *testing.T) {
+		t.Run(cmp.Or(tt.name, tt.args), func(t *testing.T) {
 			got, err := ParseArgs(strings.Fields(tt.args), known)
 			if tt.wantErr != "" {
 				if _, isUsage := errors.AsType[usageError](err); !isUsage || !strings.HasPrefix(err.Error(), tt.wantErr) {
@@ -550,7 +552,7 @@ func TestFetchArgs(t *testing.T) {
 // TestCheckedInShards pins the split docs/fishery.md shows for
 // `ci --network --shard I/4` over the checked-in targets.
 func TestCheckedInShards(t *testing.T) {
-	targets, err := LoadTargets(filepath.Join("..", ".."))
+	targets, err := LoadTargets(repoRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -639,9 +641,9 @@ func TestMainExitStatus(t *testing.T) {
 	}{
 		{[]string{"--help"}, 0, usage(), ""},
 		{[]string{"fish"}, 2, "", "fishery: unknown command \"fish\", expected one of: check, ci, clean, explain, setup, update\n" +
-			"Run 'go run ./cmd/fishery --help' for usage.\n"},
+			"Run 'go run ./internal/devtools/fishery --help' for usage.\n"},
 		{[]string{"explain", "--shard=1/2", "local-release"}, 2, "", "fishery: --shard applies only to ci, not to explain\n" +
-			"Run 'go run ./cmd/fishery --help' for usage.\n"},
+			"Run 'go run ./internal/devtools/fishery --help' for usage.\n"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -689,4 +691,19 @@ func entry(n int, kind string, count int) string {
 // reportOf is a report of Ahab 0.2's judgement holding entries.
 func reportOf(entries ...string) string {
 	return "{\n  \"violations\": [" + strings.Join(entries, ",\n") + "]\n}\n"
+}
+
+// repoRoot is the repository this package is in, found as the driver
+// finds it.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := FindRoot(cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
 }

@@ -3,7 +3,7 @@
 // fishery/<target>/expectation.json, so that a change to a check shows up
 // as a diff of somebody else's findings (reference §11; docs/fishery.md).
 //
-//	go run ./cmd/fishery <command> [target] [--shard I/N] [--network]
+//	go run ./internal/devtools/fishery <command> [target] [--shard I/N] [--network]
 package main
 
 import (
@@ -39,7 +39,7 @@ func Main(args []string, stdout, stderr io.Writer, cacheDir string) int {
 		fmt.Fprintf(stderr, "fishery: %v\n", err)
 		var u usageError
 		if errors.As(err, &u) {
-			fmt.Fprintf(stderr, "Run 'go run ./cmd/fishery --help' for usage.\n")
+			fmt.Fprintf(stderr, "Run 'go run ./internal/devtools/fishery --help' for usage.\n")
 			return exitUsage
 		}
 		return exitError

@@ -20,6 +20,7 @@ import (
 	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/check"
 	"github.com/ahab-go/ahab/internal/exception"
+	"github.com/ahab-go/ahab/internal/execroot"
 	"github.com/ahab-go/ahab/internal/fileerr"
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/mode"
@@ -382,6 +383,12 @@ func analyzeGraph(ctx context.Context, o *options, sys System, res resolver, lib
 			}
 			aopts.Format = f
 		}
+		if o.mode != mode.Ahab02 && (o.workspace != "" || o.outputBase != "") {
+			aopts.Tree = &execroot.Tree{OutputBase: res.path(o.outputBase)}
+			if o.workspace != "" {
+				aopts.Tree.Workspace = res.path(o.workspace)
+			}
+		}
 		return analyzeFile(res.path(o.aqueryFile), sys, checks, aopts)
 	}
 
@@ -415,6 +422,10 @@ func analyzeGraph(ctx context.Context, o *options, sys System, res resolver, lib
 		} else if len(inherited) > 0 {
 			checks = check.All(lib, inherited...)
 		}
+	}
+	if o.mode != mode.Ahab02 {
+		root, _ := bazel.WorkspaceRoot(runner.Dir)
+		aopts.Tree = &execroot.Tree{Workspace: root, OutputBase: req.OutputBase}
 	}
 	if prog != nil {
 		prog.phase("bazel aquery")

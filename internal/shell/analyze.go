@@ -187,6 +187,9 @@ type analyzer struct {
 type writer struct {
 	path bool // a path
 	temp bool // a temporary file's name
+	// text is what it prints, when the library can compute it from known
+	// arguments ($(dirname $<)).
+	text *string
 }
 
 // source is one occurrence of a source of variation.

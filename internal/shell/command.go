@@ -252,7 +252,7 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	nd := &a.g.nodes[c.n]
 	nd.removes = inv.Removes
 	if inv.Stdout != spec.Nothing {
-		a.connectOut(c, inv)
+		a.connectOut(c, b, inv)
 	}
 	switch inv.Stdin.Kind {
 	case spec.Value, spec.Arguments:
@@ -277,16 +277,33 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	}
 }
 
-// connectOut sends the command's standard output where it goes.
-func (a *analyzer) connectOut(c *call, inv spec.Invocation) {
+// connectOut sends the command's standard output where it goes, and tells
+// a substitution it writes into what it prints.
+func (a *analyzer) connectOut(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	if c.fr.out.node < 0 {
 		return
 	}
 	a.g.edge(c.n, c.fr.out.node)
-	if ws, ok := a.writers[c.fr.out.node]; ok {
-		temp := slices.ContainsFunc(inv.Effects, func(e spec.Effect) bool { return e.Value == effect.TempName })
-		a.writers[c.fr.out.node] = append(ws, writer{path: inv.Stdout == spec.PathOutput, temp: temp})
+	ws, ok := a.writers[c.fr.out.node]
+	if !ok {
+		return
 	}
+	w := writer{path: inv.Stdout == spec.PathOutput, temp: slices.ContainsFunc(inv.Effects, func(e spec.Effect) bool { return e.Value == effect.TempName })}
+	if allKnown(c.fields) && len(c.fr.stdin) == 0 {
+		if out, ok := b.Compute(inv); ok {
+			w.text = &out
+		}
+	}
+	a.writers[c.fr.out.node] = append(ws, w)
+}
+
+func allKnown(vs []value) bool {
+	for _, v := range vs {
+		if _, ok := v.known(); !ok || len(v.taint) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (a *analyzer) readStdin(c *call) {
@@ -332,7 +349,7 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 	case spec.Script:
 		a.runScript(c, st, arg.Role.Language, v, arg)
 	case spec.Module:
-		a.unread(c.base + " runs module " + v.String() + ", which is not read")
+		a.unreadCommand(c, c.base + " runs module " + v.String() + ", which is not read")
 	case spec.Remaps:
 		a.remap(c, v)
 	}
@@ -487,7 +504,7 @@ func (a *analyzer) runCode(c *call, lang string, v value, args []value) {
 	text, ok := v.known()
 	if !ok {
 		// What it runs may write anything.
-		a.unread(c.base + " runs " + lang + " code computed while the script runs")
+		a.unreadCommand(c, c.base + " runs " + lang + " code computed while the script runs")
 		a.g.edge(c.n, sinkID)
 		a.flowInto(c.n, v, true, false)
 		return
@@ -497,7 +514,7 @@ func (a *analyzer) runCode(c *call, lang string, v value, args []value) {
 		return
 	}
 	if a.opts.Runner == nil {
-		a.unread(c.base + " runs " + lang + " code, which is not read here")
+		a.unreadCommand(c, c.base + " runs " + lang + " code, which is not read here")
 		return
 	}
 	a.handOver(c, code.Program{Language: lang, Text: text, Site: a.site(c.fr, c.s.Pos()), Args: codeArgs(args)})
@@ -518,7 +535,7 @@ func (a *analyzer) stdinCode(c *call, lang string) {
 	if c.fr.stdinText == nil {
 		a.readStdin(c)
 		if len(c.fr.stdin) > 0 || c.fr.piped {
-			a.unread(c.base + " reads its program from a pipe, which is not read")
+			a.unreadCommand(c, c.base + " reads its program from a pipe, which is not read")
 		}
 		return
 	}
@@ -530,7 +547,7 @@ func (a *analyzer) stdinCode(c *call, lang string) {
 func (a *analyzer) runScript(c *call, st *state, lang string, v value, arg spec.Arg) {
 	s, ok := v.known()
 	if !ok {
-		a.unread(c.base + " runs a script named while the script runs: " + v.String())
+		a.unreadCommand(c, c.base + " runs a script named while the script runs: " + v.String())
 		return
 	}
 	if r := a.lib.Resolve(program.OfFor(a.lib.Mode())(s), nil); r.Spec != nil {
@@ -593,7 +610,16 @@ func (a *analyzer) handOver(c *call, p code.Program) {
 		a.g.edge(src, c.n)
 	}
 	for _, u := range out.Unread {
-		a.unread(u)
+		a.unreadCommand(c, u)
+	}
+}
+
+// unreadCommand notes what could not be followed in what a command runs:
+// the command is then a program nobody could say anything of.
+func (a *analyzer) unreadCommand(c *call, why string) {
+	a.unread(why)
+	if cmd := &a.script.Commands[c.index]; cmd.Unreadable == "" {
+		cmd.Unreadable = why
 	}
 }
 

@@ -238,6 +238,10 @@ func (a *analyzer) cmdSubst(fr frame, st *state, cs *syntax.CmdSubst) value {
 	// nothing but temporary names, one under which no output lies.
 	writers := a.writers[p]
 	delete(a.writers, p)
+	// One command whose output the library computes: a known word.
+	if len(writers) == 1 && writers[0].text != nil {
+		return value{parts: []Part{{Text: strings.TrimRight(*writers[0].text, "\n"), Known: true}}}
+	}
 	t := taint{node: p, mode: asData}
 	if len(writers) > 0 && !slices.ContainsFunc(writers, func(w writer) bool { return !w.path }) {
 		t.mode = asPath

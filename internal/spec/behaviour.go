@@ -2,6 +2,8 @@ package spec
 
 import (
 	"fmt"
+	"maps"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,6 +35,76 @@ type Behaviour struct {
 	// Cases change the roles when an option is present: gzip -c writes to
 	// standard output, sed -i rewrites its operands.
 	Cases []Case
+	// Computes names a computation implemented in Go (see Computations)
+	// that gives what the program prints from its arguments, when they
+	// are known: $(dirname $<) is then a known path.
+	Computes string
+}
+
+// Computation is what a program prints, computed from an invocation whose
+// arguments are all known; ok is false when it cannot say.
+type Computation func(inv Invocation) (out string, ok bool)
+
+// computations are the computations a spec may name with computes: the
+// few pure programs scripts use to make the names they pass on.
+var computations = map[string]Computation{
+	"dirname":  computeDirname,
+	"basename": computeBasename,
+	"echo":     computeEcho,
+}
+
+// ComputationNames lists the names computes accepts, sorted.
+func ComputationNames() []string { return slices.Sorted(maps.Keys(computations)) }
+
+// Compute gives what the program prints for inv, when its behaviour names
+// a computation and it can say.
+func (b *Behaviour) Compute(inv Invocation) (string, bool) {
+	f, ok := computations[b.Computes]
+	if !ok {
+		return "", false
+	}
+	return f(inv)
+}
+
+func operands(inv Invocation) []string {
+	var out []string
+	for _, a := range inv.Args {
+		if a.Option == "" {
+			out = append(out, a.Value)
+		}
+	}
+	return out
+}
+
+func computeDirname(inv Invocation) (string, bool) {
+	ops := operands(inv)
+	if len(ops) == 0 || len(ops) < len(inv.Args) {
+		return "", false
+	}
+	lines := make([]string, len(ops))
+	for i, o := range ops {
+		lines[i] = path.Dir(o)
+	}
+	return strings.Join(lines, "\n") + "\n", true
+}
+
+func computeBasename(inv Invocation) (string, bool) {
+	ops := operands(inv)
+	if len(ops) == 0 || len(ops) > 2 || len(ops) < len(inv.Args) {
+		return "", false
+	}
+	base := path.Base(ops[0])
+	if len(ops) == 2 && ops[1] != base {
+		base = strings.TrimSuffix(base, ops[1])
+	}
+	return base + "\n", true
+}
+
+func computeEcho(inv Invocation) (string, bool) {
+	if len(operands(inv)) < len(inv.Args) {
+		return "", false // -n, -e
+	}
+	return strings.Join(operands(inv), " ") + "\n", true
 }
 
 // Output is what a program's standard output carries.

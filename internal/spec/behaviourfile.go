@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"slices"
+
 	"github.com/ahab-go/ahab/internal/effect"
 	"github.com/ahab-go/ahab/internal/jsonfile"
 )
@@ -54,6 +56,10 @@ func (br *behaviourReader) field(r reader, field string) error {
 				}
 				br.b.Removes = append(br.b.Removes, v)
 			}
+		}
+	case "computes":
+		if br.b.Computes, err = d.String("a computation name"); err == nil && !slices.Contains(ComputationNames(), br.b.Computes) {
+			err = d.Errorf("unknown computation %s, expected one of %s", jsonfile.Backquote(br.b.Computes), backquoteList(ComputationNames()))
 		}
 	case "cases":
 		err = d.Array("a sequence of cases", func() error {

@@ -451,40 +451,11 @@ func (a *analyzer) stmt(fr frame, st *state, s *syntax.Stmt) {
 	case *syntax.IfClause:
 		a.ifClause(fr, st, c)
 	case *syntax.WhileClause:
-		cond := fr
-		cond.ctx = appendCtx(fr.ctx, Context{Kind: InCondition})
-		body := fr
-		body.ctx = appendCtx(fr.ctx, Context{Kind: InLoop})
-		inner := st.clone()
-		a.stmts(cond, inner, c.Cond, false)
-		a.stmts(body, inner, c.Do, false)
-		merge(st, inner, st.clone())
+		a.whileClause(fr, st, c)
 	case *syntax.ForClause:
-		body := fr
-		body.ctx = appendCtx(fr.ctx, Context{Kind: InLoop})
-		inner := st.clone()
-		if it, ok := c.Loop.(*syntax.WordIter); ok {
-			var items []value
-			if it.InPos.IsValid() {
-				items = a.fields(fr, inner, it.Items)
-			} else {
-				items = slices.Clone(st.positional[min(1, len(st.positional)):])
-			}
-			inner.set(it.Name.Value, loopValue(it.Name.Value, items), false)
-		}
-		a.stmts(body, inner, c.Do, false)
-		merge(st, inner, st.clone())
+		a.forClause(fr, st, c)
 	case *syntax.CaseClause:
-		a.value(fr, st, c.Word, false)
-		branch := fr
-		branch.ctx = appendCtx(fr.ctx, Context{Kind: InBranch})
-		var states []*state
-		for _, item := range c.Items {
-			inner := st.clone()
-			a.stmts(branch, inner, item.Stmts, false)
-			states = append(states, inner)
-		}
-		merge(st, append(states, st.clone())...)
+		a.caseClause(fr, st, c)
 	case *syntax.FuncDecl:
 		if c.Name != nil {
 			a.funcs[c.Name.Value] = c.Body
@@ -507,6 +478,47 @@ func (a *analyzer) stmt(fr frame, st *state, s *syntax.Stmt) {
 			a.arithm(fr, st, x)
 		}
 	}
+}
+
+func (a *analyzer) whileClause(fr frame, st *state, c *syntax.WhileClause) {
+	cond := fr
+	cond.ctx = appendCtx(fr.ctx, Context{Kind: InCondition})
+	body := fr
+	body.ctx = appendCtx(fr.ctx, Context{Kind: InLoop})
+	inner := st.clone()
+	a.stmts(cond, inner, c.Cond, false)
+	a.stmts(body, inner, c.Do, false)
+	merge(st, inner, st.clone())
+}
+
+func (a *analyzer) forClause(fr frame, st *state, c *syntax.ForClause) {
+	body := fr
+	body.ctx = appendCtx(fr.ctx, Context{Kind: InLoop})
+	inner := st.clone()
+	if it, ok := c.Loop.(*syntax.WordIter); ok {
+		var items []value
+		if it.InPos.IsValid() {
+			items = a.fields(fr, inner, it.Items)
+		} else {
+			items = slices.Clone(st.positional[min(1, len(st.positional)):])
+		}
+		inner.set(it.Name.Value, loopValue(it.Name.Value, items), false)
+	}
+	a.stmts(body, inner, c.Do, false)
+	merge(st, inner, st.clone())
+}
+
+func (a *analyzer) caseClause(fr frame, st *state, c *syntax.CaseClause) {
+	a.value(fr, st, c.Word, false)
+	branch := fr
+	branch.ctx = appendCtx(fr.ctx, Context{Kind: InBranch})
+	var states []*state
+	for _, item := range c.Items {
+		inner := st.clone()
+		a.stmts(branch, inner, item.Stmts, false)
+		states = append(states, inner)
+	}
+	merge(st, append(states, st.clone())...)
 }
 
 func appendCtx(ctx []Context, c Context) []Context {

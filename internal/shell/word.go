@@ -286,44 +286,7 @@ func (a *analyzer) paramExp(fr frame, st *state, pe *syntax.ParamExp) value {
 	case pe.Excl || pe.Names != 0:
 		return value{parts: []Part{{Text: text}}}
 	case pe.Exp != nil:
-		var word value
-		if pe.Exp.Word != nil {
-			word = a.value(fr, st, pe.Exp.Word, true)
-		}
-		set, setKnown := a.isSet(st, pe.Param.Value)
-		if !setKnown {
-			unknown.taint = append(unknown.taint, word.taint...)
-			return unknown
-		}
-		s, known := v.known()
-		switch pe.Exp.Op {
-		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-			empty := !set || (known && s == "" && (pe.Exp.Op == syntax.DefaultUnsetOrNull || pe.Exp.Op == syntax.AssignUnsetOrNull))
-			switch {
-			case empty:
-				if pe.Exp.Op == syntax.AssignUnset || pe.Exp.Op == syntax.AssignUnsetOrNull {
-					st.set(pe.Param.Value, word, false)
-				}
-				return word
-			case set && known && s != "":
-				return v
-			}
-			unknown.taint = append(unknown.taint, word.taint...)
-			return unknown
-		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
-			if !set {
-				return value{parts: []Part{{Known: true}}}
-			}
-			if known && (s != "" || pe.Exp.Op == syntax.AlternateUnset) {
-				return word
-			}
-			unknown.taint = append(unknown.taint, word.taint...)
-			return unknown
-		case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
-			return v
-		}
-		unknown.taint = append(unknown.taint, word.taint...)
-		return unknown
+		return a.paramDefault(fr, st, pe, v, unknown)
 	case pe.Repl != nil:
 		if pe.Repl.Orig != nil {
 			unknown.taint = append(unknown.taint, a.value(fr, st, pe.Repl.Orig, true).taint...)
@@ -340,6 +303,45 @@ func (a *analyzer) paramExp(fr frame, st *state, pe *syntax.ParamExp) value {
 		if pe.Slice.Length != nil {
 			unknown.taint = append(unknown.taint, a.arithm(fr, st, pe.Slice.Length)...)
 		}
+	}
+	return unknown
+}
+
+// paramDefault is ${x:-word} and its kin: the word when the parameter is
+// unset (or null), the parameter otherwise, and unknown when the script
+// cannot say which.
+func (a *analyzer) paramDefault(fr frame, st *state, pe *syntax.ParamExp, v, unknown value) value {
+	var word value
+	if pe.Exp.Word != nil {
+		word = a.value(fr, st, pe.Exp.Word, true)
+	}
+	unknown.taint = append(unknown.taint, word.taint...)
+	set, setKnown := a.isSet(st, pe.Param.Value)
+	if !setKnown {
+		return unknown
+	}
+	s, known := v.known()
+	switch pe.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		orNull := pe.Exp.Op == syntax.DefaultUnsetOrNull || pe.Exp.Op == syntax.AssignUnsetOrNull
+		switch {
+		case !set || known && s == "" && orNull:
+			if pe.Exp.Op == syntax.AssignUnset || pe.Exp.Op == syntax.AssignUnsetOrNull {
+				st.set(pe.Param.Value, word, false)
+			}
+			return word
+		case known && s != "":
+			return v
+		}
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		if !set {
+			return value{parts: []Part{{Known: true}}}
+		}
+		if known && (s != "" || pe.Exp.Op == syntax.AlternateUnset) {
+			return word
+		}
+	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		return v
 	}
 	return unknown
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/bazel"
+	"github.com/ahab-go/ahab/internal/label"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/sarif"
@@ -168,27 +169,16 @@ func buildFiles(root string, labels []string) map[string]sarif.TargetLocation {
 	if root == "" {
 		return locs
 	}
-	for _, label := range labels {
-		pkg, ok := mainPackage(label)
-		if !ok {
+	for _, target := range labels {
+		l, err := label.Parse(target)
+		if err != nil || !l.IsMain() {
 			continue
 		}
-		path := filepath.ToSlash(filepath.Join(pkg, "BUILD.bazel"))
+		path := filepath.ToSlash(filepath.Join(l.Pkg, "BUILD.bazel"))
 		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(path))); err != nil {
-			path = filepath.ToSlash(filepath.Join(pkg, "BUILD"))
+			path = l.BuildFile()
 		}
-		locs[label] = sarif.TargetLocation{Path: path}
+		locs[target] = sarif.TargetLocation{Path: path}
 	}
 	return locs
-}
-
-// mainPackage is the package of a label of the main repository.
-func mainPackage(label string) (string, bool) {
-	for _, prefix := range []string{"@@//", "@//", "//"} {
-		if rest, ok := strings.CutPrefix(label, prefix); ok {
-			pkg, _, _ := strings.Cut(rest, ":")
-			return pkg, !strings.Contains(pkg, "..")
-		}
-	}
-	return "", false
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/label"
 	"github.com/ahab-go/ahab/internal/quote"
 )
 
@@ -50,7 +51,7 @@ func Summarize(findings Findings, top int) Summary {
 			kinds[f.Kind].Occurrences += c.Count
 		}
 		targets[f.Action.Target] = true
-		packages.add(packageLabel(f.Action.Target), c.Count)
+		packages.add(packageOf(f.Action.Target), c.Count)
 		if f.Kind.HasProgram() {
 			programs.add(f.Program.String(), c.Count)
 		}
@@ -106,6 +107,17 @@ func pathPrefix(path string) string {
 		}
 	}
 	return path
+}
+
+// packageOf is the label of a target's package, "//a/b" or "@r//a", or
+// the target itself when it is no label (the original's "<unknown
+// target>").
+func packageOf(target string) string {
+	l, err := label.Parse(target)
+	if err != nil {
+		return target
+	}
+	return l.Package()
 }
 
 // SummaryOptions says how to print a summary.

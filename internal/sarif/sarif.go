@@ -15,6 +15,7 @@ import (
 	"slices"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/label"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/report"
 )
@@ -392,23 +393,23 @@ func (p *placer) location(target string) sarifLocation {
 			*n++
 		}
 	}
-	repo, pkg, ok := report.SplitLabel(target)
-	if !ok {
+	l, err := label.Parse(target)
+	if err != nil {
 		count(&p.nowhere)
 		return loc
 	}
 	declared, found := p.locs.ByTarget[target]
 	path := declared.Path
 	if path == "" {
-		path = buildPath(pkg)
+		path = l.BuildFile()
 	}
 	phys := &sarifPhysicalLocation{}
 	switch {
-	case repo != "":
+	case !l.IsMain():
 		// Its BUILD file is not in this repository, so there is no line
 		// GitHub could show; the path still says which file it is.
 		count(&p.external)
-		phys.ArtifactLocation = sarifArtifactLocation{URI: uriOf("external/" + repo + "/" + path)}
+		phys.ArtifactLocation = sarifArtifactLocation{URI: uriOf("external/" + l.Repo + "/" + path)}
 	case found && declared.Line > 0:
 		phys.ArtifactLocation = sarifArtifactLocation{URI: uriOf(path), URIBaseID: "%SRCROOT%"}
 		phys.Region = &sarifRegion{StartLine: declared.Line, StartColumn: declared.Column}
@@ -451,14 +452,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// buildPath is the BUILD file of a package when nobody said which one.
-func buildPath(pkg string) string {
-	if pkg == "" {
-		return "BUILD"
-	}
-	return pkg + "/BUILD"
 }
 
 // uriOf is a relative path as a URI reference: escaped, and never read as

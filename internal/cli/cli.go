@@ -125,6 +125,8 @@ func run(o *options, sys System) error {
 		if err != nil {
 			return err
 		}
+		// The report is shown as of the judgement it was made with.
+		o.mode = rep.Mode
 		ordered := rep.Findings.Ordered()
 		if o.sarif != "" {
 			if err := writeSARIF(sys, o, res, ordered, rep.Mode, ""); err != nil {

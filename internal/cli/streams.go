@@ -52,6 +52,7 @@ func (s streams) present(o *options, findings report.Findings, summary exception
 		SignOff: !o.shutUp && s.reportIsTerminal,
 		Scope:   sc.String(),
 		Hints:   o.hints,
+		Mode:    o.mode,
 	}
 	if findings.Len() == 0 {
 		io.WriteString(s.report, report.AllPassed(opts))

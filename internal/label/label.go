@@ -46,7 +46,7 @@ func Parse(s string) (Label, error) {
 		}
 		rest = "//" + rest
 		if strings.ContainsAny(l.Repo, "/@:") {
-			return Label{}, errors.New("a repository name holds no /, @ or :")
+			return Label{}, errors.New("a repository name holds no slash, @ or colon")
 		}
 	}
 	rest, ok := strings.CutPrefix(rest, "//")
@@ -89,7 +89,7 @@ func checkPath(p string) error {
 		}
 	}
 	if strings.ContainsRune(p, ':') {
-		return errors.New("more than one :")
+		return errors.New("more than one colon")
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/label"
@@ -84,10 +85,10 @@ const fingerprintKey = "ahabFinding/v1"
 
 // Fingerprint identifies a finding across runs: a hash of its kind, its
 // action's mnemonic and target and its own fields, as the JSON report
-// writes them (a contract), never of its count or where its target is
-// declared. GitHub uses it to tell a new alert from one it has seen.
+// writes them (a contract), never of its count, its evidence or where its
+// target is declared. GitHub uses it to tell a new alert from one it has seen.
 func Fingerprint(f *finding.Finding) string {
-	sum := sha256.Sum256(report.FindingJSON(f))
+	sum := sha256.Sum256(report.FingerprintJSON(f))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -145,7 +146,7 @@ func Write(w io.Writer, findings report.Findings, opts Options) error {
 				maxResults, maxResults, len(groups))))
 			groups = mostSevere(groups, maxResults, func(g group) finding.Kind { return g.kind })
 		}
-		place(groupResults(findings, groups, opts.Locations))
+		place(groupResults(findings, groups, opts.Locations, opts.Mode))
 		run.Properties.Collapsed = true
 	}
 	keep := func(n int, why string) {
@@ -172,7 +173,7 @@ func Write(w io.Writer, findings report.Findings, opts Options) error {
 	if n := findings.Len(); n > maxResults {
 		collapse(fmt.Sprintf("%d distinct findings are more results than the %d a run may have", n, maxResults))
 	} else {
-		place(distinctResults(findings, opts.Locations))
+		place(distinctResults(findings, opts.Locations, opts.Mode))
 	}
 	data, size, err := encode()
 	if err == nil && size > maxBytes && collapsed == nil {
@@ -263,19 +264,20 @@ func notification(id, level, text string) sarifNotification {
 
 // distinctResults is a result per finding, and the notifications that
 // say which results have no line and why.
-func distinctResults(findings report.Findings, locs Locations) ([]sarifResult, []sarifNotification) {
+func distinctResults(findings report.Findings, locs Locations, m mode.Mode) ([]sarifResult, []sarifNotification) {
 	results := make([]sarifResult, 0, findings.Len())
 	placed := placer{locs: locs, seen: map[string]bool{}}
 	for i := range findings.Len() {
 		c := findings.At(i)
-		results = append(results, newResult(&c.Finding, c.Count, placed.location(c.Action.Target)))
+		results = append(results, newResult(&c.Finding, c.Count, placed.location(c.Action.Target), m))
 	}
 	return results, placed.notifications()
 }
 
-// newResult is the result of one finding that occurred count times.
-func newResult(f *finding.Finding, count int, loc sarifLocation) sarifResult {
-	return sarifResult{
+// newResult is the result of one finding that occurred count times, at
+// loc, judged as m.
+func newResult(f *finding.Finding, count int, loc sarifLocation, m mode.Mode) sarifResult {
+	r := sarifResult{
 		RuleID:              f.Kind.String(),
 		RuleIndex:           int(f.Kind),
 		Level:               f.Kind.Class().Level(),
@@ -289,6 +291,35 @@ func newResult(f *finding.Finding, count int, loc sarifLocation) sarifResult {
 			Remedy:   f.Remedy(),
 		},
 	}
+	if m != mode.Ahab02 {
+		r.RelatedLocations = evidenceLocations(f.Evidence)
+	}
+	return r
+}
+
+// evidenceLocations are the places a finding's evidence names. SARIF
+// 2.1.0 keeps a result's locations for where the problem is to be fixed,
+// and more than one only when every one must change (§3.27.12); the
+// evidence is where the analysis saw the cause, which relatedLocations
+// holds (§3.27.22), each with its own id and message.
+func evidenceLocations(evidence []finding.Evidence) []sarifLocation {
+	var locs []sarifLocation
+	for i, e := range evidence {
+		art := sarifArtifactLocation{URI: uriOf(e.File), URIBaseID: "%SRCROOT%"}
+		switch {
+		case strings.HasPrefix(e.File, "/"):
+			art = sarifArtifactLocation{URI: (&url.URL{Scheme: "file", Path: e.File}).String()}
+		case strings.HasPrefix(e.File, "external/"):
+			// Not in this repository: no base GitHub could resolve.
+			art.URIBaseID = ""
+		}
+		loc := sarifLocation{ID: i + 1, PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: art}, Message: &sarifText{Text: e.Text}}
+		if e.Line > 0 {
+			loc.PhysicalLocation.Region = &sarifRegion{StartLine: e.Line}
+		}
+		locs = append(locs, loc)
+	}
+	return locs
 }
 
 // group is the findings of one kind in one target, which a collapsed log
@@ -326,12 +357,12 @@ func groupFindings(findings report.Findings) []group {
 
 // groupResults is a result per group; a group of one is that finding's
 // own result.
-func groupResults(findings report.Findings, groups []group, locs Locations) ([]sarifResult, []sarifNotification) {
+func groupResults(findings report.Findings, groups []group, locs Locations, m mode.Mode) ([]sarifResult, []sarifNotification) {
 	placed := placer{locs: locs, seen: map[string]bool{}}
 	results := make([]sarifResult, len(groups))
 	for i, g := range groups {
 		c := findings.At(g.first)
-		r := newResult(&c.Finding, g.occurrences, placed.location(g.target))
+		r := newResult(&c.Finding, g.occurrences, placed.location(g.target), m)
 		if g.distinct > 1 {
 			r.Message.Text = fmt.Sprintf("%d distinct %s findings (%d occurrences) in target %s; the first: %s",
 				g.distinct, g.kind, g.occurrences, g.target, r.Message.Text)
@@ -576,6 +607,7 @@ type sarifResult struct {
 	Level               string                `json:"level"`
 	Message             sarifText             `json:"message"`
 	Locations           []sarifLocation       `json:"locations"`
+	RelatedLocations    []sarifLocation       `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string     `json:"partialFingerprints"`
 	Properties          sarifResultProperties `json:"properties"`
 }
@@ -589,8 +621,10 @@ type sarifResultProperties struct {
 }
 
 type sarifLocation struct {
+	ID               int                    `json:"id,omitempty"` // only related locations have one
 	PhysicalLocation *sarifPhysicalLocation `json:"physicalLocation,omitempty"`
 	LogicalLocations []sarifLogicalLocation `json:"logicalLocations,omitempty"`
+	Message          *sarifText             `json:"message,omitempty"`
 }
 
 type sarifPhysicalLocation struct {

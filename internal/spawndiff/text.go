@@ -172,6 +172,9 @@ func (t *textWriter) causes(indent string, a *Action) {
 		f := &a.Causes[i]
 		if f.Kind.PredictsDivergence() {
 			t.line(indent, t.p.Heading("cause:"), " ", report.TaggedSentence(f, t.p))
+			for _, e := range f.Evidence {
+				t.line(indent, "  ", report.EvidenceLine(e, t.p))
+			}
 		} else {
 			others++
 		}

@@ -200,6 +200,9 @@ func WriteText(w io.Writer, r *Report, p report.Palette) error {
 		}
 		for i := range a.Causes {
 			fmt.Fprintf(bw, "  %s %s\n", p.Heading("static:"), report.TaggedSentence(&a.Causes[i], p))
+			for _, e := range a.Causes[i].Evidence {
+				fmt.Fprintf(bw, "    %s\n", report.EvidenceLine(e, p))
+			}
 		}
 		if len(a.Causes) == 0 {
 			fmt.Fprintf(bw, "  %s: only the trace shows these reads\n", p.Caution("no static finding"))

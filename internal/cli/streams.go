@@ -75,14 +75,7 @@ func (sc scope) String() string {
 	if !sc.known {
 		return ""
 	}
-	return fmt.Sprintf("(%s of %s analysed)", plural(sc.actions, "action"), plural(sc.targets, "target"))
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return fmt.Sprintf("(%s of %s analysed)", report.Count(sc.actions, "action"), report.Count(sc.targets, "target"))
 }
 
 // writeJSONReport writes the JSON report of mode m to path atomically

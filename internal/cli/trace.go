@@ -10,7 +10,6 @@ import (
 	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/mode"
-	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/trace"
 )
 
@@ -124,7 +123,7 @@ func presentTrace(sys System, res resolver, writeJSON string, r *trace.Report) e
 			return err
 		}
 	}
-	if err := trace.WriteText(out, r, report.Palette{Color: sys.color(terminal)}); err != nil {
+	if err := trace.WriteText(out, r, trace.TextOptions{Color: sys.color(terminal)}); err != nil {
 		return err
 	}
 	if r.Found() {

@@ -464,25 +464,18 @@ func (p *placer) notifications() []sarifNotification {
 	if p.missing > 0 {
 		notes = append(notes, notification("locations", "warning", fmt.Sprintf(
 			"Bazel gave no location for %d %s: %s point at %s package's BUILD file, without a line",
-			p.missing, plural(p.missing, "target", "targets"), plural(p.missing, "its results", "their results"), plural(p.missing, "its", "their"))))
+			p.missing, report.Plural(p.missing, "target", "targets"), report.Plural(p.missing, "its results", "their results"), report.Plural(p.missing, "its", "their"))))
 	}
 	if p.external > 0 {
 		notes = append(notes, notification("external", "note", fmt.Sprintf(
 			"%d %s in external repositories, whose BUILD files are not in this one: %s point at external/REPOSITORY/PACKAGE/BUILD, without a line",
-			p.external, plural(p.external, "target is", "targets are"), plural(p.external, "its results", "their results"))))
+			p.external, report.Plural(p.external, "target is", "targets are"), report.Plural(p.external, "its results", "their results"))))
 	}
 	if p.nowhere > 0 {
 		notes = append(notes, notification("locations", "warning", fmt.Sprintf(
-			"%d %s no label, so %s no file", p.nowhere, plural(p.nowhere, "target has", "targets have"), plural(p.nowhere, "its results have", "their results have"))))
+			"%d %s no label, so %s no file", p.nowhere, report.Plural(p.nowhere, "target has", "targets have"), report.Plural(p.nowhere, "its results have", "their results have"))))
 	}
 	return notes
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // uriOf is a relative path as a URI reference: escaped, and never read as

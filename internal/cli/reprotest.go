@@ -73,7 +73,7 @@ func parseReprotest(args []string) (*reprotestOptions, *pflag.FlagSet, error) {
 	fs.StringArrayVar(&o.reproSpecs, "repro-specs", nil, "read reproducibility specs from `FILE` for the static analysis (repeatable)")
 	onceBool(fs, &r.help, "help", "h", "print this help and exit")
 	if err := fs.Parse(args); err != nil {
-		return nil, fs, usageError{err.Error()}
+		return nil, fs, flagError(err)
 	}
 	if r.help {
 		return r, fs, nil

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -94,7 +93,7 @@ func writeSARIF(sys System, o *options, res resolver, findings report.Findings, 
 	}
 	write := func(w io.Writer) error { return sarif.Write(w, findings, opts) }
 	if o.sarif == "-" {
-		return write(sys.Stdout)
+		return writeStdout(sys, write)
 	}
 	return atomicfile.Write(res.path(o.sarif), "SARIF report", write)
 }
@@ -123,7 +122,7 @@ func locate(sys System, o *options, findings report.Findings) sarif.Locations {
 	}
 	found, err := o.session.runner.Locations(context.Background(), bazel.LocationsRequest{OutputBase: o.session.req.OutputBase, Labels: labels})
 	if err != nil {
-		fmt.Fprintf(sys.Stderr, "warning: could not ask Bazel where the targets are declared, so the SARIF results point at BUILD files without a line: %s\n", oneLine(err.Error()))
+		warn(sys, "could not ask Bazel where the targets are declared, so the SARIF results point at BUILD files without a line: %s", oneLine(err.Error()))
 		return sarif.Locations{ByTarget: buildFiles(workspaceRoot(sys), labels), NoLines: "bazel query failed: " + oneLine(err.Error())}
 	}
 	locs := sarif.Locations{ByTarget: make(map[string]sarif.TargetLocation, len(found))}

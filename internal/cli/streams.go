@@ -10,6 +10,7 @@ import (
 	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/exception"
 	"github.com/ahab-go/ahab/internal/mode"
+	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
 )
 
@@ -69,6 +70,21 @@ func (s streams) present(o *options, findings report.Findings, summary exception
 	return exitError{ExitFindings}
 }
 
+// printError prints the error that ends a run, on one line unless the
+// error spans lines itself (Bazel's output does), with nothing in it that
+// could drive the terminal or forge another line: every message escapes
+// the names it holds (quote.IfNeeded), and quote.Lines catches what a
+// message took from elsewhere, such as Bazel's stderr.
+func printError(sys System, err error) {
+	fmt.Fprintf(sys.Stderr, "Error: %s\n", quote.Lines(err.Error()))
+}
+
+// warn prints a warning, made safe as printError makes an error. Warnings
+// go to standard error whether or not it is a terminal: CI reads them.
+func warn(sys System, format string, args ...any) {
+	fmt.Fprintf(sys.Stderr, "warning: %s\n", quote.Lines(fmt.Sprintf(format, args...)))
+}
+
 // String says how much was analysed, or nothing when it is not known (a
 // saved report does not say).
 func (sc scope) String() string {
@@ -89,9 +105,23 @@ func writeJSONReport(s streams, path string, findings report.Findings, m mode.Mo
 		return bw.Flush()
 	}
 	if path == "-" {
-		return write(s.sys.Stdout)
+		return writeStdout(s.sys, write)
 	}
 	return atomicfile.Write(path, "JSON report", write)
+}
+
+// writeStdout writes a machine-readable report (JSON, SARIF) to standard
+// output; on a terminal, with the C1 controls a terminal may obey escaped
+// (report.TerminalJSON).
+func writeStdout(sys System, write func(io.Writer) error) error {
+	if !sys.StdoutIsTerminal {
+		return write(sys.Stdout)
+	}
+	w := report.NewTerminalJSON(sys.Stdout)
+	if err := write(w); err != nil {
+		return err
+	}
+	return w.Flush()
 }
 
 // checkOutputDir says what is wrong with the directory a report is to be

@@ -133,7 +133,7 @@ func run(o *options, sys System) error {
 				return err
 			}
 		}
-		return out.present(o, ordered, exception.Summary{}, scope{})
+		return out.present(o, ordered, exception.Summary{}, scope{}, nil)
 	}
 
 	// Everything the user wrote is read and validated before Bazel runs:
@@ -260,7 +260,7 @@ func (wanted *outputs) deliver(sys System, o *options, res resolver, out streams
 		fmt.Fprintf(sys.Stderr, "\n%s", expectationMismatch(sys, o, wanted.expected, kept, out.color(sys.Stderr)))
 		return exitError{ExitFindings}
 	}
-	return out.present(o, ordered(), summary, sc)
+	return out.present(o, ordered(), summary, sc, wanted.exceptions)
 }
 
 // expectationMismatch says how the findings differ from the baseline: a

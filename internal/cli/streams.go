@@ -44,9 +44,14 @@ func (s streams) color(w io.Writer) bool {
 }
 
 // present prints the text report: the findings (listed, with hints when
-// asked, or summed up) with how much was analysed, or the clean bill. It
-// fails the run when there are findings, unless --no-fail.
-func (s streams) present(o *options, findings report.Findings, summary exception.Summary, sc scope) error {
+// asked, or summed up) with how much was analysed, or the clean bill, and
+// on standard error the ready-made exception set that would excuse most of
+// them, if one would and using does not hold it. It fails the run when
+// there are findings, unless --no-fail.
+func (s streams) present(o *options, findings report.Findings, summary exception.Summary, sc scope, using []exception.Exception) error {
+	if set := suggestSet(findings, using, o.mode); set != "" {
+		note(s.sys, "%s", set)
+	}
 	opts := report.TextOptions{
 		Color:   s.color(s.report),
 		Note:    summary.Note(),
@@ -83,6 +88,11 @@ func printError(sys System, err error) {
 // go to standard error whether or not it is a terminal: CI reads them.
 func warn(sys System, format string, args ...any) {
 	fmt.Fprintf(sys.Stderr, "warning: %s\n", quote.Lines(fmt.Sprintf(format, args...)))
+}
+
+// note prints advice, made safe as warn makes a warning.
+func note(sys System, format string, args ...any) {
+	fmt.Fprintf(sys.Stderr, "note: %s\n", quote.Lines(fmt.Sprintf(format, args...)))
 }
 
 // String says how much was analysed, or nothing when it is not known (a

@@ -90,7 +90,11 @@ func WriteSummary(w io.Writer, r *Result, opts TextOptions) error {
 		}
 		line := "  " + t.p.Faint(strconv.Itoa(n+1)+".") + " " + t.p.Caution(a.Verdict.String()) + " " + quote.Display(a.Mnemonic) + " " + t.p.Finding(quote.Display(name)) +
 			": " + strconv.Itoa(a.Downstream) + " downstream, " + strconv.Itoa(a.Absorbed) + " absorbed"
-		if r.Static != "" && !a.Explained() {
+		switch {
+		case r.Static == "" || a.Explained():
+		case len(a.UnknownPrograms()) > 0:
+			line += " " + t.p.Caution("(unknown program)")
+		default:
 			line += " " + t.p.Caution("(no static cause)")
 		}
 		t.line(line)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
 )
@@ -89,8 +90,12 @@ func (t *textWriter) header() {
 	}
 	if r.Static != "" && roots > 0 {
 		_, explained := r.Roots()
+		unexplained := strconv.Itoa(roots-explained) + " unexplained"
+		if n := r.UnknownRoots(); n > 0 {
+			unexplained += ", " + strconv.Itoa(n) + " of them running an unknown program"
+		}
 		t.line("  ", "the static analysis of ", quote.Visible(r.Static), " predicts ", strconv.Itoa(explained), " of ", report.Count(roots, "root cause"),
-			"; ", t.p.Caution(strconv.Itoa(roots-explained)+" unexplained"))
+			"; ", t.p.Caution(unexplained))
 	}
 }
 
@@ -161,25 +166,31 @@ func (t *textWriter) root(n int, a *Action) {
 	}
 }
 
-// causes prints the static findings that predict the action's divergence,
-// or says there are none, and counts the action's other findings.
+// causes prints the static findings that predict the action's divergence;
+// when there are none, the programs it runs that no spec describes (a
+// cause nobody described), or else that nothing does; and counts the
+// action's other findings.
 func (t *textWriter) causes(indent string, a *Action) {
 	if t.r.Static == "" {
 		return
 	}
+	explained := a.Explained()
 	others := 0
 	for i := range a.Causes {
 		f := &a.Causes[i]
-		if f.Kind.PredictsDivergence() {
+		switch {
+		case f.Kind.PredictsDivergence():
 			t.line(indent, t.p.Heading("cause:"), " ", report.TaggedSentence(f, t.p))
 			for _, e := range f.Evidence {
 				t.line(indent, "  ", report.EvidenceLine(e, t.p))
 			}
-		} else {
+		case !explained && f.Kind == finding.UnknownProgram:
+			t.line(indent, t.p.Caution("unknown program:"), " ", report.TaggedSentence(f, t.p))
+		default:
 			others++
 		}
 	}
-	if !a.Explained() {
+	if !explained && len(a.UnknownPrograms()) == 0 {
 		t.line(indent, t.p.Caution("no static cause"), ": the analysis does not predict this divergence")
 	}
 	if others > 0 {

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/aquery"
@@ -312,17 +313,46 @@ func refreshCommand(sys System, o *options) string {
 	return shellJoin(words)
 }
 
-// shellJoin quotes words for a POSIX shell where they need it.
+// shellJoin quotes words for a POSIX shell where they need it. A word
+// with a character that would not show as itself is written in bash's
+// $'…' form with the bytes of such characters as \xHH, so that the
+// command, printed for the user to copy, cannot drive the terminal.
 func shellJoin(words []string) string {
 	quoted := make([]string, len(words))
 	for i, w := range words {
-		if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:@+,%") == "" {
+		switch {
+		case w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:@+,%") == "":
 			quoted[i] = w
-		} else {
+		case quote.Visible(w) == w:
 			quoted[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		default:
+			quoted[i] = ansiC(w)
 		}
 	}
 	return strings.Join(quoted, " ")
+}
+
+// ansiC is w in bash's $'…' quoting.
+func ansiC(w string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(w); {
+		r, size := utf8.DecodeRuneInString(w[i:])
+		switch {
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case quote.Visible(w[i:i+size]) == w[i:i+size]:
+			b.WriteString(w[i : i+size])
+		default:
+			for _, c := range []byte(w[i : i+size]) {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			}
+		}
+		i += size
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // loadExceptions reads an exception file, or a ready-made set named

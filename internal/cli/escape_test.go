@@ -171,3 +171,27 @@ func TestJSONOnATerminalEscapesC1(t *testing.T) {
 		}
 	}
 }
+
+// TestMismatchIsEscaped: what --expect-json prints when the findings
+// differ (the sentences, the diff of the two JSON reports, the command that
+// records a new baseline) shows a hostile value escaped, and the command
+// still means the same to bash.
+func TestMismatchIsEscaped(t *testing.T) {
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "dump"+hostile+".json")
+	if err := os.WriteFile(dump, []byte(`{"actions": [{"targetId": 1, "mnemonic": "Genrule", "arguments": ["/bin/true", "-I/opt/`+jsonEscape(hostile)+`"]}], "targets": [{"id": 1, "label": "//a:b"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	baseline := filepath.Join(dir, "baseline.json")
+	if err := os.WriteFile(baseline, []byte(`{"mode": "default", "violations": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sys, _, stderr := testSystem(nil)
+	if code := Main([]string{"--aquery-file", dump, "--expect-json", baseline}, sys); code == ExitOK {
+		t.Fatal("exit 0")
+	}
+	checkSafe(t, stderr.String(), 0)
+	if want := `--aquery-file $'` + dir + `/dumpx\x1b[31m\x0d\x0aError: forged\xc2\x9b2J.json'`; !strings.Contains(stderr.String(), want) {
+		t.Errorf("the refresh command lacks %s:\n%s", want, stderr)
+	}
+}

@@ -156,7 +156,7 @@ func runReprotest(args []string, sys System) error {
 	}
 	defer builds.Close()
 	if builds.Varied != r.variation {
-		fmt.Fprintf(sys.Stderr, "note: the second build varied %s, not %s\n", builds.Varied, r.variation)
+		note(sys, "the second build varied %s, not %s", builds.Varied, r.variation)
 	}
 
 	var static *analyze.Index

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/finding"
@@ -88,14 +87,6 @@ func findingJSON(f *finding.Finding, evidence bool) json.RawMessage {
 		panic(err)
 	}
 	return b.Bytes()
-}
-
-// renderJSON is the pretty-printed document without its final newline,
-// which is also what the --expect-json diff compares (§8.6).
-func renderJSON(findings Findings, m mode.Mode) string {
-	var b strings.Builder
-	WriteJSON(&b, findings, m)
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // appendEntries appends the report's entries [lo, hi), each preceded by

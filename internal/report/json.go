@@ -1,8 +1,3 @@
-// Package report prints findings: the JSON report (§8.1) and reading it
-// back (§8.4), the text report (§8.3) with its sign-off (§1.8) and hints,
-// the diff of --expect-json (§8.6), the summary and the SARIF log for code
-// scanning. Printers are pure functions over finding data; colour is a
-// bool the caller decides (§1.6).
 package report
 
 import (
@@ -69,6 +64,16 @@ const chunkLen = 1024
 // something else (ahab diff, ahab trace), in the format users already read.
 func FindingJSON(f *finding.Finding) json.RawMessage {
 	return findingJSON(f, true)
+}
+
+// CausesJSON is FindingJSON of each finding, never nil: the "causes" of
+// the reports that put static findings beside something else.
+func CausesJSON(fs []finding.Finding) []json.RawMessage {
+	out := make([]json.RawMessage, len(fs))
+	for i := range fs {
+		out[i] = FindingJSON(&fs[i])
+	}
+	return out
 }
 
 // FingerprintJSON is FindingJSON without the evidence: what identifies

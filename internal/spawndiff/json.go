@@ -102,16 +102,13 @@ type jsonStatic struct {
 
 func appendAction(b []byte, r *Result, a *Action) []byte {
 	ja := jsonAction{
-		Outputs:    nonNil(a.Outputs),
+		Outputs:    append([]string{}, a.Outputs...), // [] rather than null
 		Mnemonic:   a.Mnemonic,
 		Target:     a.Target,
 		Verdict:    a.Verdict.String(),
 		Differs:    a.Differs.Names(),
-		Causes:     []json.RawMessage{},
+		Causes:     report.CausesJSON(a.Causes),
 		RootCauses: [][]string{},
-	}
-	for i := range a.Causes {
-		ja.Causes = append(ja.Causes, report.FindingJSON(&a.Causes[i]))
 	}
 	if r.Static != "" {
 		explained := a.Explained()
@@ -119,16 +116,9 @@ func appendAction(b []byte, r *Result, a *Action) []byte {
 		ja.UnknownPrograms = a.UnknownPrograms()
 	}
 	for _, i := range a.RootCauses {
-		ja.RootCauses = append(ja.RootCauses, nonNil(r.Actions[i].Outputs))
+		ja.RootCauses = append(ja.RootCauses, append([]string{}, r.Actions[i].Outputs...))
 	}
 	return appendJSON(b, ja)
-}
-
-func nonNil[T any](xs []T) []T {
-	if xs == nil {
-		return []T{}
-	}
-	return xs
 }
 
 // appendJSON appends v encoded; everything here encodes (causes were

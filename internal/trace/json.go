@@ -38,14 +38,8 @@ type jsonBaseline struct {
 }
 
 func refJSON(r ActionRef) jsonRef {
-	return jsonRef{Target: r.Target, Mnemonic: r.Mnemonic, Outputs: nonNil(r.Outputs)}
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
+	// Copied, so that an action without outputs writes [] rather than null.
+	return jsonRef{Target: r.Target, Mnemonic: r.Mnemonic, Outputs: append([]string{}, r.Outputs...)}
 }
 
 // WriteJSON writes the report as JSON (docs/trace.md), each cause as the
@@ -54,10 +48,7 @@ func nonNil[T any](s []T) []T {
 func WriteJSON(w io.Writer, r *Report) error {
 	out := jsonReport{Actions: []jsonAction{}, Baseline: []jsonBaseline{}, Untraced: []jsonRef{}}
 	for _, a := range r.Actions {
-		ja := jsonAction{jsonRef: refJSON(a.ActionRef), Undeclared: []jsonUndeclared{}, Causes: []json.RawMessage{}}
-		for i := range a.Causes {
-			ja.Causes = append(ja.Causes, report.FindingJSON(&a.Causes[i]))
-		}
+		ja := jsonAction{jsonRef: refJSON(a.ActionRef), Undeclared: []jsonUndeclared{}, Causes: report.CausesJSON(a.Causes)}
 		for _, u := range a.Undeclared {
 			ja.Undeclared = append(ja.Undeclared, jsonUndeclared{Path: u.Path, Class: u.Class.String()})
 		}

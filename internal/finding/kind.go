@@ -1,7 +1,8 @@
 // Package finding holds what the checks find: the kinds of finding
-// (defined once, in the table below, with what each means and how to fix
-// and excuse it), the finding value itself with its remedy, the report
-// order (§8.2) and a set that merges identical findings with a count.
+// (defined once, in the table below, with what each means, the members its
+// findings carry and how to fix and excuse it), the finding value itself
+// with its remedy and evidence, the report order (§8.2) and a set that
+// merges identical findings with a count.
 package finding
 
 import "fmt"

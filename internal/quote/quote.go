@@ -1,7 +1,9 @@
 // Package quote quotes user values in messages and reports the way the
 // original Ahab did (Rust's Debug form for strings), so users recognise its
 // output: printable text stays literal, including non-ASCII, and only
-// control and invisible characters are escaped.
+// control and invisible characters are escaped. It is the one escaping
+// every report and every error and warning uses, and it bounds how much of
+// a name or value a message echoes.
 package quote
 
 import (

@@ -65,9 +65,8 @@ func TestDiff(t *testing.T) {
 		}
 	})
 	t.Run("the_diff_is_the_same_bytes_every_time", func(t *testing.T) {
-		first := Diff(all[:3], all[2:], mode.Ahab02, false)
-		if again := Diff(all[:3], all[2:], mode.Ahab02, false); again != first {
-			t.Errorf("diff differs between runs:\n%s\n%s", first, again)
+		if Diff(all[:3], all[2:], mode.Ahab02, false) != Diff(all[:3], all[2:], mode.Ahab02, false) {
+			t.Error("diff differs between runs")
 		}
 	})
 	t.Run("an_empty_side_and_the_final_brace", func(t *testing.T) {

@@ -83,8 +83,10 @@ func (k Kind) MemberByName(name string) (Member, bool) {
 // vary, as the analysis found it: `tools/gen.py:12: time.time() reaches
 // the output`. A finding may carry any number; reports show them beside
 // the finding (the text report on lines of their own, JSON as the
-// "evidence" member, SARIF as related locations), and only under Ahab's
-// own judgement: Ahab 0.2's reports never have it.
+// "evidence" member, SARIF as related locations, and the causes of ahab
+// diff and ahab trace). The findings report leaves it out under Ahab 0.2's
+// judgement, whose reports are the original's; the analysis is to fill it
+// in only under Ahab's own.
 type Evidence struct {
 	// File is the file's path, relative to the workspace root for a file
 	// of the main repository (external/REPO/… for another one), or

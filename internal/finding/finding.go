@@ -125,8 +125,9 @@ type Finding struct {
 	Command string
 
 	// Evidence is where in a tool or source the output is made to vary,
-	// for any kind, sorted by CompareEvidence, each once; reports of Ahab
-	// 0.2's judgement never show it.
+	// for any kind; reports of Ahab 0.2's judgement never show it. It is a
+	// set: a Set keeps it sorted by CompareEvidence, each once, and
+	// Compare expects it so.
 	Evidence []Evidence
 }
 

@@ -2,6 +2,7 @@ package finding
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/program"
@@ -71,7 +72,17 @@ func appendKey(b []byte, f *Finding) []byte {
 			b = appendString(b, f.Command)
 		}
 	}
-	for _, e := range f.Evidence {
+	// Evidence is a set: a finding with the same evidence in another
+	// order is the same finding.
+	evidence := f.Evidence
+	for i := 1; i < len(evidence); i++ {
+		if CompareEvidence(evidence[i-1], evidence[i]) >= 0 {
+			evidence = slices.CompactFunc(slices.SortedFunc(slices.Values(evidence), CompareEvidence),
+				func(a, b Evidence) bool { return a == b })
+			break
+		}
+	}
+	for _, e := range evidence {
 		b = appendString(append(b, 1), e.File)
 		b = binary.BigEndian.AppendUint64(b, uint64(e.Line)^(1<<63))
 		b = appendString(b, e.Text)

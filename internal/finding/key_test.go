@@ -3,6 +3,7 @@ package finding
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,6 +92,9 @@ func randomFinding(r *rand.Rand) Finding {
 	for range r.IntN(3) {
 		f.Evidence = append(f.Evidence, Evidence{File: str(), Line: []int{0, 1, 12, 255, 256, -1}[r.IntN(6)], Text: str()})
 	}
+	// A finding's evidence is a set (Finding.Evidence).
+	slices.SortFunc(f.Evidence, CompareEvidence)
+	f.Evidence = slices.Compact(f.Evidence)
 	return f
 }
 
@@ -108,5 +112,19 @@ func TestKeysOrderAsCompareAndRoundTrip(t *testing.T) {
 		if back := decodeKey(ka); !reflect.DeepEqual(back, a) {
 			t.Fatalf("round trip changed the finding:\n got %#v\nwant %#v", back, a)
 		}
+	}
+}
+
+// Evidence is a set: the same evidence in another order, or twice, is the
+// same finding.
+func TestEvidenceIsASet(t *testing.T) {
+	a := Evidence{File: "a.py", Line: 3, Text: "x"}
+	b := Evidence{File: "b.py", Text: "y"}
+	s := NewSet()
+	s.Add(Finding{Kind: BadPath, Actual: "/x", Evidence: []Evidence{b, a}}, 1)
+	s.Add(Finding{Kind: BadPath, Actual: "/x", Evidence: []Evidence{a, b, a}}, 2)
+	got := s.Sorted()
+	if len(got) != 1 || got[0].Count != 3 || !slices.Equal(got[0].Evidence, []Evidence{a, b}) {
+		t.Errorf("got %+v", got)
 	}
 }

@@ -196,17 +196,24 @@ func TestSentinelWarning(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		dump     string
+		flags    []string
 		terminal bool
 		warned   bool
 	}{
-		{"a_dump_without_sentinels_on_a_terminal", "synthetic/a.json", true, true},
-		{"a_dump_with_a_leak", "real/webapp.pb", true, false},
-		{"a_dump_without_sentinels_on_a_pipe", "synthetic/a.json", false, false},
+		{"a_dump_without_sentinels_on_a_terminal", "synthetic/a.json", nil, true, true},
+		{"a_dump_with_a_leak", "real/webapp.pb", nil, true, false},
+		{"a_dump_without_sentinels_on_a_pipe", "synthetic/a.json", nil, false, true},
+		{"a_matching_expectation_stays_silent", "synthetic/a.json", []string{"--compat", "0.2", "--expect-json", filepath.Join(conformanceDir, "synthetic/a.expected.json")}, false, false},
+		{"a_mismatch_warns", "synthetic/a.json", []string{"--compat", "0.2", "--expect-json", filepath.Join(conformanceDir, "synthetic/b.expected.json")}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sys, _, stderr := testSystem(nil)
 			sys.StderrIsTerminal = tc.terminal
-			Main([]string{"--aquery-file", filepath.Join(conformanceDir, tc.dump), "--no-fail", "--shut-up"}, sys)
+			args := append([]string{"--aquery-file", filepath.Join(conformanceDir, tc.dump), "--shut-up"}, tc.flags...)
+			if tc.flags == nil {
+				args = append(args, "--no-fail")
+			}
+			Main(args, sys)
 			if got := strings.Contains(stderr.String(), "no USER or HOSTNAME sentinel appears"); got != tc.warned {
 				t.Errorf("warned %v, want %v; stderr:\n%s", got, tc.warned, stderr)
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/execlog"
 	"github.com/ahab-go/ahab/internal/fileerr"
+	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/savedreport"
 	"github.com/ahab-go/ahab/internal/spawndiff"
 )
@@ -90,7 +91,7 @@ func parseDiff(args []string) (*diffOptions, *pflag.FlagSet, error) {
 	onceString(fs, &o.outputBase, "output-base", "", "with LABEL, use this Bazel output base `DIR` for the aquery")
 	onceBool(fs, &d.help, "help", "h", "print this help and exit")
 	if err := fs.Parse(args); err != nil {
-		return nil, fs, usageError{err.Error()}
+		return nil, fs, flagError(err)
 	}
 	if d.help {
 		return d, fs, nil
@@ -170,7 +171,7 @@ func runDiff(args []string, sys System) error {
 	}
 	if static != nil {
 		if !static.HasOutputs() && !namesTargets(r) {
-			fmt.Fprintf(sys.Stderr, "warning: the logs name no targets (Bazel before 7 writes none), so the findings of --report %s cannot be matched to their actions; give --aquery-file or a LABEL instead\n", quoteArg(d.report))
+			warn(sys, "the logs name no targets (Bazel before 7 writes none), so the findings of --report %s cannot be matched to their actions; give --aquery-file or a LABEL instead", quoteArg(d.report))
 		}
 		r.AttachCauses(source, static)
 	}
@@ -187,7 +188,7 @@ func presentDiff(sys System, r *spawndiff.Result, writeJSON string, summary, noF
 	if writeJSON != "" {
 		write := func(w io.Writer) error { return spawndiff.WriteJSON(w, r) }
 		if writeJSON == "-" {
-			if err := write(sys.Stdout); err != nil {
+			if err := writeStdout(sys, write); err != nil {
 				return err
 			}
 		} else if err := atomicfile.Write(res.path(writeJSON), "JSON report", write); err != nil {
@@ -258,7 +259,8 @@ func compareLogs(sys System, oldPath, newPath string, format execlog.Format) (*s
 					prog.logs(&read[0], &read[1], total)
 				}
 			}
-			_, errs[i] = execlog.Read(bufio.NewReaderSize(files[i], 1<<20), paths[i], opts, l.Add)
+			// The name goes into the reader's messages, escaped once here.
+			_, errs[i] = execlog.Read(bufio.NewReaderSize(files[i], 1<<20), quote.IfNeeded(paths[i]), opts, l.Add)
 			logs[i] = l
 		})
 	}

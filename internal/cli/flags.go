@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func (o *once) Set(v string) error {
 		if v == o.String() {
 			return nil
 		}
-		return fmt.Errorf("already given as %q; give a flag once, or again with the same value", o.String())
+		return fmt.Errorf("already given as %s; give a flag once, or again with the same value", quoteArg(o.String()))
 	}
 	o.set = true
 	if o.bl != nil {
@@ -147,7 +148,7 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 	fs := analysisFlags(o)
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
-		return nil, fs, usageError{err.Error()}
+		return nil, fs, flagError(err)
 	}
 	if o.help || o.version {
 		return o, fs, nil
@@ -168,7 +169,7 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 		return nil, fs, usageError{"a LABEL to analyze is required, unless --explain-json or --aquery-file is given"}
 	}
 	if len(o.labels) > 0 && (o.explainJSON != "" || o.aqueryFile != "") {
-		return nil, fs, usageError{fmt.Sprintf("unexpected LABEL %q: --explain-json and --aquery-file analyze no label", o.labels[0])}
+		return nil, fs, usageError{fmt.Sprintf("unexpected LABEL %s: --explain-json and --aquery-file analyze no label", quoteArg(o.labels[0]))}
 	}
 	if o.noFail && o.expectJSON != "" {
 		return nil, fs, usageError{"--no-fail cannot be used with --expect-json: a mismatch must fail"}
@@ -237,7 +238,23 @@ func (o *options) checkValues(res resolver) error {
 }
 
 // quoteArg shows a value from the command line in a message.
-func quoteArg(s string) string { return quote.Quote(s) }
+func quoteArg(s string) string { return quote.Value(s) }
+
+// flagError is the usage error for what pflag refused, with the flag or
+// value the user typed quoted as every message quotes (pflag's own words
+// quote with Go's %q, or not at all).
+func flagError(err error) usageError {
+	if e, ok := errors.AsType[*pflag.NotExistError](err); ok && e.GetSpecifiedShortnames() == "" {
+		return usageError{"unknown flag: " + quote.IfNeeded("--"+e.GetSpecifiedName())}
+	}
+	if e, ok := errors.AsType[*pflag.InvalidValueError](err); ok {
+		return usageError{fmt.Sprintf("invalid argument %s for \"--%s\" flag: %v", quoteArg(e.GetValue()), e.GetFlag().Name, e.Unwrap())}
+	}
+	if e, ok := errors.AsType[*pflag.InvalidSyntaxError](err); ok {
+		return usageError{"bad flag syntax: " + quote.IfNeeded(e.GetSpecifiedFlag())}
+	}
+	return usageError{err.Error()}
+}
 
 // parseCompat sets the mode from --compat.
 func (o *options) parseCompat() error {

@@ -73,7 +73,7 @@ func parseReprotest(args []string) (*reprotestOptions, *pflag.FlagSet, error) {
 	fs.StringArrayVar(&o.reproSpecs, "repro-specs", nil, "read reproducibility specs from `FILE` for the static analysis (repeatable)")
 	onceBool(fs, &r.help, "help", "h", "print this help and exit")
 	if err := fs.Parse(args); err != nil {
-		return nil, fs, usageError{err.Error()}
+		return nil, fs, flagError(err)
 	}
 	if r.help {
 		return r, fs, nil
@@ -156,7 +156,7 @@ func runReprotest(args []string, sys System) error {
 	}
 	defer builds.Close()
 	if builds.Varied != r.variation {
-		fmt.Fprintf(sys.Stderr, "note: the second build varied %s, not %s\n", builds.Varied, r.variation)
+		note(sys, "the second build varied %s, not %s", builds.Varied, r.variation)
 	}
 
 	var static *analyze.Index

@@ -10,7 +10,6 @@ import (
 	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/mode"
-	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/trace"
 )
 
@@ -58,7 +57,7 @@ func runTrace(args []string, sys System) error {
 	onceString(fs, &keepTrace, "keep-trace", "", "keep the raw strace output and the execution log in `DIR`")
 	onceBool(fs, &help, "help", "h", "print this help and exit")
 	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
+		return flagError(err)
 	}
 	if help {
 		fmt.Fprint(sys.Stdout, traceUsage+fs.FlagUsagesWrapped(76))
@@ -69,7 +68,7 @@ func runTrace(args []string, sys System) error {
 		return usageError{"ahab trace needs a LABEL to build"}
 	case 1:
 	default:
-		return usageError{fmt.Sprintf("unexpected argument %q: ahab trace builds one LABEL", fs.Arg(1))}
+		return usageError{fmt.Sprintf("unexpected argument %s: ahab trace builds one LABEL", quoteArg(fs.Arg(1)))}
 	}
 	res := newResolver(sys)
 	// What the user wrote is checked before the build, which takes minutes.
@@ -90,7 +89,7 @@ func runTrace(args []string, sys System) error {
 		Flags:     bazelFlags,
 		KeepTrace: res.path(keepTrace),
 		Library:   lib,
-		Warn:      func(msg string) { fmt.Fprintf(sys.Stderr, "warning: %s\n", msg) },
+		Warn:      func(msg string) { warn(sys, "%s", msg) },
 	}
 	if sys.StderrIsTerminal {
 		o.Progress = sys.Stderr
@@ -116,7 +115,7 @@ func presentTrace(sys System, res resolver, writeJSON string, r *trace.Report) e
 		write := func(w io.Writer) error { return trace.WriteJSON(w, r) }
 		var err error
 		if writeJSON == "-" {
-			err = write(sys.Stdout)
+			err = writeStdout(sys, write)
 		} else {
 			err = atomicfile.Write(res.path(writeJSON), "JSON report", write)
 		}
@@ -124,7 +123,7 @@ func presentTrace(sys System, res resolver, writeJSON string, r *trace.Report) e
 			return err
 		}
 	}
-	if err := trace.WriteText(out, r, report.Palette{Color: sys.color(terminal)}); err != nil {
+	if err := trace.WriteText(out, r, trace.TextOptions{Color: sys.color(terminal)}); err != nil {
 		return err
 	}
 	if r.Found() {

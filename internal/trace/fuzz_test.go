@@ -5,8 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/ahab-go/ahab/internal/report"
 )
 
 // fuzzSeeds are short real lines (testdata/recorded) and the shapes around
@@ -84,7 +82,7 @@ func FuzzAnalyze(f *testing.F) {
 				t.Fatalf("%d traced and %d untraced of %d actions", len(r.Actions), len(r.Untraced), len(actions))
 			}
 			var b bytes.Buffer
-			if err := WriteText(&b, r, report.Palette{}); err != nil {
+			if err := WriteText(&b, r, TextOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			if bytes.ContainsAny(b.Bytes(), "\x1b\r") {

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/testenv"
 )
 
@@ -87,7 +86,7 @@ func TestRecordedExcerpts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r := analyzeRecorded(t, name)
 			var got bytes.Buffer
-			if err := WriteText(&got, r, report.Palette{}); err != nil {
+			if err := WriteText(&got, r, TextOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			golden := filepath.Join("testdata", "recorded", name[:len(name)-len(".strace")]+".want")

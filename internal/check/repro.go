@@ -172,7 +172,8 @@ func interpret(lib *spec.Library, a *action.Action, argv []string, report func(f
 	if err != nil {
 		var pe *shell.ParseError
 		if errors.As(err, &pe) && pe.TooDeep {
-			report(finding.Finding{Kind: finding.UnknownProgram, Action: refOf(a), Program: program.OfFor(lib.Mode())(inv.Shell)})
+			report(finding.Finding{Kind: finding.UnknownProgram, Action: refOf(a), Program: program.OfFor(lib.Mode())(inv.Shell),
+				Evidence: []finding.Evidence{{Line: pe.Pos.Line, Text: "not followed: the script is too deeply nested to analyse"}}})
 		}
 		// A script that does not parse the shell would refuse too, and
 		// the action fail: nothing it runs can be judged.
@@ -204,7 +205,12 @@ func judgeScript(lib *spec.Library, a *action.Action, inv shell.Invocation, scri
 		return script.Commands[i].Text
 	}
 	for _, src := range script.Sources {
-		f := finding.Finding{Kind: finding.VariationSource, Action: ref, Variation: src.Value.String(), Command: commandText(src.Command)}
+		e := sourceEvidence(src)
+		if !isScript && e.File == "" {
+			e.Line = 0 // the action's command line, not a script's line
+		}
+		f := finding.Finding{Kind: finding.VariationSource, Action: ref, Variation: src.Value.String(), Command: commandText(src.Command),
+			Evidence: []finding.Evidence{e}}
 		if f.Command == "" && isScript {
 			f.Command = src.Text
 		}
@@ -229,12 +235,14 @@ func judgeScript(lib *spec.Library, a *action.Action, inv shell.Invocation, scri
 		switch {
 		case c.Unreadable != "":
 			f.Kind = finding.UnknownProgram
+			f.Evidence = []finding.Evidence{{Text: "not read: " + c.Unreadable}}
 			report(f)
 		case r.Spec == nil:
 			if r.Program.Origin.Kind == program.System && !isScript && i == 0 {
 				continue // the action's own program, reported as the machine's
 			}
 			f.Kind = finding.UnknownProgram
+			f.Evidence = []finding.Evidence{{Text: "no spec describes it"}}
 			report(f)
 		case r.Spec.Behaviour == nil:
 			judge(r, r.Args, f, report)
@@ -243,8 +251,22 @@ func judgeScript(lib *spec.Library, a *action.Action, inv shell.Invocation, scri
 	// What could not be followed outside any one command (a script too
 	// long, an eval of a computed string) leaves the script unknown.
 	if script.Truncated || len(script.Unread) > 0 && !slices.ContainsFunc(script.Commands, func(c shell.Command) bool { return c.Unreadable != "" }) {
-		report(finding.Finding{Kind: finding.UnknownProgram, Action: ref, Program: program.OfFor(lib.Mode())(inv.Shell)})
+		f := finding.Finding{Kind: finding.UnknownProgram, Action: ref, Program: program.OfFor(lib.Mode())(inv.Shell)}
+		for _, u := range script.Unread {
+			f.Evidence = append(f.Evidence, finding.Evidence{Text: "not followed: " + u})
+		}
+		report(f)
 	}
+}
+
+// sourceEvidence says where a value that varies is made and why: in a
+// tool's file, at its line; in the action's script, at the script's line.
+func sourceEvidence(src shell.Source) finding.Evidence {
+	text := src.Text
+	if src.Because != "" {
+		text += ": " + src.Because
+	}
+	return finding.Evidence{File: src.Site.File, Line: src.Site.Line, Text: text}
 }
 
 // synonymOf is the key that carried the spec when it is not the program

@@ -205,6 +205,13 @@ func judgeScript(lib *spec.Library, a *action.Action, inv shell.Invocation, scri
 		return script.Commands[i].Text
 	}
 	for _, src := range script.Sources {
+		// A value made in a tool's file is reported at the command of the
+		// action's script that ran the tool; the evidence says where in it.
+		if src.Site.File != "" {
+			if i := slices.IndexFunc(script.Commands, func(c shell.Command) bool { return c.Read == src.Site.File }); i >= 0 {
+				src.Command = i
+			}
+		}
 		e := sourceEvidence(src)
 		if !isScript && e.File == "" {
 			e.Line = 0 // the action's command line, not a script's line

@@ -163,7 +163,8 @@ func interpret(lib *spec.Library, a *action.Action, argv []string, report func(f
 		files = nil
 		env = append(env, "PWD=/proc/self/cwd")
 	}
-	opts := shell.Options{Library: lib, Outputs: a.Outputs, Env: env, Files: files, Runner: interp.New(lib, files, interp.Readers())}
+	opts := shell.Options{Library: lib, Outputs: a.Outputs, Env: env, Files: files, Runner: interp.New(lib, files, interp.Readers()),
+		Facts: []string{"mnemonic:" + a.Mnemonic}}
 	inv, isScript := shell.Recognize(argv)
 	if !isScript {
 		inv = shell.Invocation{Shell: argv[0], Script: commandLine(argv)}

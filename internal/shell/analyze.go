@@ -49,6 +49,9 @@ type Options struct {
 	// File is the file the script was read from, for the sites of what it
 	// finds (empty: the action's own command line).
 	File string
+	// Facts are facts of the action every command's conditions see
+	// (mnemonic:NAME).
+	Facts []string
 	// Depth counts how deep programs were handed to one another.
 	Depth int
 }

@@ -127,6 +127,7 @@ func (a *analyzer) contextFacts(c *call) []string {
 	if c.st.cwd != nil && isKnownPath(c.st.cwd) {
 		facts = append(facts, "cwd:absolute")
 	}
+	facts = append(facts, a.opts.Facts...)
 	return append(facts, a.facts...)
 }
 

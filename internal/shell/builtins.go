@@ -182,9 +182,14 @@ func cdTarget(st *state, f value, s string, ok bool) *value {
 			return &value{parts: []Part{{Text: path.Join(base, s), Known: true}}}
 		}
 	}
-	// Relative to the execution root, or somewhere we cannot name.
+	// Relative to the execution root, or somewhere we cannot name: the
+	// word itself, so that a file named under it ("$d/x") is one named
+	// relative to it (x after cd "$d").
 	if ok && st.cwd == nil {
 		return &value{parts: []Part{{Text: "$PWD/" + s}}}
+	}
+	if len(f.parts) > 0 {
+		return &value{parts: f.parts, taint: f.taint}
 	}
 	return &value{parts: []Part{{Text: "$PWD"}}, taint: f.taint}
 }

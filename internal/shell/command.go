@@ -269,6 +269,8 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 		src := a.newSource(c.fr, e.Value, c.base, e.Because, c.s.Pos())
 		a.g.edge(src, c.n)
 	}
+	cmd := &a.script.Commands[c.index]
+	cmd.Effects, cmd.Neutralised = inv.Effects, inv.Neutralised
 	a.establish(inv.Sets...)
 	// The commands of find -exec print where find prints, in its order.
 	for _, arg := range inv.Args {

@@ -8,9 +8,33 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/spec"
 )
+
+// hostLibrary loads the host tool specs alone: each file of
+// internal/spec/library/host, in name order.
+func hostLibrary(t testing.TB) *spec.Library {
+	t.Helper()
+	files, err := filepath.Glob("../spec/library/host/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no host spec files: %v", err)
+	}
+	lib := spec.NewLibrary()
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, err := spec.Parse(f, data, mode.Default)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lib.AddFile(f, file)
+	}
+	return lib
+}
 
 // TestHostLibraryShape: the host library names programs by bare name,
 // once across all its files, describes each by what it does (a behaviour,

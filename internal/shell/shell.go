@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/effect"
+	"github.com/ahab-go/ahab/internal/spec"
 )
 
 // Dialect is the language a shell speaks.
@@ -106,6 +107,10 @@ type Command struct {
 	// Facts are what the script established before the command (fixed:mtime
 	// after touch -d, fixed:mode after chmod): conditions of specs see them.
 	Facts []string
+	// Effects are the effects of the command's spec that apply to it and
+	// that nothing neutralised; Neutralised those a fact neutralised.
+	Effects     []spec.Effect
+	Neutralised []spec.Neutralised
 	// Read is the file of the program's code when it was read and judged
 	// (a tool's script); Unreadable says why it could not be, when the
 	// program is in the workspace and has no spec.

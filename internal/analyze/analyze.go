@@ -104,6 +104,8 @@ type worker struct {
 	// generators the actions that make what may be a launcher.
 	deferred   []deferredAction
 	generators []generator
+	// keepGenerators says files are read (Options.Tree), which needs them.
+	keepGenerators bool
 }
 
 // deferredAction is an action a check deferred, copied whole.
@@ -162,7 +164,7 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	pool := make(chan *worker, n)
 	workers := make([]*worker, n)
 	for i := range workers {
-		w := &worker{set: finding.NewSet()}
+		w := &worker{set: finding.NewSet(), keepGenerators: opts.Tree != nil}
 		w.report = func(f finding.Finding) { w.set.Add(f, 1) }
 		if opts.ByAction {
 			w.report = func(f finding.Finding) {
@@ -180,7 +182,10 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	// its set, and worker.check copies the mnemonic and the input dep set
 	// ids. So the decoder may reuse actions and the memory they were
 	// decoded from, unless findings are kept by action.
-	decodeOpts := aquery.Options{Format: opts.Format, Workers: n, ReuseActions: !opts.ByAction, ArtifactPaths: opts.ByAction, DepSets: defers}
+	// Deferred actions need their outputs named; reading their files needs
+	// their inputs too, and the launchers the graph makes.
+	decodeOpts := aquery.Options{Format: opts.Format, Workers: n, ReuseActions: !opts.ByAction,
+		ArtifactPaths: opts.ByAction || defers, DepSets: defers && opts.Tree != nil}
 	if opts.Progress != nil {
 		decodeOpts.Progress = func(b int64) { opts.Progress(Progress{BytesRead: b, Actions: checked.Load()}) }
 	}
@@ -279,7 +284,7 @@ func (w *worker) check(checks []*check.Check, a *aquery.Action, needInputs bool)
 			checks: deferred, record: len(w.byAction) - 1,
 		})
 	}
-	if execroot.KeepsGenerator(a.Mnemonic) {
+	if w.keepGenerators && execroot.KeepsGenerator(a.Mnemonic) {
 		w.generators = append(w.generators, generator{mnemonic: strings.Clone(a.Mnemonic), targetID: a.TargetID,
 			inputDepSets: slices.Clone(a.InputDepSets), outputIDs: slices.Clone(a.OutputIDs)})
 	}
@@ -333,14 +338,14 @@ func checkPrograms(graph *aquery.Graph, workers []*worker, tree *execroot.Tree, 
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(all); i = int(next.Add(1) - 1) {
 				d, w := all[i], recordOf[i]
-				var inputs []string
-				graph.Inputs(d.inputDepSets, func(_ uint32, p string) bool { inputs = append(inputs, p); return true })
 				for _, id := range d.outputIDs {
 					if p, ok := graph.ArtifactPath(id); ok {
 						d.action.Outputs = append(d.action.Outputs, p)
 					}
 				}
 				if tree != nil {
+					var inputs []string
+					graph.Inputs(d.inputDepSets, func(_ uint32, p string) bool { inputs = append(inputs, p); return true })
 					d.action.Files = tree.For(inputs)
 				}
 				for _, c := range d.checks {

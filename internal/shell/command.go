@@ -352,7 +352,7 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 	case spec.Script:
 		a.runScript(c, st, arg.Role.Language, v, arg)
 	case spec.Module:
-		a.unreadCommand(c, c.base + " runs module " + v.String() + ", which is not read")
+		a.unreadCommand(c, c.base+" runs module "+v.String()+", which is not read")
 	case spec.Remaps:
 		a.remap(c, v)
 	}
@@ -507,7 +507,7 @@ func (a *analyzer) runCode(c *call, lang string, v value, args []value) {
 	text, ok := v.known()
 	if !ok {
 		// What it runs may write anything.
-		a.unreadCommand(c, c.base + " runs " + lang + " code computed while the script runs")
+		a.unreadCommand(c, c.base+" runs "+lang+" code computed while the script runs")
 		a.g.edge(c.n, sinkID)
 		a.flowInto(c.n, v, true, false)
 		return
@@ -517,7 +517,7 @@ func (a *analyzer) runCode(c *call, lang string, v value, args []value) {
 		return
 	}
 	if a.opts.Runner == nil {
-		a.unreadCommand(c, c.base + " runs " + lang + " code, which is not read here")
+		a.unreadCommand(c, c.base+" runs "+lang+" code, which is not read here")
 		return
 	}
 	a.handOver(c, code.Program{Language: lang, Text: text, Site: a.site(c.fr, c.s.Pos()), Args: codeArgs(args)})
@@ -538,7 +538,7 @@ func (a *analyzer) stdinCode(c *call, lang string) {
 	if c.fr.stdinText == nil {
 		a.readStdin(c)
 		if len(c.fr.stdin) > 0 || c.fr.piped {
-			a.unreadCommand(c, c.base + " reads its program from a pipe, which is not read")
+			a.unreadCommand(c, c.base+" reads its program from a pipe, which is not read")
 		}
 		return
 	}
@@ -550,7 +550,7 @@ func (a *analyzer) stdinCode(c *call, lang string) {
 func (a *analyzer) runScript(c *call, st *state, lang string, v value, arg spec.Arg) {
 	s, ok := v.known()
 	if !ok {
-		a.unreadCommand(c, c.base + " runs a script named while the script runs: " + v.String())
+		a.unreadCommand(c, c.base+" runs a script named while the script runs: "+v.String())
 		return
 	}
 	if r := a.lib.Resolve(program.OfFor(a.lib.Mode())(s), nil); r.Spec != nil {

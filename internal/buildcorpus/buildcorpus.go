@@ -73,9 +73,9 @@ type Corpus struct {
 	Command   string // command.txt: the commands as run and the tools' versions
 	Truth     []Row  // sorted by Output, one row per output
 	// Outputs is outputs/, where `truth.py --keep` put both builds'
-	// versions of the root causes' differing outputs (old/ and new/, as
-	// bazel-bin holds them) and builds.json, which describes the two
-	// builds; "" when the workspace keeps none.
+	// versions of the root causes' differing outputs, in old/ and new/ as
+	// bazel-bin holds them, each with the ahab-build.json that describes
+	// its build; "" when the workspace keeps none.
 	Outputs string
 }
 
@@ -133,7 +133,7 @@ func Load(name string) (Corpus, error) {
 			return Corpus{}, fmt.Errorf("workspace %s: %w", name, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(d, "outputs", "builds.json")); err == nil {
+	if _, err := os.Stat(filepath.Join(d, "outputs", "old", "ahab-build.json")); err == nil {
 		c.Outputs = filepath.Join(d, "outputs")
 	}
 	truth := filepath.Join(d, "truth.tsv")

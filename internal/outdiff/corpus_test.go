@@ -1,9 +1,7 @@
 package outdiff_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,25 +37,6 @@ var impliedClass = map[string]outdiff.Class{
 	"locale": outdiff.Unclassified,
 }
 
-// corpusBuilds reads a workspace's outputs/builds.json, which
-// build-twice.sh writes as outdiff reads a Build.
-func corpusBuilds(t *testing.T, c buildcorpus.Corpus) (old, new outdiff.Build) {
-	t.Helper()
-	path := filepath.Join(c.Outputs, "builds.json")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var builds struct{ Old, New *outdiff.Build }
-	if err := json.Unmarshal(data, &builds); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if builds.Old == nil || builds.New == nil {
-		t.Fatalf("%s: expected the builds old and new", path)
-	}
-	return *builds.Old, *builds.New
-}
-
 // TestCorpusClasses diagnoses every root cause of testdata/builds whose
 // outputs the corpus keeps, each from the two builds' real outputs, and
 // requires the class its truth cause implies (impliedClass) for at least
@@ -77,12 +56,21 @@ func TestCorpusClasses(t *testing.T) {
 		if c.Outputs == "" {
 			continue
 		}
-		old, new := corpusBuilds(t, c)
-		d := outdiff.New(old, new, outdiff.Options{})
+		trees := [2]outdiff.Tree{{Dir: filepath.Join(c.Outputs, "old")}, {Dir: filepath.Join(c.Outputs, "new")}}
+		var builds [2]outdiff.Build
+		for i, tree := range trees {
+			if builds[i], err = tree.Describe(); err != nil {
+				t.Fatal(err)
+			}
+			if builds[i].Start.IsZero() {
+				t.Fatalf("%s: %s describes no build", tree.Dir, outdiff.BuildFile)
+			}
+		}
+		d := outdiff.New(builds[0], builds[1], outdiff.Options{})
 		kept := 0
 		for _, r := range c.Truth {
-			oldFile, errOld := outdiff.Tree{Dir: filepath.Join(c.Outputs, "old")}.Find(r.Output)
-			newFile, errNew := outdiff.Tree{Dir: filepath.Join(c.Outputs, "new")}.Find(r.Output)
+			oldFile, errOld := trees[0].Find(r.Output)
+			newFile, errNew := trees[1].Find(r.Output)
 			if errOld != nil || errNew != nil {
 				continue
 			}

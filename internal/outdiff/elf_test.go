@@ -58,8 +58,12 @@ func TestELF(t *testing.T) {
 			func(t *testing.T) []byte { return gcc(t, two, main, "-g", "-Wl,--build-id") },
 			BuildPath, "section .note.gnu.build-id", "build id", true, Unclassified},
 		{"symbol_order",
-			func(t *testing.T) []byte { return gcc(t, one, "int a(void) { return 1; }\nint b(void) { return 2; }\n", "-c") },
-			func(t *testing.T) []byte { return gcc(t, one, "int b(void) { return 2; }\nint a(void) { return 1; }\n", "-c") },
+			func(t *testing.T) []byte {
+				return gcc(t, one, "int a(void) { return 1; }\nint b(void) { return 2; }\n", "-c")
+			},
+			func(t *testing.T) []byte {
+				return gcc(t, one, "int b(void) { return 2; }\nint a(void) { return 1; }\n", "-c")
+			},
 			Order, "section .strtab", "order", false, Order},
 	}
 	for _, tc := range tests {

@@ -1,11 +1,15 @@
 package outdiff
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // A Tree is a directory holding one build's outputs: an output base, an
@@ -50,14 +54,23 @@ func (t Tree) candidates(execPath string) []string {
 	return c
 }
 
-// Describe says what the tree tells of the build that made it: for an
-// output base or an execution root, their paths and the workspace's (which
-// Bazel writes into the output base's DO_NOT_BUILD_HERE), each as given
-// and with symbolic links resolved. Of other trees it knows nothing.
-func (t Tree) Describe() Build {
+// BuildFile is the file in a tree that describes the build that made it:
+// `ahab reprotest --keep` and the corpus's build-twice.sh write one
+// (ReadBuild reads it).
+const BuildFile = "ahab-build.json"
+
+// Describe says what the tree tells of the build that made it: what its
+// BuildFile says, when it has one; else, for an output base or an
+// execution root, their paths and the workspace's (which Bazel writes into
+// the output base's DO_NOT_BUILD_HERE), each as given and with symbolic
+// links resolved. Of other trees it knows nothing.
+func (t Tree) Describe() (Build, error) {
+	if p := filepath.Join(t.Dir, BuildFile); fileExists(p) {
+		return ReadBuild(p)
+	}
 	dir, err := filepath.Abs(t.Dir)
 	if err != nil {
-		return Build{}
+		return Build{}, err
 	}
 	outputBase := ""
 	switch {
@@ -66,7 +79,7 @@ func (t Tree) Describe() Build {
 	case filepath.Base(filepath.Dir(dir)) == "execroot" && isDir(filepath.Join(dir, "bazel-out")):
 		outputBase = filepath.Dir(filepath.Dir(dir))
 	default:
-		return Build{}
+		return Build{}, nil
 	}
 	var b Build
 	add := func(role, p string) {
@@ -89,7 +102,72 @@ func (t Tree) Describe() Build {
 			add("workspace", w)
 		}
 	}
-	return b
+	return b, nil
+}
+
+// maxBuildFile bounds a BuildFile: a few paths and names.
+const maxBuildFile = 1 << 20
+
+// ReadBuild reads a BuildFile: a Build in JSON, as its field tags spell
+// it.
+func ReadBuild(path string) (Build, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Build{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxBuildFile+1))
+	if err != nil {
+		return Build{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return parseBuild(path, data)
+}
+
+func parseBuild(path string, data []byte) (Build, error) {
+	fail := func(format string, args ...any) (Build, error) {
+		return Build{}, fmt.Errorf("%s: %s, expected a build's description as ahab reprotest --keep writes it", path, fmt.Sprintf(format, args...))
+	}
+	if len(data) > maxBuildFile {
+		return fail("over %s", sizeString(maxBuildFile))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var b Build
+	if err := dec.Decode(&b); err != nil {
+		return fail("%v", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if dec.More() {
+		return fail("more after the object")
+	}
+	for i, d := range b.Paths {
+		if d.Role == "" || !filepath.IsAbs(d.Path) {
+			return fail("paths[%d]: role %q, path %q: a role and an absolute path", i, d.Role, d.Path)
+		}
+	}
+	for _, id := range []struct{ name, v string }{{"uid", b.UID}, {"gid", b.GID}} {
+		if id.v != "" && !isDigits(id.v) {
+			return fail("%s %q: not a number", id.name, id.v)
+		}
+	}
+	if !b.End.IsZero() && b.End.Before(b.Start) {
+		return fail("end %s before start %s", b.End.Format(time.RFC3339), b.Start.Format(time.RFC3339))
+	}
+	return b, nil
+}
+
+// WriteBuild writes b as ReadBuild reads it.
+func WriteBuild(w io.Writer, b Build) error {
+	data, err := json.MarshalIndent(b, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 func isDir(p string) bool {

@@ -17,9 +17,10 @@
 # Environment: BUILD_TWICE_GAP (default 61) is the least number of seconds
 # between making the two copies; 61 makes even `ls -l`'s minute-resolution
 # times differ. BUILD_TWICE_KEEP=DIR also copies each build's bazel-bin to
-# DIR/old and DIR/new, to see what differs, and describes both builds in
-# DIR/builds.json (paths, times, host, user, homes, environment) as package
-# outdiff reads them; `truth.py --keep DIR OUT_DIR` commits what is needed.
+# DIR/old and DIR/new, to see what differs, and describes each build in its
+# ahab-build.json there (paths, times, host, user, homes, environment) as
+# package outdiff reads it; `truth.py --keep DIR OUT_DIR` commits what the
+# tests need.
 # BUILD_TWICE_USER=NAME (as root) runs the second build as the account NAME,
 # made with useradd when there is none (and removed afterwards), with the
 # second copy and HOME owned by it.
@@ -153,11 +154,11 @@ copy() {
   echo "# kernel $(uname -sr)"
 } >"$log"
 
-# describe NAME START END COPY HOSTNAME USER VAR=VALUE...: adds build NAME
-# (old or new) to $keep/builds.json as package outdiff reads a Build; its
-# output base and execution root are in $scratch/NAME.info.
+# describe NAME START END COPY HOSTNAME USER VAR=VALUE...: describes build
+# NAME (old or new) in $keep/NAME/ahab-build.json, as package outdiff reads
+# a Build; its output base and execution root are in $scratch/NAME.info.
 describe() {
-  python3 - "$keep/builds.json" "$scratch" "$@" <<'PYTHON'
+  python3 - "$keep/$1/ahab-build.json" "$scratch" "$@" <<'PYTHON'
 import json, os, pwd, grp, sys
 path, scratch, name, start, end, copy, hostname, user, *variables = sys.argv[1:]
 info = dict(line.split(": ", 1) for line in open(os.path.join(scratch, name + ".info")).read().splitlines())
@@ -179,10 +180,8 @@ build = {
     "gid": str(account.pw_gid),
     "env": {k: v for k, v in env.items() if k != "PATH"},
 }
-builds = json.load(open(path)) if os.path.exists(path) else {}
-builds[name] = build
 with open(path + ".tmp", "w") as f:
-    json.dump(builds, f, indent=2, sort_keys=True)
+    json.dump(build, f, indent=2, sort_keys=True)
     f.write("\n")
 os.replace(path + ".tmp", path)
 PYTHON

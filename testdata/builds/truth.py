@@ -268,16 +268,18 @@ BIN = re.compile(r"^bazel-out/[^/]+/bin/")
 def keep(kept, d):
     """Copies into d/outputs/old and d/outputs/new, as bazel-bin holds them,
     every output of a root cause whose digest differs between the logs, from
-    kept/old and kept/new (copies of each build's bazel-bin), and
-    kept/builds.json. Everything in d/outputs is replaced."""
+    kept/old and kept/new (copies of each build's bazel-bin), with the
+    ahab-build.json that describes each build. Everything in d/outputs is
+    replaced."""
     old_path, new_path = os.path.join(d, "old.json"), os.path.join(d, "new.json")
     old, new = by_output(old_path, read_log(old_path)), by_output(new_path, read_log(new_path))
     rows = {row[0]: row for row in read_truth(os.path.join(d, "truth.tsv"))}
     out = os.path.join(d, "outputs")
     tmp = out + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
-    shutil.copy(os.path.join(kept, "builds.json"), os.path.join(tmp, "builds.json"))
+    for side in ("old", "new"):
+        os.makedirs(os.path.join(tmp, side))
+        shutil.copyfile(os.path.join(kept, side, "ahab-build.json"), os.path.join(tmp, side, "ahab-build.json"))
     n = 0
     for output in sorted(old):
         row = rows.get(output)

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -198,7 +199,7 @@ func (r *run) diffMember(c *collector, at string, a, b *member, depth int) {
 			p, ea, eb := differing([]byte(fa.value), []byte(fb.value))
 			diff.Class, diff.Why = r.d.classify.span([]byte(fa.value), []byte(fb.value), p, ea, eb)
 		default:
-			diff.Why = r.d.classify.fieldValue(fa.class, fa.value, fb.value)
+			diff.Why = r.d.classify.fieldValue(fa.class, ownerRoles[fa.name], fa.value, fb.value)
 		}
 		c.add(diff)
 	}
@@ -231,23 +232,24 @@ func (r *run) diffMember(c *collector, at string, a, b *member, depth int) {
 	}
 }
 
-// fieldValue says what two values of an owner's field are, from the
-// builds' values.
-func (c *classifier) fieldValue(class Class, old, new string) string {
+// ownerRoles are the needles' roles of the owner fields of archives.
+var ownerRoles = map[string]string{"uid": "uid", "gid": "gid", "owner": "user", "group": "group"}
+
+// fieldValue says what two values of a field of class are, from the
+// builds' values: the needle of the field's role if it has one, else any
+// of the class.
+func (c *classifier) fieldValue(class Class, role, old, new string) string {
 	var what []string
 	for i, v := range []string{old, new} {
-		for _, n := range c.needles[i] {
-			if n.class == class && n.value == v {
-				what = append(what, n.what)
-				break
+		best := -1
+		for j, n := range c.needles[i] {
+			if n.class == class && n.value == v && (best < 0 || n.role == role && c.needles[i][best].role != role) {
+				best = j
 			}
 		}
+		if best >= 0 {
+			what = append(what, c.needles[i][best].what)
+		}
 	}
-	switch len(what) {
-	case 2:
-		return what[0] + " and " + what[1]
-	case 1:
-		return what[0]
-	}
-	return ""
+	return strings.Join(what, " and ")
 }

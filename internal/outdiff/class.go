@@ -108,6 +108,7 @@ type needle struct {
 	value string
 	class Class
 	what  string // "build 1's execution root"
+	role  string // "execution root"
 	// word: it must stand as a whole word (a host name, a user name).
 	word bool
 	// both: it counts only when the other version holds the other build's
@@ -138,17 +139,17 @@ func newClassifier(old, new Build) classifier {
 		}
 		for _, d := range b.Paths {
 			if !slices.ContainsFunc(other.Paths, func(o Dir) bool { return o.Path == d.Path }) && d.Path != "/" {
-				add(needle{value: strings.TrimSuffix(d.Path, "/"), class: BuildPath, what: who + d.Role})
+				add(needle{value: strings.TrimSuffix(d.Path, "/"), class: BuildPath, what: who + d.Role, role: d.Role})
 			}
 		}
 		for _, h := range b.Homes {
 			if !slices.Contains(other.Homes, h) && h != "/" {
-				add(needle{value: strings.TrimSuffix(h, "/"), class: Home, what: who + "home"})
+				add(needle{value: strings.TrimSuffix(h, "/"), class: Home, what: who + "home", role: "home"})
 			}
 		}
-		name := func(v, o string, class Class, what string) {
+		name := func(v, o string, class Class, role string) {
 			if v != o {
-				add(needle{value: v, class: class, what: who + what, word: true, both: len(v) < 2 || isDigits(v)})
+				add(needle{value: v, class: class, what: who + role, role: role, word: true, both: len(v) < 2 || isDigits(v)})
 			}
 		}
 		name(b.Hostname, other.Hostname, Hostname, "host name")
@@ -158,7 +159,7 @@ func newClassifier(old, new Build) classifier {
 		name(b.GID, other.GID, User, "gid")
 		for _, k := range sortedKeys(b.Env) {
 			if v := b.Env[k]; v != other.Env[k] {
-				add(needle{value: v, class: Environment, what: who + k, word: true, both: len(v) < 3})
+				add(needle{value: v, class: Environment, what: who + k, role: k, word: true, both: len(v) < 3})
 			}
 		}
 		slices.SortStableFunc(c.needles[i], func(x, y needle) int { return cmp.Compare(len(y.value), len(x.value)) })

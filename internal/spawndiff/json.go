@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/ahab-go/ahab/internal/outdiff"
 	"github.com/ahab-go/ahab/internal/report"
 )
 
@@ -81,6 +82,7 @@ type jsonAction struct {
 	Causes     []json.RawMessage `json:"causes"`
 	Explained  *bool             `json:"explained,omitempty"`
 	RootCauses [][]string        `json:"root_causes"`
+	Inside     []jsonInside      `json:"inside,omitempty"`
 }
 
 // jsonStatic says where the causes came from and how many root causes
@@ -111,7 +113,32 @@ func appendAction(b []byte, r *Result, a *Action) []byte {
 	for _, i := range a.RootCauses {
 		ja.RootCauses = append(ja.RootCauses, nonNil(r.Actions[i].Outputs))
 	}
+	ja.Inside = insideJSON(a)
 	return appendJSON(b, ja)
+}
+
+// jsonInside is what differs inside one output (Result.Diagnose): the
+// diagnosis's fields after the output's path, or why there is none, and
+// diffoscope's report.
+type jsonInside struct {
+	Path string `json:"path"`
+	*outdiff.Diagnosis
+	NotDiagnosed string `json:"not_diagnosed,omitempty"`
+	Diffoscope   string `json:"diffoscope,omitempty"`
+}
+
+// insideJSON lists the diagnosed outputs of a root cause; nil when none
+// was diagnosed, so that reports made without the builds' outputs stay as
+// they were.
+func insideJSON(a *Action) []jsonInside {
+	var in []jsonInside
+	for i := range a.OutputChanges {
+		c := &a.OutputChanges[i]
+		if c.Inside != nil || c.NotDiagnosed != "" || c.Diffoscope != "" {
+			in = append(in, jsonInside{Path: c.Path, Diagnosis: c.Inside, NotDiagnosed: c.NotDiagnosed, Diffoscope: c.Diffoscope})
+		}
+	}
+	return in
 }
 
 func nonNil[T any](xs []T) []T {

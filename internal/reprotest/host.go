@@ -29,9 +29,15 @@ func (b *Builds) probe(ctx context.Context, o *Options) (host, error) {
 		h.otherFS = b.otherFS
 	}
 	if v.User {
-		a, made, skipped, err := secondAccount(ctx, o.User)
-		if closed := closedAncestor(b.dir); skipped == "" && err == nil && closed != "" {
-			skipped = closed
+		var a *account
+		var made bool
+		var err error
+		skipped := closedAncestor(b.dir)
+		if skipped == "" {
+			a, made, skipped, err = secondAccount(ctx, o.User)
+		}
+		if made {
+			b.madeUser = a.name // removed by Close, whatever happens next
 		}
 		switch {
 		case err != nil:
@@ -40,9 +46,6 @@ func (b *Builds) probe(ctx context.Context, o *Options) (host, error) {
 			b.skip(&v.User, "user", skipped)
 		default:
 			h.account = a
-			if made {
-				b.madeUser = a.name
-			}
 			// The account must reach its root in the scratch directories.
 			for _, d := range []string{b.dir, b.otherFS} {
 				if d != "" {
@@ -150,7 +153,7 @@ func secondAccount(ctx context.Context, name string) (a *account, made bool, ski
 		}
 		made = true
 		if u, err = user.Lookup(name); err != nil {
-			return nil, made, "", fmt.Errorf("reprotest: %s, made with useradd: %w", name, err)
+			return &account{name: name}, made, "", fmt.Errorf("reprotest: %s, made with useradd: %w", name, err)
 		}
 	}
 	a = &account{name: u.Username, home: u.HomeDir}
@@ -158,14 +161,14 @@ func secondAccount(ctx context.Context, name string) (a *account, made bool, ski
 		a.gid, err = strconv.Atoi(u.Gid)
 	}
 	if err != nil {
-		return nil, made, "", fmt.Errorf("reprotest: %s: uid %q, gid %q: %w", name, u.Uid, u.Gid, err)
+		return a, made, "", fmt.Errorf("reprotest: %s: uid %q, gid %q: %w", name, u.Uid, u.Gid, err)
 	}
 	a.group = u.Gid
 	if g, err := user.LookupGroupId(u.Gid); err == nil {
 		a.group = g.Name
 	}
 	if a.uid == os.Geteuid() {
-		return nil, made, name + " is the account the first build runs as", nil
+		return a, made, name + " is the account the first build runs as", nil
 	}
 	return a, made, "", nil
 }

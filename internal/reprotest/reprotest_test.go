@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -660,11 +661,19 @@ func TestParseCPUList(t *testing.T) {
 // switch to.
 func TestRunSkipsWhatTheMachineForbids(t *testing.T) {
 	f := newFake(t)
+	_, existed := user.Lookup(SecondUser)
 	b, err := f.run(t, context.Background(), "ok", &Variations{Path: true, User: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Close()
+	defer func() {
+		if err := b.Close(); err != nil {
+			t.Error(err)
+		}
+		if _, err := user.Lookup(SecondUser); existed != nil && err == nil {
+			t.Errorf("the account %s was made, and is left", SecondUser)
+		}
+	}()
 	if b.Varied.User {
 		t.Errorf("the user varied, expected it skipped")
 	}

@@ -86,7 +86,8 @@ cleanup() {
   [ -d "$new_copy" ] && (cd "$new_copy" && "${new_as[@]}" "${new_env[@]}" bazel "${startup[@]}" shutdown >/dev/null 2>&1)
   chmod -R u+w "$scratch" "$elsewhere" 2>/dev/null
   rm -rf "$scratch" "$elsewhere"
-  [ -n "$made_user" ] && userdel "$made_user" 2>/dev/null
+  # The account, and what its Bazel server's JVM always leaves in /tmp.
+  [ -n "$made_user" ] && userdel "$made_user" 2>/dev/null && rm -rf "/tmp/hsperfdata_$made_user"
   for f in "${outputs[@]}"; do rm -f "$out/.$f.tmp"; done
   exit "$status"
 }

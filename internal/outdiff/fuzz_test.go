@@ -2,6 +2,7 @@ package outdiff
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 )
@@ -98,7 +99,7 @@ func checkDiagnosis(t *testing.T, diag *Diagnosis) {
 	if len(diag.Differences) == 0 && diag.More > 0 {
 		t.Fatalf("%d more differences, none listed", diag.More)
 	}
-	if (diag.Class == None) != (len(diag.Classes) == 0) {
+	if (diag.Class == None) != (len(diag.Classes) == 0) || diag.Class != None && !slices.Contains(diag.Classes, diag.Class) {
 		t.Fatalf("class %s, classes %v", diag.Class, diag.Classes)
 	}
 	for _, d := range diag.Differences {

@@ -97,21 +97,24 @@ func randomBytes(a, b []byte, p int) (int, bool) {
 	return n, n >= minRandom && 2*differ >= n
 }
 
-// hexAt is up to 16 bytes of s from p, in hexadecimal.
+// hexAt is s around byte p in hexadecimal: up to 8 bytes before it, a
+// bar, and up to 16 from it.
 func hexAt(s []byte, p int) string {
-	if p >= len(s) {
-		return "(end)"
-	}
-	end := min(len(s), p+16)
 	var sb strings.Builder
-	for i, c := range s[p:end] {
-		if i > 0 {
-			sb.WriteByte(' ')
+	start, end := max(0, p-8), min(len(s), p+16)
+	if start > 0 {
+		sb.WriteString("… ")
+	}
+	for i := start; i < end; i++ {
+		if i == p {
+			sb.WriteString("| ")
 		}
-		fmt.Fprintf(&sb, "%02x", c)
+		fmt.Fprintf(&sb, "%02x ", s[i])
 	}
-	if end < len(s) {
-		sb.WriteString(" …")
+	if p >= len(s) {
+		sb.WriteString("| (end)")
+	} else if end < len(s) {
+		sb.WriteString("…")
 	}
-	return sb.String()
+	return strings.TrimSuffix(sb.String(), " ")
 }

@@ -137,9 +137,6 @@ func (b *Builds) keepOutputs(ctx context.Context, dir string) error {
 	}
 	for i, name := range []string{"old", "new"} {
 		to := filepath.Join(dir, name)
-		if _, err := os.Lstat(to); err == nil {
-			return fmt.Errorf("--keep %s: %s exists already, expected a new or empty directory", dir, to)
-		}
 		if err := os.Rename(b.Outputs[i], to); err != nil {
 			if err := copyTree(ctx, b.Outputs[i], to); err != nil {
 				return fmt.Errorf("keeping build %d's outputs in %s: %w", i+1, to, err)

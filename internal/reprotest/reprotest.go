@@ -65,7 +65,8 @@ type Options struct {
 	Gap time.Duration
 	// TempDir is where the scratch directory is made; "" means
 	// os.TempDir(). It needs room for two copies of the workspace and two
-	// output bases (one at a time).
+	// output bases (one at a time), and both builds' outputs (their
+	// bazel-out, kept for the comparison).
 	TempDir string
 	// KeepDir, when not "", is a directory where the logs are kept as
 	// old.binlog and new.binlog; Builds.Old and New are then there, and
@@ -170,6 +171,13 @@ func Run(ctx context.Context, o Options) (*Builds, error) {
 		return nil, fmt.Errorf("%s: not a Bazel workspace root, expected a directory with a WORKSPACE, WORKSPACE.bazel, MODULE.bazel or REPO.bazel file", ws)
 	}
 	o.Workspace = ws
+	if o.KeepOutputs != "" {
+		for _, name := range []string{"old", "new"} {
+			if _, err := os.Lstat(filepath.Join(o.KeepOutputs, name)); err == nil {
+				return nil, fmt.Errorf("%s: %s exists already, expected a directory without old/ and new/ to keep the builds in", o.KeepOutputs, name)
+			}
+		}
+	}
 	bazelPath, err := exec.LookPath(cmp(o.Bazel, "bazel"))
 	if err != nil {
 		return nil, fmt.Errorf("reprotest: %w", err)

@@ -581,6 +581,18 @@ func TestRunFailures(t *testing.T) {
 			t.Errorf("error %v, expected the directory named", err)
 		}
 	})
+	t.Run("kept builds in the way", func(t *testing.T) {
+		f := newFake(t)
+		keep := t.TempDir()
+		if err := os.Mkdir(filepath.Join(keep, "new"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Run(context.Background(), Options{Labels: []string{"//..."}, Workspace: f.workspace, KeepOutputs: keep, TempDir: f.scratch})
+		if err == nil || err.Error() != keep+": new exists already, expected a directory without old/ and new/ to keep the builds in" {
+			t.Errorf("error %v, expected one naming %s/new", err, keep)
+		}
+		f.clean(t)
+	})
 	t.Run("no bazel", func(t *testing.T) {
 		f := newFake(t)
 		_, err := Run(context.Background(), Options{Labels: []string{"//..."}, Workspace: f.workspace, Bazel: filepath.Join(f.scratch, "nobazel")})

@@ -300,8 +300,9 @@ func isPathByte(c byte) bool {
 // holds, whichever build made it.
 var outputBasePaths = []string{"/execroot/", "/_bazel_", "/bazel-out/", "/sandbox/"}
 
-// outputBasePath says whether the absolute path around s[p] is one into
-// an output base, for outputs whose builds were not described.
+// outputBasePath says whether the token around s[p] holds an absolute path
+// into an output base (at its start, or after = or :, as in PWD=/… or
+// -I:/…), for outputs whose builds were not described.
 func outputBasePath(s []byte, p int) (string, bool) {
 	if p >= len(s) {
 		return "", false
@@ -315,7 +316,7 @@ func outputBasePath(s []byte, p int) (string, bool) {
 	}
 	tok := s[start:end]
 	i := bytes.IndexByte(tok, '/')
-	if i < 0 || (i > 0 && tok[i-1] != '=' && tok[i-1] != ':') && i != 0 {
+	if i < 0 || i > 0 && tok[i-1] != '=' && tok[i-1] != ':' {
 		return "", false
 	}
 	for _, marker := range outputBasePaths {

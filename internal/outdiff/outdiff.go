@@ -110,8 +110,9 @@ type Difference struct {
 type Options struct {
 	// MaxRead is the most Diagnose reads of either file, 64 MiB by default.
 	MaxRead int64
-	// MaxExpand is the most it decompresses from either file (zip and gzip
-	// members), all members together, 64 MiB by default.
+	// MaxExpand is the most it takes out of either file's archive
+	// members, decompressed or not, all members together (and its DWARF),
+	// 64 MiB by default.
 	MaxExpand int64
 	// MaxMembers is the most archive members it reads from either file,
 	// 100,000 by default.
@@ -196,8 +197,8 @@ func (d *Diagnoser) DiagnoseFiles(name, oldPath, newPath string) (*Diagnosis, er
 func (d *Diagnoser) Diagnose(name string, old, new File) *Diagnosis {
 	r := run{d: d, budget: [2]*budget{newBudget(d.opts), newBudget(d.opts)}}
 	sides := [2]side{
-		{r: &limitedReaderAt{r: old.R, b: r.budget[0]}, size: old.Size},
-		{r: &limitedReaderAt{r: new.R, b: r.budget[1]}, size: new.Size},
+		{r: &limitedReaderAt{r: old.R, b: r.budget[0]}, size: old.Size, read: r.budget[0]},
+		{r: &limitedReaderAt{r: new.R, b: r.budget[1]}, size: new.Size, read: r.budget[1]},
 	}
 	return r.diagnose(name, sides, 0)
 }
@@ -212,15 +213,25 @@ type run struct {
 type side struct {
 	r    io.ReaderAt
 	size int64
+	// read is the budget its reads spend, for a file; nil for a member
+	// already in memory.
+	read *budget
 }
 
-func (s side) bytes() ([]byte, error) {
-	b := make([]byte, s.size)
-	n, err := s.r.ReadAt(b, 0)
-	if err == io.EOF && int64(n) == s.size {
+// prefix reads the side whole, or as much of a file as its budget allows
+// (cut); what was read of it already is read again for nothing.
+func (s side) prefix(already int) (data []byte, cut bool, err error) {
+	n := s.size
+	if s.read != nil {
+		s.read.read += int64(already)
+		n = min(n, max(s.read.read, 0))
+	}
+	data = make([]byte, n)
+	got, err := s.r.ReadAt(data, 0)
+	if err == io.EOF && int64(got) == n {
 		err = nil
 	}
-	return b[:n], err
+	return data[:got], n < s.size, err
 }
 
 // collector gathers the differences of one diagnosis, listing the first
@@ -328,9 +339,13 @@ func (r *run) diagnose(name string, s [2]side, depth int) *Diagnosis {
 	case Text, Binary:
 		var data [2][]byte
 		for i := range s {
-			if data[i], err = s[i].bytes(); err != nil {
+			var cut bool
+			if data[i], cut, err = s[i].prefix(len(head[i])); err != nil {
 				c.partial(readError(err))
 				return c.done()
+			}
+			if cut {
+				c.partial(fmt.Sprintf("only the first %s of build %d's compared, the most a diagnosis reads", sizeString(int64(len(data[i]))), i+1))
 			}
 		}
 		if format == Text {

@@ -160,11 +160,16 @@ func TestBinary(t *testing.T) {
 func TestBounds(t *testing.T) {
 	b1, b2 := testBuilds()
 	t.Run("read", func(t *testing.T) {
-		d := New(b1, b2, Options{MaxRead: 1 << 10})
-		old, new := strings.Repeat("a\n", 1<<10), strings.Repeat("a\n", 1<<10)+"b\n"
+		d := New(b1, b2, Options{MaxRead: 8 << 10})
+		old, new := strings.Repeat("a\n", 8<<10), "b\n"+strings.Repeat("a\n", 8<<10)
 		diag := d.Diagnose("big.txt", Bytes([]byte(old)), Bytes([]byte(new)))
-		if !strings.Contains(diag.Partial, "stopped after reading 1 KiB") {
-			t.Errorf("partial %q, want it to say the read bound stopped it\n%s", diag.Partial, dump(diag))
+		if !strings.Contains(diag.Partial, "only the first 8 KiB of build 1's compared") || len(diag.Differences) == 0 {
+			t.Errorf("partial %q, want it to say only a part was compared, and the difference in it\n%s", diag.Partial, dump(diag))
+		}
+		tar := makeTar(t, file("a", strings.Repeat("x", 16<<10)))
+		diag = d.Diagnose("big.tar", Bytes(tar), Bytes(append(tar[:len(tar):len(tar)], 0)))
+		if !strings.Contains(diag.Partial, "stopped after reading 8 KiB") {
+			t.Errorf("partial %q, want it to say the read bound stopped the tar\n%s", diag.Partial, dump(diag))
 		}
 	})
 	t.Run("decompression", func(t *testing.T) {

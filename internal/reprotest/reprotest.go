@@ -1,8 +1,8 @@
 // Package reprotest builds a Bazel workspace twice, the second time under
-// varied conditions, and hands back both execution logs: the engine of
-// `ahab reprotest`, as reprotest is for the distributions and `bb detect
-// nondeterminism` for Bazel. Comparing the logs is package spawndiff's
-// work.
+// varied conditions, and hands back both execution logs and output trees:
+// the engine of `ahab reprotest`, as reprotest is for the distributions
+// and `bb detect nondeterminism` for Bazel. Comparing the logs is package
+// spawndiff's work, and the outputs package outdiff's.
 //
 // Both builds run in copies of the workspace, each with its own output
 // base and server, in a scratch directory: the user's workspace, output

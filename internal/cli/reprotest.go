@@ -14,6 +14,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/bazel"
+	"github.com/ahab-go/ahab/internal/outdiff"
 	"github.com/ahab-go/ahab/internal/reprotest"
 	"github.com/ahab-go/ahab/internal/spec"
 )
@@ -22,13 +23,15 @@ const reprotestUsage = `Usage: ahab reprotest [flags] LABEL...
 
 Builds LABEL twice and compares the builds as ahab diff does: every action
 whose outputs differ, root causes first, with the static findings of the
-same action beside each. Both builds run in fresh copies of the workspace,
-each with an output base and a Bazel server of its own and no cache
-(--disk_cache=, no remote cache reads or writes); the second copy is at
-another path, made later, and the second build runs under another time
-zone, locale, umask and host name, with its files created in another
-order. Your workspace, output base and server are never touched, and
-nothing is left behind: the copies and output bases are removed and the
+same action beside each and what differs inside each of its outputs (a
+path, a time, a user, an order...). Both builds run in fresh copies of the
+workspace, each with an output base and a Bazel server of its own and no
+cache (--disk_cache=, no remote cache reads or writes); the second copy is
+at another path, made later, and the second build runs under another time
+zone, locale, umask, host name, account, home and environment, with its
+files created in another order and more jobs on more CPUs. Your
+workspace, output base and server are never touched, and nothing is left
+behind (unless --keep): the copies and output bases are removed and the
 servers shut down, also on Ctrl-C. See docs/diff.md.
 
 The static analysis runs bazel aquery for LABEL in a scratch output base
@@ -45,15 +48,19 @@ Flags:
 
 // reprotestOptions is the parsed command line of `ahab reprotest`.
 type reprotestOptions struct {
-	analysis  options // labels, Bazel, --bazel-flag, specs, for the builds and the static analysis
-	vary      string
-	keepLogs  string
-	writeJSON string
-	summary   bool
-	noFail    bool
-	noStatic  bool
-	help      bool
-	variation reprotest.Variations
+	analysis   options // labels, Bazel, --bazel-flag, specs, for the builds and the static analysis
+	vary       string
+	varyEnv    []string
+	user       string
+	keep       string
+	diffoscope string
+	keepLogs   string
+	writeJSON  string
+	summary    bool
+	noFail     bool
+	noStatic   bool
+	help       bool
+	variation  reprotest.Variations
 }
 
 func parseReprotest(args []string) (*reprotestOptions, *pflag.FlagSet, error) {
@@ -62,10 +69,14 @@ func parseReprotest(args []string) (*reprotestOptions, *pflag.FlagSet, error) {
 	fs := pflag.NewFlagSet("ahab reprotest", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.Usage = func() {}
-	onceString(fs, &r.vary, "vary", "", "what the second build varies: `LIST` of path, time, tz, locale, umask, file_order, hostname; \"all\" (the default), \"none\", or all but some with -name (e.g. -hostname,-umask)")
+	onceString(fs, &r.vary, "vary", "", "what the second build varies: `LIST` of path, time, tz, locale, umask, file_order, hostname, user, home, jobs, kernel, aslr, env, exec_path; \"default\" (all but kernel and exec_path), \"all\", \"none\", or the default and more or less with +name and -name (e.g. -user,+kernel)")
+	fs.StringArrayVar(&r.varyEnv, "vary-env", nil, "with the env variation, set `NAME=VALUE` in the second build and unset it in the first (repeatable; default REPROTEST_CAPTURE_ENVIRONMENT=i_capture_the_environment)")
+	onceString(fs, &r.user, "user", "", "with the user variation, run the second build as the account `NAME` (default ahab-reprotest, made for the run and removed after it)")
 	fs.StringArrayVar(&o.bazelFlags, "bazel-flag", nil, "pass `FLAG` to both builds and to the aquery verbatim (repeatable), e.g. --bazel-flag=--config=ci")
 	onceString(fs, &o.bazel, "bazel", "", "the Bazel `PATH` to run (default \"bazel\")")
 	onceString(fs, &r.keepLogs, "keep-logs", "", "keep the two execution logs in `DIR` (old.binlog and new.binlog), to compare again with ahab diff")
+	onceString(fs, &r.keep, "keep", "", "keep both builds' outputs and logs in `DIR` (old/ and new/, old.binlog and new.binlog), for ahab diff --outputs or diffoscope")
+	onceString(fs, &r.diffoscope, "diffoscope", "", "also write diffoscope's HTML report on each root cause's outputs into `DIR`")
 	onceString(fs, &r.writeJSON, "write-json", "", "also write the comparison to `FILE` as JSON (atomically; - for standard output)")
 	onceBool(fs, &r.summary, "summary", "", "print a summary (verdicts per mnemonic, the root causes with the largest cascades) instead of every root cause")
 	onceBool(fs, &r.noFail, "no-fail", "", "exit 0 even when the builds diverge")
@@ -87,13 +98,27 @@ func parseReprotest(args []string) (*reprotestOptions, *pflag.FlagSet, error) {
 			return nil, fs, usageError{"an empty LABEL: give a target pattern, e.g. //..."}
 		}
 	}
-	r.variation = reprotest.AllVariations()
+	r.variation = reprotest.DefaultVariations()
 	if r.vary != "" {
 		v, err := reprotest.ParseVariations(r.vary)
 		if err != nil {
 			return nil, fs, usageError{"--vary: " + err.Error()}
 		}
 		r.variation = v
+	}
+	for _, kv := range r.varyEnv {
+		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" || strings.ContainsAny(name, " \t\n") {
+			return nil, fs, usageError{fmt.Sprintf("--vary-env %s: expected NAME=VALUE", quoteArg(kv))}
+		}
+	}
+	if len(r.varyEnv) > 0 && !r.variation.Env {
+		return nil, fs, usageError{"--vary-env sets variables of the env variation, which --vary leaves out"}
+	}
+	if r.user != "" && !r.variation.User {
+		return nil, fs, usageError{"--user names the account of the user variation, which --vary leaves out"}
+	}
+	if r.keep != "" && r.keepLogs != "" {
+		return nil, fs, usageError{"--keep keeps the logs with the outputs: give it alone, without --keep-logs"}
 	}
 	if r.noStatic && len(o.reproSpecs) > 0 {
 		return nil, fs, usageError{"--repro-specs judges the static analysis, which --no-static leaves out"}
@@ -142,21 +167,28 @@ func runReprotest(args []string, sys System) error {
 
 	progress := sys.Stderr
 	builds, err := reprotest.Run(ctx, reprotest.Options{
-		Labels:     o.labels,
-		Workspace:  workspace,
-		Bazel:      o.bazel,
-		Env:        sys.Environ(),
-		BazelFlags: o.bazelFlags,
-		Vary:       &r.variation,
-		KeepDir:    res.path(r.keepLogs),
-		Progress:   progress,
+		Labels:      o.labels,
+		Workspace:   workspace,
+		Bazel:       o.bazel,
+		Env:         sys.Environ(),
+		BazelFlags:  o.bazelFlags,
+		Vary:        &r.variation,
+		User:        r.user,
+		VaryEnv:     r.varyEnv,
+		KeepDir:     res.path(r.keepLogs),
+		KeepOutputs: res.path(r.keep),
+		Progress:    progress,
 	})
 	if err != nil {
+		var be *reprotest.BuildError
+		if errors.As(err, &be) && be.Build == 2 && r.variation.User {
+			fmt.Fprintf(sys.Stderr, "note: build 2 ran as another account (the user variation); if the build needs files only yours can read, --vary=-user leaves it out\n")
+		}
 		return err
 	}
 	defer builds.Close()
-	if builds.Varied != r.variation {
-		note(sys, "the second build varied %s, not %s", builds.Varied, r.variation)
+	for _, reach := range builds.Reached {
+		fmt.Fprintln(sys.Stderr, reach)
 	}
 
 	var static *analyze.Index
@@ -181,6 +213,16 @@ func runReprotest(args []string, sys System) error {
 	diff.Old, diff.New = "build 1", "build 2"
 	if static != nil {
 		diff.AttachCauses(source, static)
+	}
+	diff.Diagnose(outdiff.Tree{Dir: builds.Outputs[0]}, outdiff.Tree{Dir: builds.Outputs[1]},
+		outdiff.New(builds.Described[0], builds.Described[1], outdiff.Options{}))
+	if r.diffoscope != "" {
+		if err := runDiffoscope(ctx, sys, diff, res.path(r.diffoscope)); err != nil {
+			if ctx.Err() != nil {
+				return bazel.ErrInterrupted
+			}
+			return err
+		}
 	}
 	return presentDiff(sys, diff, r.writeJSON, r.summary, r.noFail, res)
 }

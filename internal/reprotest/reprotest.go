@@ -1,14 +1,15 @@
 // Package reprotest builds a Bazel workspace twice, the second time under
-// varied conditions, and hands back both execution logs: the engine of
-// `ahab reprotest`, as reprotest is for the distributions and `bb detect
-// nondeterminism` for Bazel. Comparing the logs is package spawndiff's
-// work.
+// varied conditions, and hands back both execution logs and output trees:
+// the engine of `ahab reprotest`, as reprotest is for the distributions
+// and `bb detect nondeterminism` for Bazel. Comparing the logs is package
+// spawndiff's work, and the outputs package outdiff's.
 //
 // Both builds run in copies of the workspace, each with its own output
 // base and server, in a scratch directory: the user's workspace, output
 // base and server are never touched. Each server is shut down as soon as
-// its build ends; the scratch directory goes with Builds.Close, or at once
-// when Run fails or is stopped.
+// its build ends; its outputs are kept for the comparison (Builds.Outputs)
+// and the rest removed; the scratch directory goes with Builds.Close, or
+// at once when Run fails or is stopped.
 package reprotest
 
 import (
@@ -27,6 +28,7 @@ import (
 	"time"
 
 	"github.com/ahab-go/ahab/internal/bazel"
+	"github.com/ahab-go/ahab/internal/outdiff"
 )
 
 // DefaultGap is Options.Gap when it is zero: over the two seconds of a zip
@@ -49,20 +51,32 @@ type Options struct {
 	// BazelFlags are passed to both `bazel build`s verbatim, before the
 	// flags Run adds (which turn the caches off and write the logs).
 	BazelFlags []string
-	// Vary says what the second build changes; nil means all
-	// (AllVariations).
+	// Vary says what the second build changes; nil means the default
+	// (DefaultVariations).
 	Vary *Variations
+	// User is the account the second build runs as under Vary.User; ""
+	// means SecondUser, made when there is none.
+	User string
+	// VaryEnv are the NAME=VALUE variables Vary.Env sets in the second
+	// build (and unsets in the first); none means CaptureEnvironment.
+	VaryEnv []string
 	// Gap is the least time between making the two copies when Vary.Time
 	// is on; zero means DefaultGap.
 	Gap time.Duration
 	// TempDir is where the scratch directory is made; "" means
 	// os.TempDir(). It needs room for two copies of the workspace and two
-	// output bases (one at a time).
+	// output bases (one at a time), and both builds' outputs (their
+	// bazel-out, kept for the comparison).
 	TempDir string
 	// KeepDir, when not "", is a directory where the logs are kept as
 	// old.binlog and new.binlog; Builds.Old and New are then there, and
 	// Close leaves them. The copies and output bases are never kept.
 	KeepDir string
+	// KeepOutputs, when not "", is a directory where the logs are kept as
+	// KeepDir keeps them, and both builds' outputs beside them, as old/ and
+	// new/ (each build's bazel-out, and the outdiff.BuildFile that
+	// describes it); Builds.Outputs are then there, and Close leaves them.
+	KeepOutputs string
 	// Progress, when not nil, gets one line per phase.
 	Progress io.Writer
 }
@@ -73,17 +87,27 @@ type Builds struct {
 	// Old and New are the paths of the first and the second build's
 	// --execution_log_binary_file.
 	Old, New string
-	// Varied is what the second build did vary: Options.Vary, but for a
-	// host name that could not be changed here.
+	// Varied is what the second build did vary: Options.Vary, but for
+	// what the machine did not allow.
 	Varied Variations
+	// Reached says, for each variation asked for, what it gave each build,
+	// or why it was skipped.
+	Reached []Reach
 	// Commands are the two builds' argv, for reports.
 	Commands [2][]string
+	// Outputs are the two builds' output trees (each its execution root's
+	// bazel-out, under the directory named), and Described the two builds
+	// as package outdiff reads them: what differs inside an output.
+	Outputs   [2]string
+	Described [2]outdiff.Build
 
-	dir     string
-	otherFS string // the second copy's scratch directory on a tmpfs, or ""
+	dir      string
+	otherFS  string // the second copy's scratch directory on a tmpfs, or ""
+	madeUser string // the account Run made for the second build, or ""
+	skipped  []Reach
 }
 
-// Close removes the scratch directories.
+// Close removes the scratch directories, and the account Run made.
 func (b *Builds) Close() error {
 	var errs []error
 	for _, d := range []string{b.dir, b.otherFS} {
@@ -91,7 +115,10 @@ func (b *Builds) Close() error {
 			errs = append(errs, bazel.RemoveAll(d))
 		}
 	}
-	b.dir, b.otherFS = "", ""
+	if b.madeUser != "" {
+		errs = append(errs, removeAccount(b.madeUser))
+	}
+	b.dir, b.otherFS, b.madeUser = "", "", ""
 	return errors.Join(errs...)
 }
 
@@ -144,6 +171,13 @@ func Run(ctx context.Context, o Options) (*Builds, error) {
 		return nil, fmt.Errorf("%s: not a Bazel workspace root, expected a directory with a WORKSPACE, WORKSPACE.bazel, MODULE.bazel or REPO.bazel file", ws)
 	}
 	o.Workspace = ws
+	if o.KeepOutputs != "" {
+		for _, name := range []string{"old", "new"} {
+			if _, err := os.Lstat(filepath.Join(o.KeepOutputs, name)); err == nil {
+				return nil, fmt.Errorf("%s: %s exists already, expected a directory without old/ and new/ to keep the builds in", o.KeepOutputs, name)
+			}
+		}
+	}
 	bazelPath, err := exec.LookPath(cmp(o.Bazel, "bazel"))
 	if err != nil {
 		return nil, fmt.Errorf("reprotest: %w", err)
@@ -152,8 +186,8 @@ func Run(ctx context.Context, o Options) (*Builds, error) {
 		o.Gap = DefaultGap
 	}
 	if o.Vary == nil {
-		all := AllVariations()
-		o.Vary = &all
+		def := DefaultVariations()
+		o.Vary = &def
 	}
 
 	release := bazel.HoldSignals()
@@ -183,25 +217,24 @@ func cmp(s, def string) string {
 }
 
 func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
-	var h host
-	if o.Vary.Hostname {
-		h.hostnameOK = canUnshareUTS(s.ctx)
-		if !h.hostnameOK {
-			b.Varied.Hostname = false
-			b.progress(o, "the host name stays the machine's: `unshare --uts` is not permitted here")
-		}
+	h, err := b.probe(s.ctx, o)
+	if err != nil {
+		return err
 	}
-	if o.Vary.FileOrder && o.Vary.Path {
-		b.otherFS = otherFileSystem(o.Workspace, o.TempDir)
-		h.otherFS = b.otherFS
-	}
+	// What the machine allows of the variations asked for.
+	asked, vary := *o.Vary, *o
+	vary.Vary = &b.Varied
+	o = &vary
 	var copied time.Time
+	var plans [2]build
+	var gap time.Duration
 	for n := 1; n <= 2; n++ {
 		phase := fmt.Sprintf("build %d of 2", n)
 		if err := s.err(phase); err != nil {
 			return err
 		}
 		p := plan(o, bazelPath, b.dir, n, h)
+		plans[n-1] = p
 		b.Commands[n-1] = p.argv(p.args...)
 		if n == 2 && o.Vary.Time {
 			// See Variations.Time: the copies' times must differ.
@@ -213,6 +246,10 @@ func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
 			}
 		}
 		b.progress(o, "%s: copying the workspace to %s", phase, p.copyDir)
+		start := time.Now()
+		if n == 2 {
+			gap = start.Sub(copied)
+		}
 		if err := copyWorkspace(s.ctx, o.Workspace, p.copyDir, p.umask, p.reverse); err != nil {
 			if stopped := s.err(phase); stopped != nil {
 				return stopped
@@ -220,6 +257,9 @@ func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
 			return err
 		}
 		copied = time.Now()
+		if err := prepare(p); err != nil {
+			return err
+		}
 		b.progress(o, "%s in %s", phase, p.copyDir)
 		buildErr := s.bazel(phase, p)
 		// The server goes before anything else, also when the build failed
@@ -231,6 +271,9 @@ func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
 		if downErr != nil {
 			return downErr
 		}
+		if err := b.harvest(p, o, start); err != nil {
+			return err
+		}
 		// The copy and output base are done with; with Vary.Path off, the
 		// second build needs their paths.
 		for _, root := range p.roots {
@@ -238,15 +281,17 @@ func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
 				return err
 			}
 		}
-		if _, err := os.Stat(p.log); err != nil {
+		if _, err := os.Stat(logPath(b.dir, n)); err != nil {
 			return fmt.Errorf("%s wrote no execution log: %w", phase, err)
 		}
 	}
 	b.Old, b.New = logPath(b.dir, 1), logPath(b.dir, 2)
-	if o.KeepDir != "" {
-		if err := b.keep(o.KeepDir); err != nil {
-			return err
-		}
+	b.Reached = b.reached(asked, o, h, plans, gap)
+	switch {
+	case o.KeepOutputs != "":
+		return b.keepOutputs(s.ctx, o.KeepOutputs)
+	case o.KeepDir != "":
+		return b.keep(o.KeepDir)
 	}
 	return nil
 }
@@ -302,13 +347,6 @@ func otherFileSystem(workspace, tempDir string) string {
 		return ""
 	}
 	return dir
-}
-
-// canUnshareUTS says whether a new UTS namespace with another host name
-// can be made here (root, or CAP_SYS_ADMIN).
-func canUnshareUTS(ctx context.Context) bool {
-	cmd := exec.CommandContext(ctx, "unshare", "--uts", "/bin/sh", "-c", "hostname "+SecondHostname)
-	return cmd.Run() == nil
 }
 
 // stopper turns SIGINT, SIGTERM and the caller's context into the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/ahab-go/ahab/internal/outdiff"
 	"github.com/ahab-go/ahab/internal/report"
 )
 
@@ -85,8 +86,9 @@ type jsonAction struct {
 	Explained *bool             `json:"explained,omitempty"`
 	// UnknownPrograms are the programs of the action's unknown_program
 	// causes, there only when it has some.
-	UnknownPrograms []string   `json:"unknown_programs,omitempty"`
-	RootCauses      [][]string `json:"root_causes"`
+	UnknownPrograms []string     `json:"unknown_programs,omitempty"`
+	RootCauses      [][]string   `json:"root_causes"`
+	Inside          []jsonInside `json:"inside,omitempty"`
 }
 
 // jsonStatic says where the causes came from and how many root causes
@@ -118,7 +120,32 @@ func appendAction(b []byte, r *Result, a *Action) []byte {
 	for _, i := range a.RootCauses {
 		ja.RootCauses = append(ja.RootCauses, append([]string{}, r.Actions[i].Outputs...))
 	}
+	ja.Inside = insideJSON(a)
 	return appendJSON(b, ja)
+}
+
+// jsonInside is what differs inside one output (Result.Diagnose): the
+// diagnosis's fields after the output's path, or why there is none, and
+// diffoscope's report.
+type jsonInside struct {
+	Path string `json:"path"`
+	*outdiff.Diagnosis
+	NotDiagnosed string `json:"not_diagnosed,omitempty"`
+	Diffoscope   string `json:"diffoscope,omitempty"`
+}
+
+// insideJSON lists the diagnosed outputs of a root cause; nil when none
+// was diagnosed, so that reports made without the builds' outputs stay as
+// they were.
+func insideJSON(a *Action) []jsonInside {
+	var in []jsonInside
+	for i := range a.OutputChanges {
+		c := &a.OutputChanges[i]
+		if c.Inside != nil || c.NotDiagnosed != "" || c.Diffoscope != "" {
+			in = append(in, jsonInside{Path: c.Path, Diagnosis: c.Inside, NotDiagnosed: c.NotDiagnosed, Diffoscope: c.Diffoscope})
+		}
+	}
+	return in
 }
 
 // appendJSON appends v encoded; everything here encodes (causes were

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/outdiff"
 	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
 )
@@ -152,6 +153,7 @@ func (t *textWriter) root(n int, a *Action) {
 			break
 		}
 		t.line(indent, "output ", quote.Display(c.Path), ": ", quote.Visible(c.Old.Short()), " -> ", quote.Visible(c.New.Short()))
+		t.inside(indent+"  ", &a.OutputChanges[i])
 	}
 	t.causes(indent, a)
 	var follow []string
@@ -252,4 +254,76 @@ func excerpt(s string, start, diff int) string {
 		q += "…"
 	}
 	return q
+}
+
+// maxInside is how many differences inside an output the text report
+// shows; the JSON report has them all (up to outdiff's bound).
+const maxInside = 3
+
+// inside prints what differs inside an output (Result.Diagnose): the
+// diagnosis's class and the classes of its other differences, its first
+// differences and how many more there are; or why there is none; and
+// where diffoscope's report is.
+func (t *textWriter) inside(indent string, c *FileChange) {
+	switch d := c.Inside; {
+	case d != nil:
+		head := "inside (" + string(d.Format) + "): " + t.p.Caution(d.Class.String())
+		var others []string
+		for _, k := range d.Classes {
+			if k != d.Class {
+				others = append(others, k.String())
+			}
+		}
+		if len(others) > 0 {
+			head += " (also " + strings.Join(others, ", ") + ")"
+		}
+		t.line(indent, head)
+		// The differences that gave the class first, then the others.
+		shown := 0
+		for _, first := range []bool{true, false} {
+			for _, diff := range d.Differences {
+				if diff.Follows || (diff.Class == d.Class) != first || shown == maxInside {
+					continue
+				}
+				line := differenceText(diff)
+				if len(others) > 0 {
+					line = diff.Class.String() + ": " + line
+				}
+				t.line(indent, "  ", line)
+				shown++
+			}
+		}
+		if more := len(d.Differences) - shown + d.More; more > 0 {
+			t.line(indent, "  … and ", report.Count(more, "more difference"))
+		}
+		if d.Partial != "" {
+			t.line(indent, "  ", t.p.Faint("("+quote.Visible(d.Partial)+")"))
+		}
+	case c.NotDiagnosed != "":
+		t.line(indent, t.p.Faint("inside: not compared: "+quote.Visible(c.NotDiagnosed)))
+	}
+	if c.Diffoscope != "" {
+		t.line(indent, "diffoscope: ", quote.Display(c.Diffoscope))
+	}
+}
+
+// differenceText is one difference inside an output, on one line: where,
+// what, the two values and why; a member's, through to the first
+// difference inside it.
+func differenceText(d outdiff.Difference) string {
+	s := quote.Visible(d.At) + ": " + quote.Visible(d.What)
+	if in := d.Inside; in != nil {
+		for _, inner := range in.Differences {
+			if !inner.Follows {
+				return s + ", inside (" + string(in.Format) + "): " + differenceText(inner)
+			}
+		}
+	}
+	if d.Old != "" || d.New != "" {
+		s += " " + quote.Quote(d.Old) + " -> " + quote.Quote(d.New)
+	}
+	if d.Why != "" {
+		s += " (" + quote.Visible(d.Why) + ")"
+	}
+	return s
 }

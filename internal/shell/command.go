@@ -252,6 +252,9 @@ func (a *analyzer) wrapper(c *call, inv spec.Invocation) int {
 func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	nd := &a.g.nodes[c.n]
 	nd.removes = inv.Removes
+	if b.WritesElsewhere {
+		a.writesElsewhere(c)
+	}
 	if inv.Stdout != spec.Nothing {
 		a.connectOut(c, b, inv)
 	}
@@ -277,6 +280,27 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 		if arg.Role.Kind == spec.Exec {
 			a.exec(c, inv, arg)
 		}
+	}
+}
+
+// writesElsewhere wires in a program that writes files its arguments do
+// not name by role: those named by a path among its arguments or their
+// values (make OUT=$PWD/$@), or, when none is, any file.
+func (a *analyzer) writesElsewhere(c *call) {
+	named := false
+	for _, f := range c.fields[1:] {
+		s := f.String()
+		if name, v, ok := strings.Cut(s, "="); ok && isName(name) {
+			f = afterEquals(f, len(name)+1)
+			s = v
+		}
+		if strings.Contains(s, "/") {
+			a.g.edge(c.n, a.fileNode(c.st, f))
+			named = true
+		}
+	}
+	if !named {
+		a.g.edge(c.n, sinkID)
 	}
 }
 
@@ -335,6 +359,8 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 	switch arg.Role.Kind {
 	case spec.Value:
 		a.flowInto(c.n, v, true, false)
+	case spec.Argument:
+		a.flowInto(c.n, v, false, false)
 	case spec.Reads, spec.Records:
 		a.readOperand(c, st, v, arg.Role.Kind == spec.Records)
 	case spec.Writes:

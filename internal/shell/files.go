@@ -24,6 +24,13 @@ import (
 func fileKey(st *state, v value) (key string, known bool) {
 	s, ok := v.known()
 	if !ok {
+		// $PWD/x before any cd is x: the execution root is the directory.
+		if st.cwd == nil && len(v.parts) > 1 && !v.parts[0].Known && isWorkingDirectory(v.parts[0].Text) {
+			rest := value{parts: v.parts[1:], taint: v.taint}
+			if r, ok := rest.known(); ok && strings.HasPrefix(r, "/") {
+				return path.Clean(r[1:]), true
+			}
+		}
 		return path.Clean(v.String()), false
 	}
 	if path.IsAbs(s) {
@@ -37,6 +44,10 @@ func fileKey(st *state, v value) (key string, known bool) {
 		return path.Clean(path.Join(base, s)), true
 	}
 	return path.Clean(s), true
+}
+
+func isWorkingDirectory(text string) bool {
+	return text == "$PWD" || text == "${PWD}" || text == "$(pwd)" || text == "`pwd`"
 }
 
 // fileNode returns the node of the file a word names, making it on first

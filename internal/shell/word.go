@@ -80,9 +80,13 @@ func (b *fieldBuilder) addSplit(v value) {
 // expand expands one word into fields.
 func (a *analyzer) expand(fr frame, st *state, w *syntax.Word) []value {
 	var b fieldBuilder
-	for _, part := range w.Parts {
+	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
+			if i == 0 && strings.HasPrefix(p.Value, "~") {
+				b.addSplit(a.tilde(fr, st, p))
+				continue
+			}
 			b.add(Part{Text: unescape(p.Value), Known: true}, nil, false)
 		case *syntax.SglQuoted:
 			b.add(Part{Text: sglValue(p), Known: true}, nil, true)
@@ -417,6 +421,29 @@ func (a *analyzer) param(fr frame, st *state, name string, pos syntax.Pos) value
 		unknown.taint = []taint{t}
 	}
 	return unknown
+}
+
+// tilde expands a word's leading ~ (~/x, ~user): HOME when the script or
+// the action sets it, else the home directory of the account running the
+// build, which the library says varies.
+func (a *analyzer) tilde(fr frame, st *state, p *syntax.Lit) value {
+	prefix, rest, _ := strings.Cut(p.Value, "/")
+	if rest != "" || strings.Contains(p.Value, "/") {
+		rest = "/" + rest
+	}
+	if prefix == "~" {
+		if home, ok := st.get("HOME"); ok && !home.unset {
+			v := home.val
+			v.parts = append(slices.Clone(v.parts), Part{Text: unescape(rest), Known: true})
+			return v
+		}
+	}
+	v := value{parts: []Part{{Text: prefix}, {Text: unescape(rest), Known: true}}}
+	if f, ok := a.lib.Function("sh", "~"); ok && len(f.Effects) > 0 {
+		e := f.Effects[0]
+		v.taint = []taint{{node: a.newSource(fr, e.Value, prefix, e.Because, p.Pos()), mode: asPath}}
+	}
+	return v
 }
 
 // variable finds a variable the shell sets among the library's functions

@@ -35,6 +35,10 @@ type Behaviour struct {
 	// Cases change the roles when an option is present: gzip -c writes to
 	// standard output, sed -i rewrites its operands.
 	Cases []Case
+	// WritesElsewhere says the program writes files its arguments do not
+	// name (make writes its makefile's targets): what it makes may reach
+	// any file.
+	WritesElsewhere bool
 	// Computes names a computation implemented in Go (see Computations)
 	// that gives what the program prints from its arguments, when they
 	// are known: $(dirname $<) is then a known path.
@@ -148,6 +152,9 @@ const (
 	// (-ffile-prefix-map=$PWD=.).
 	Remaps
 	Module // the name of a module to run, in Language (python3 -m)
+	// Argument: data that may be a path, as any argument of a program
+	// nobody described: a path in it is not data (make's VAR=VALUE).
+	Argument
 	// Unless is the standard input's role when read only without file
 	// operands: cat, gzip and sort read their operands, or else stdin.
 	Unless
@@ -158,7 +165,7 @@ const (
 
 var kindNames = [...]string{
 	"value", "reads", "records", "writes", "rewrites", "cwd", "ignored", "code", "script",
-	"command", "exec", "assign", "remaps", "module", "unless-operands", "arguments",
+	"command", "exec", "assign", "remaps", "module", "argument", "unless-operands", "arguments",
 }
 
 func (k Kind) String() string { return kindNames[k] }

@@ -57,6 +57,8 @@ func (br *behaviourReader) field(r reader, field string) error {
 				br.b.Removes = append(br.b.Removes, v)
 			}
 		}
+	case "writes_elsewhere":
+		br.b.WritesElsewhere, err = d.Bool("true or false")
 	case "computes":
 		if br.b.Computes, err = d.String("a computation name"); err == nil && !slices.Contains(ComputationNames(), br.b.Computes) {
 			err = d.Errorf("unknown computation %s, expected one of %s", jsonfile.Backquote(br.b.Computes), backquoteList(ComputationNames()))

@@ -21,7 +21,7 @@ var (
 		// (RecognizerNames), applied before recognize.
 		"recognize_with",
 		// Our extension: what the program does (Behaviour, docs/specs.md).
-		"options", "bundle_first", "operands", "stdin", "stdout", "effects", "sets", "removes", "cases", "computes",
+		"options", "bundle_first", "operands", "stdin", "stdout", "effects", "sets", "removes", "cases", "computes", "writes_elsewhere",
 	}
 	topFields    = []string{"programs", "files", "functions"}
 	effectFields = []string{"value", "because", "when", "unless"}

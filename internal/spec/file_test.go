@@ -152,7 +152,7 @@ func TestParseFileAccepts(t *testing.T) {
 
 func TestParseFileRejects(t *testing.T) {
 	expectedSpecFields := "expected one of `reproducibility`, `required_flags`, `breaking_flags`, `requirements`, " +
-		"`prohibitions`, `takes_value`, `declared_paths`, `recognize`, `recognize_with`, `options`, `bundle_first`, `operands`, `stdin`, `stdout`, `effects`, `sets`, `removes`, `cases`, `computes`"
+		"`prohibitions`, `takes_value`, `declared_paths`, `recognize`, `recognize_with`, `options`, `bundle_first`, `operands`, `stdin`, `stdout`, `effects`, `sets`, `removes`, `cases`, `computes`, `writes_elsewhere`"
 	cases := []struct {
 		name  string
 		file  string

@@ -158,17 +158,27 @@ func conditionalReproducibilityRemedy(f *Finding) string {
 func variationSourceRemedy(f *Finding) string {
 	switch f.Variation {
 	case "clock":
-		return "write a fixed time instead of the current one, such as SOURCE_DATE_EPOCH's (date -u -d @\"$SOURCE_DATE_EPOCH\")"
+		// Bazel gives actions no SOURCE_DATE_EPOCH: a fixed date, written
+		// in the command, is what works as it is.
+		return "write a fixed time instead of the current one (date -u -d @0 +%F), or one the action is given (--action_env=SOURCE_DATE_EPOCH=0 and date -u -d \"@$SOURCE_DATE_EPOCH\")"
 	case "random", "urandom":
 		return "write a fixed value, or one seeded from the action's inputs (a hash of them), instead of a random one"
 	case "pid":
 		return "write a fixed value instead of a process id"
 	case "pwd":
-		return "write a path relative to the execution root instead of the directory the action runs in"
+		return "write a path relative to the execution root instead of the directory the action runs in; for a compiler, map it out (-ffile-prefix-map=$PWD=.)"
 	case "hostname":
 		return "write a fixed value instead of the machine's name"
 	case "user":
-		return "write a fixed value instead of the user's name"
+		return "write a fixed value instead of the user's name or id"
+	case "owner":
+		return "give the files a fixed owner as the archiver records them (tar --owner=0 --group=0 --numeric-owner, cpio -R 0:0, zip -X)"
+	case "mode":
+		return "give the files fixed permissions as the archiver records them (tar --mode=u=rwX,go=rX)"
+	case "mtime":
+		return "give the files a fixed time as the archiver records them (tar --mtime=@0, gzip -n; or touch -d @0 them first)"
+	case "inode":
+		return "have the archiver renumber what it records (cpio --reproducible)"
 	case "tempname":
 		return "name the file yourself, under $(@D), instead of writing mktemp's random name"
 	case "uname":
@@ -176,11 +186,19 @@ func variationSourceRemedy(f *Finding) string {
 	case "cpus":
 		return "write a fixed number instead of the machine's number of CPUs"
 	case "order":
-		return "sort what you list (find … | LC_ALL=C sort) before writing it"
+		return "sort what you list (find … | LC_ALL=C sort, tar --sort=name) before writing it"
+	case "hashseed":
+		return "sort what you write from a set or hash (sorted(...), sort keys), or fix the seed (PYTHONHASHSEED=0, PERL_HASH_SEED=0)"
+	case "parallel":
+		return "write the jobs' output in a fixed order: one job at a time, or sort it, or keep each job's output apart (make --output-sync)"
 	case "filemeta":
-		return "write no file times or owners; before archiving, set them (touch -d @\"$SOURCE_DATE_EPOCH\")"
+		return "write no file times or owners; before archiving, set them (touch -d @0)"
 	case "environment":
 		return "write only the variables you need, with fixed values, instead of the whole environment"
+	case "timezone":
+		return "print times in UTC (date -u, TZ=UTC)"
+	case "locale":
+		return "run it in a fixed locale (LC_ALL=C)"
 	}
 	return "write a fixed value instead of one that differs between runs or machines"
 }

@@ -1,7 +1,8 @@
 // Package analyze runs the checks over every action of a graph as it is
 // decoded, on all cores, and gathers what they find into one finding.Set.
 //
-// A run has three steps, in this order:
+// A run has three steps, in this order, and a fourth when a Configurer
+// is given:
 //
 //  1. Command lines: as the decoder hands each action over, the checks of
 //     the check.CommandLine stage judge its command line, environment and
@@ -12,7 +13,11 @@
 //     before the dep sets they name), the workspace status files each
 //     remembered action reaches through its dep sets are found, and the
 //     checks of the check.Inputs stage judge them.
-//  3. Targets: every finding names its action's target by id until now;
+//  3. Configurations (Options.Configurer): what the configurations the
+//     graph names give its actions beyond what the dump shows (the
+//     environment of C++ and test actions, what shell actions inherit) is
+//     judged by the checks that judge an environment.
+//  4. Targets: every finding names its action's target by id until now;
 //     finding.ResolveTargets puts the labels in, since the graph's targets
 //     come after its actions too.
 package analyze
@@ -49,6 +54,9 @@ type Options struct {
 	// logs needs to put the static causes beside each divergent spawn.
 	// It costs memory in proportion to the actions and their findings.
 	ByAction bool
+	// Configurer, when not nil, adds a last step: what the configurations
+	// give actions beyond what the dump shows is judged too (Configurer).
+	Configurer *Configurer
 }
 
 // Progress is a snapshot of a run.
@@ -91,6 +99,8 @@ type worker struct {
 	// byAction is every action checked, with Options.ByAction; nil
 	// otherwise.
 	byAction []actionRecord
+	// configured are the actions the Configurer step looks at.
+	configured []configured
 }
 
 // inputs is what the Inputs step needs of one action.
@@ -150,6 +160,10 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	// ids. So the decoder may reuse actions and the memory they were
 	// decoded from, unless findings are kept by action.
 	decodeOpts := aquery.Options{Format: opts.Format, Workers: n, ReuseActions: !opts.ByAction, ArtifactPaths: opts.ByAction}
+	var configs configurations
+	if opts.Configurer != nil {
+		decodeOpts.Configurations = configs.add
+	}
 	if opts.Progress != nil {
 		decodeOpts.Progress = func(b int64) { opts.Progress(Progress{BytesRead: b, Actions: checked.Load()}) }
 	}
@@ -163,6 +177,9 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 			w.byAction = append(w.byAction, actionRecord{mnemonic: a.Mnemonic, targetID: a.TargetID, outputIDs: a.OutputIDs})
 		}
 		w.check(checks, a, needInputs)
+		if opts.Configurer != nil {
+			w.remember(opts.Configurer, &a.Action, a.ConfigurationID)
+		}
 		pool <- w
 		checked.Add(1)
 		return nil
@@ -177,6 +194,9 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	}
 	if needInputs {
 		sets = append(sets, checkInputs(graph, checks, workers))
+	}
+	if opts.Configurer != nil {
+		sets = append(sets, checkConfigured(opts.Configurer, configs.checksums, checks, workers))
 	}
 	if opts.Progress != nil {
 		opts.Progress(Progress{Actions: checked.Load(), Done: true})
@@ -226,15 +246,7 @@ func byAction(graph *aquery.Graph, workers []*worker) []ActionFindings {
 // Inputs step.
 func (w *worker) check(checks []*check.Check, a *aquery.Action, needInputs bool) {
 	if needInputs && len(a.InputDepSets) > 0 {
-		m, ok := w.mnemonic[a.Mnemonic]
-		if !ok {
-			if w.mnemonic == nil {
-				w.mnemonic = make(map[string]uint32)
-			}
-			m = uint32(len(w.mnemonics))
-			w.mnemonic[a.Mnemonic] = m
-			w.mnemonics = append(w.mnemonics, strings.Clone(a.Mnemonic))
-		}
+		m := w.mnemonicIndex(a.Mnemonic)
 		start := len(w.depSetIDs)
 		w.depSetIDs = append(w.depSetIDs, a.InputDepSets...)
 		w.withInputs = append(w.withInputs, inputs{mnemonic: m, targetID: a.TargetID, start: uint32(start), end: uint32(len(w.depSetIDs)), record: len(w.byAction) - 1})

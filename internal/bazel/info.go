@@ -19,22 +19,8 @@ var infoArgs = []string{"info", "--platforms=@platforms//host"}
 // with the real USER and HOSTNAME, §2 step 1) and returns its output_base.
 func (r *Runner) OutputBase(ctx context.Context) (string, error) {
 	var stdout bytes.Buffer
-	cmd, stderr := r.command(ctx, r.Env, infoArgs)
-	cmd.Stdout = &stdout
-	guard, err := start(cmd, infoCommand)
-	if err != nil {
+	if err := r.Run(ctx, Invocation{Command: infoCommand, Args: infoArgs, Stdout: &stdout}); err != nil {
 		return "", err
-	}
-	waitErr := cmd.Wait()
-	guard.release()
-	state := cmd.ProcessState
-	switch {
-	case state != nil && !state.Success() && ctx.Err() != nil && !state.Exited():
-		return "", stopped(infoCommand, ctx.Err())
-	case state != nil && !state.Success():
-		return "", exitError(infoCommand, state, stderr)
-	case waitErr != nil:
-		return "", fmt.Errorf("`%s`: %w", infoCommand, waitErr)
 	}
 	return parseInfo(stdout.Bytes())
 }

@@ -94,8 +94,12 @@ func TestExitStatus(t *testing.T) {
 		{"no_fail_passes_a_run_with_findings", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--no-fail"}, ExitOK},
 		{"a_matching_expectation_passes", []string{"--compat", "0.2", "--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", nonEmpty}, ExitOK},
 		{"a_differing_expectation_fails", []string{"--compat", "0.2", "--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", empty}, ExitFindings},
-		{"an_expectation_of_another_judgement_fails", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", nonEmpty}, ExitFindings},
-		{"a_missing_dump_is_an_error", []string{"--aquery-file", filepath.Join(dir, "missing.pb")}, ExitFindings},
+		// A failure to run is not a finding: a CI can tell them apart.
+		{"an_expectation_of_another_judgement_cannot_be_compared", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", nonEmpty}, ExitFailure},
+		{"a_missing_dump_is_a_failure", []string{"--aquery-file", filepath.Join(dir, "missing.pb")}, ExitFailure},
+		// §1.4: Ahab 0.2 exits 1 for any runtime error.
+		{"a_missing_dump_under_compat_is_1", []string{"--compat", "0.2", "--aquery-file", filepath.Join(dir, "missing.pb")}, ExitFindings},
+		{"a_usage_mistake_is_2_in_every_mode", []string{"--compat", "0.2", "--aquery-file", filepath.Join(dir, "missing.pb"), "//x"}, ExitUsage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sys, _, stderr := testSystem(nil)
@@ -175,9 +179,9 @@ func TestValuesAreCheckedFirst(t *testing.T) {
 		want string
 	}{
 		{[]string{"//...", "--compilation-mode=fast"}, ExitUsage, `--compilation-mode "fast", expected one of: fastbuild, dbg, opt`},
-		{[]string{"//...", "--output-base=" + filepath.Join(dir, "no", "such")}, ExitFindings, "neither it nor its parent directory exists"},
-		{[]string{"//...", "--output-base=" + filepath.Join(dir, "file")}, ExitFindings, "is not a directory"},
-		{[]string{"//...", "--write-json=" + filepath.Join(dir, "nope", "r.json")}, ExitFindings, "does not exist, expected an existing directory"},
+		{[]string{"//...", "--output-base=" + filepath.Join(dir, "no", "such")}, ExitFailure, "neither it nor its parent directory exists"},
+		{[]string{"//...", "--output-base=" + filepath.Join(dir, "file")}, ExitFailure, "is not a directory"},
+		{[]string{"//...", "--write-json=" + filepath.Join(dir, "nope", "r.json")}, ExitFailure, "does not exist, expected an existing directory"},
 		{[]string{"//...", "--write-json="}, ExitUsage, "--write-json needs a file name"},
 		{[]string{"//...", "--compat=0.3"}, ExitUsage, `--compat: unknown version "0.3"`},
 	} {

@@ -49,8 +49,8 @@ func TestReprotestRealBuild(t *testing.T) {
 		"HOME":                    os.Getenv("HOME"),
 		"TMPDIR":                  tmp,
 	})
-	if code := Main(args, sys); code != ExitDiverged {
-		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitDiverged, stderr)
+	if code := Main(args, sys); code != ExitFindings {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitFindings, stderr)
 	}
 	rep := readDiffReport(t, out)
 	checkVerdicts(t, rep, c)

@@ -31,14 +31,18 @@ type build struct {
 	copyDir    string   // the workspace's copy, where Bazel runs
 	outputBase string
 	log        string // --execution_log_binary_file
+	tmp        string // the TMPDIR of Bazel and its actions, under roots
 	umask      int    // the copy's and Bazel's umask, or -1 to inherit ours
 	reverse    bool   // create the copy's files in reverse order
 	hostname   string // the host name Bazel runs under; "" for the machine's
 	// client is the argv up to and including Bazel's startup options, the
 	// same for every command in this output base; args follow it.
 	client []string
-	args   []string
-	env    []string
+	// bazelAt is where the Bazel executable is in client: what comes
+	// before it is a wrapper (unshare, sh), its startup options after.
+	bazelAt int
+	args    []string
+	env     []string
 }
 
 // host is what Run found out about the machine.
@@ -86,6 +90,9 @@ func plan(o *Options, bazelPath, dir string, n int, h host) build {
 		otherFS = h.otherFS
 	}
 	b.roots, b.copyDir, b.outputBase = layout(dir, otherFS, o.Workspace, n, o.Vary.Path)
+	// A TMPDIR of the build's own, removed with it: what an action leaves
+	// there when the build is stopped must not stay in the user's.
+	b.tmp = filepath.Join(b.roots[0], "tmp")
 	second := n == 2
 	if o.Vary.Umask {
 		b.umask = FirstUmask
@@ -97,7 +104,7 @@ func plan(o *Options, bazelPath, dir string, n int, h host) build {
 	if second && o.Vary.Hostname && h.hostnameOK {
 		b.hostname = SecondHostname
 	}
-	b.env = buildEnv(o, second, b.hostname)
+	b.env = buildEnv(o, second, b.hostname, b.tmp)
 
 	// Bazel runs through sh when the umask or the host name is set, so
 	// that only Bazel (and the server it starts, which inherits both) is
@@ -117,15 +124,25 @@ func plan(o *Options, bazelPath, dir string, n int, h host) build {
 	if len(script) > 0 {
 		b.client = append(b.client, "/bin/sh", "-c", strings.Join(append(script, `exec "$@"`), " && "), "sh")
 	}
+	b.bazelAt = len(b.client)
 	b.client = append(b.client, bazelPath)
 	b.client = append(b.client, startupFlags(b.outputBase)...)
 	b.args = append(b.args, "build")
 	b.args = append(b.args, o.BazelFlags...)
 	b.args = append(b.args, noCacheFlags...)
-	b.args = append(b.args, "--execution_log_binary_file="+b.log, "--")
+	b.args = append(b.args, "--execution_log_binary_file="+b.log)
+	if len(o.Targets) > 0 {
+		b.args = append(b.args, "--target_pattern_file="+targetFile(dir))
+		return b
+	}
+	b.args = append(b.args, "--")
 	b.args = append(b.args, o.Labels...)
 	return b
 }
+
+// targetFile is where Run writes Options.Targets, in the scratch
+// directory dir.
+func targetFile(dir string) string { return filepath.Join(dir, "targets.txt") }
 
 // argv is the whole command line of `bazel ARGS...` in this build.
 func (b *build) argv(args ...string) []string {
@@ -139,9 +156,9 @@ func startupFlags(outputBase string) []string {
 }
 
 // buildEnv is the user's environment with the variations' values for the
-// first or the second build.
-func buildEnv(o *Options, second bool, hostname string) []string {
-	set := map[string]string{}
+// first or the second build, and TMPDIR set to tmp.
+func buildEnv(o *Options, second bool, hostname, tmp string) []string {
+	set := map[string]string{"TMPDIR": tmp}
 	if o.Vary.TZ {
 		set["TZ"] = pick(second, FirstTZ, SecondTZ)
 	}
@@ -165,7 +182,7 @@ func buildEnv(o *Options, second bool, hostname string) []string {
 		}
 		env = append(env, kv)
 	}
-	for _, name := range []string{"TZ", "LANG", "LC_ALL"} {
+	for _, name := range []string{"TZ", "LANG", "LC_ALL", "TMPDIR"} {
 		if v, ok := set[name]; ok {
 			env = append(env, name+"="+v)
 		}

@@ -334,7 +334,7 @@ func processesUsing(dir string) []string {
 
 // TestTraceInterrupted sends the test process a SIGINT, as Ctrl-C would,
 // while the traced build runs: Run must stop Bazel and strace, remove its
-// scratch directory and return an InterruptedError.
+// scratch directory and return a *StoppedError.
 func TestTraceInterrupted(t *testing.T) {
 	requireTools(t)
 	tmp := extractWorkspace(t)
@@ -348,7 +348,7 @@ func TestTraceInterrupted(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		_, err := trace.Run(context.Background(), trace.Options{
-			Label:   "//pkg:all",
+			Labels:  []string{"//pkg:all"},
 			Dir:     filepath.Join(tmp, "ws"),
 			Env:     bazelEnv(home),
 			TempDir: scratch,
@@ -381,9 +381,9 @@ func TestTraceInterrupted(t *testing.T) {
 	}
 	err := <-done
 	t.Logf("Run returned %v after %s", err, time.Since(start).Round(time.Millisecond))
-	var stopped *trace.InterruptedError
+	var stopped *trace.StoppedError
 	if !errors.As(err, &stopped) {
-		t.Fatalf("error %v, want an *InterruptedError", err)
+		t.Fatalf("error %v, want a *StoppedError", err)
 	}
 	if names := dirNames(t, scratch); len(names) > 0 {
 		t.Errorf("%s holds %v after the interrupt, expected nothing", scratch, names)

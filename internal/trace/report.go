@@ -174,16 +174,12 @@ func WriteJSON(w io.Writer, r *Report) error {
 // findings as the findings report does.
 func WriteText(w io.Writer, r *Report, p report.Palette) error {
 	bw := bufio.NewWriter(w)
-	found, paths, alsoStatic := 0, 0, 0
+	found := 0
 	for _, a := range r.Actions {
 		if len(a.Undeclared) == 0 {
 			continue
 		}
 		found++
-		paths += len(a.Undeclared)
-		if len(a.Causes) > 0 {
-			alsoStatic++
-		}
 		fmt.Fprintf(bw, "%s %s", display(a.Target), display(a.Mnemonic))
 		if len(a.Outputs) > 0 {
 			fmt.Fprintf(bw, " → %s", display(a.Outputs[0]))
@@ -207,6 +203,25 @@ func WriteText(w io.Writer, r *Report, p report.Palette) error {
 	}
 	if found > 0 {
 		bw.WriteString("\n")
+	}
+	writeTotals(bw, r)
+	return bw.Flush()
+}
+
+// writeTotals writes the closing lines of the text report and of the
+// summary: how many actions read undeclared paths, how many of them the
+// static analysis has findings for, the baseline and the untraced actions.
+func writeTotals(bw *bufio.Writer, r *Report) {
+	found, paths, alsoStatic := 0, 0, 0
+	for _, a := range r.Actions {
+		if len(a.Undeclared) == 0 {
+			continue
+		}
+		found++
+		paths += len(a.Undeclared)
+		if len(a.Causes) > 0 {
+			alsoStatic++
+		}
 	}
 	fmt.Fprintf(bw, "%d %s traced; %d read %s not declared", len(r.Actions), plural(len(r.Actions), "action", "actions"),
 		found, plural(found, "a path it had", "paths they had"))
@@ -247,7 +262,6 @@ func WriteText(w io.Writer, r *Report, p report.Palette) error {
 			bw.WriteString("\n")
 		}
 	}
-	return bw.Flush()
 }
 
 func plural(n int, one, many string) string {

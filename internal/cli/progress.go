@@ -94,7 +94,12 @@ func (p *progress) onBazel(b bazel.Progress) {
 	p.bazelIs = b.Phase
 	if !p.terminal {
 		if changed {
-			p.later(b.Command + ": " + b.Phase.String())
+			what := b.Command + ": " + b.Phase.String()
+			if p.name != b.Command && p.name != "reading" {
+				// Which of Ahab's phases it is: "build 2 of 2 in …".
+				what = p.name + " (" + what + ")"
+			}
+			p.later(what)
 		}
 		return
 	}

@@ -54,7 +54,7 @@ func TestProgressOffATerminal(t *testing.T) {
 		p.phase("build 2 of 2")
 		p.clear() // it ended at once
 		timers.fire()
-		if got, want := stderr.String(), "ahab reprotest: bazel build: building…\n"; got != want {
+		if got, want := stderr.String(), "ahab reprotest: build 1 of 2 (bazel build: building)…\n"; got != want {
 			t.Errorf("env %v: stderr %q, want %q", env, got, want)
 		}
 	}

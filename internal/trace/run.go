@@ -303,7 +303,7 @@ func (s *session) buildEnv() []string {
 }
 
 func (s *session) build(ctx context.Context) error {
-	s.progress("ahab trace: building %s under strace\n", strings.Join(s.o.Labels, " "))
+	s.progress("building %s under strace\n", strings.Join(s.o.Labels, " "))
 	return s.runner.Run(ctx, bazel.Invocation{Command: buildCommand, Wrap: s.wrapper(), Args: s.buildArgs(), Env: s.buildEnv()})
 }
 

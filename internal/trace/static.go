@@ -18,7 +18,7 @@ import (
 func (s *session) static(ctx context.Context) (*analyze.Index, string, error) {
 	defer s.shutdown()
 	if slices.ContainsFunc(s.o.Labels, func(l string) bool { return !bazel.IsPattern(l) }) {
-		s.progress("ahab trace: asking bazel cquery for the targets of %s\n", bazel.Query(s.o.Labels))
+		s.progress("asking bazel cquery for the targets of %s\n", bazel.Query(s.o.Labels))
 		targets, err := s.runner.Targets(ctx, bazel.TargetsRequest{
 			OutputBase: s.outputBase, Flags: s.o.Flags, Expr: s.scope.Query(bazel.Query(s.o.Labels)),
 		})
@@ -36,7 +36,7 @@ func (s *session) static(ctx context.Context) (*analyze.Index, string, error) {
 	if s.o.Static == nil {
 		return nil, "", nil
 	}
-	s.progress("ahab trace: the static analysis of %s, with bazel aquery\n", bazel.Query(s.o.Labels))
+	s.progress("the static analysis of %s, with bazel aquery\n", bazel.Query(s.o.Labels))
 	return s.o.Static(ctx, s.outputBase)
 }
 

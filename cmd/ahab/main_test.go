@@ -101,7 +101,8 @@ func sarifValid(ts *testscript.TestScript, neg bool, args []string) {
 
 // fakeBazel stands in for Bazel. It appends its argv, working directory and
 // the USER and HOSTNAME it was given to $FAKE_BAZEL_LOG, then:
-//   - info: prints output_base: $FAKE_BAZEL_OUTPUT_BASE (and other keys);
+//   - info: prints output_base: $FAKE_BAZEL_OUTPUT_BASE (and other keys),
+//     or the value alone when asked for the key output_base;
 //   - aquery: copies $FAKE_BAZEL_DUMP to stdout, or nothing for `set()`;
 //   - config --dump_all --output=json: shows three configurations: the
 //     host's, that of the dumps of testdata (checksum f5527a63…) with
@@ -143,6 +144,10 @@ func fakeBazel() {
 	}
 	switch cmd {
 	case "info":
+		if args[len(args)-1] == "output_base" {
+			fmt.Println(os.Getenv("FAKE_BAZEL_OUTPUT_BASE")) // the one key: its value alone
+			break
+		}
 		fmt.Printf("bazel-bin: /tmp/x/bin\noutput_base: %s\nrelease: release 4.2.3\n", os.Getenv("FAKE_BAZEL_OUTPUT_BASE"))
 	case "aquery":
 		if args[len(args)-1] == "set()" {

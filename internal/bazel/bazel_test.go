@@ -169,7 +169,10 @@ func TestAqueryArgs(t *testing.T) {
 func TestParseInfo(t *testing.T) {
 	for _, tc := range []struct {
 		name, stdout, want, wantErr string
+		only                        bool
 	}{
+		{name: "the_one_key", stdout: "/home/u/.cache/bazel/_bazel_u/0123\n", want: "/home/u/.cache/bazel/_bazel_u/0123", only: true},
+		{name: "the_one_key_as_a_key", stdout: "bazel-bin: /x/bin\noutput_base: /ob\n", want: "/ob", only: true},
 		{name: "typical", stdout: "bazel-bin: /x/bin\noutput_base: /ob\nrelease: release 7.4.1\n", want: "/ob"},
 		{name: "key_and_value_trimmed", stdout: "  output_base \t:   /ob  \n", want: "/ob"},
 		{name: "split_at_first_colon", stdout: "output_base: /a:b: c\n", want: "/a:b: c"},
@@ -184,7 +187,7 @@ func TestParseInfo(t *testing.T) {
 			wantErr: "`bazel info` produced non-UTF-8 output: invalid UTF-8 at byte 18"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := parseInfo([]byte(tc.stdout))
+			got, err := parseInfo([]byte(tc.stdout), tc.only)
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {
 					t.Fatalf("parseInfo = %q, %v; want error %s", got, err, tc.wantErr)

@@ -456,7 +456,11 @@ func aqueryRequest(ctx context.Context, o *options, runner *bazel.Runner, prog *
 	outputBase := o.outputBase
 	if outputBase == "" {
 		prog.phase("bazel info")
-		ob, err := runner.OutputBase(ctx)
+		info := runner.OutputBaseOnly
+		if o.mode == mode.Ahab02 {
+			info = runner.OutputBase // §2 step 1's argv
+		}
+		ob, err := info(ctx)
 		if err != nil {
 			return bazel.AqueryRequest{}, err
 		}

@@ -150,3 +150,66 @@ func snapshot(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestConfigurationRealBazel runs ahab twice on one server: first with
+// --action_env=USER, then with --action_env=FOO=/opt/x. The second run
+// reads the configuration its own aquery used: it reports FOO on the C++
+// actions, whose environment Bazel 4.2.3's proto aquery omits, and not the
+// USER of the configuration the first run left in the server.
+func TestConfigurationRealBazel(t *testing.T) {
+	testenv.Slow(t, "analyses a workspace twice with the real Bazel", "bazel")
+	c, err := buildcorpus.Load("cc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	ws, home := filepath.Join(work, "ws"), filepath.Join(work, "home")
+	if err := os.Mkdir(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cp", "-R", c.Workspace, ws).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	committed, err := buildcorpus.Stubs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stubs := filepath.Join(work, "stubs")
+	if err := os.CopyFS(stubs, os.DirFS(committed)); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"BUILD_WORKING_DIRECTORY": ws, "PATH": os.Getenv("PATH"), "HOME": home, "USER": "someone"}
+	ob := filepath.Join(work, "output_base")
+	defer func() {
+		shutdown := exec.Command("bazel", "--output_base="+ob, "--output_user_root="+work, "shutdown")
+		shutdown.Dir, shutdown.Env = ws, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+		shutdown.Run()
+	}()
+	run := func(actionEnv string) string {
+		out := filepath.Join(work, "report.json")
+		args := []string{"//...", "--output-base", ob, "--no-fail", "--write-json", out, "--bazel-flag=--action_env=" + actionEnv}
+		for _, f := range buildcorpus.OfflineFlags(stubs) {
+			args = append(args, "--bazel-flag="+f)
+		}
+		sys, _, stderr := testSystem(env)
+		if code := Main(args, sys); code != ExitOK {
+			t.Fatalf("--action_env=%s: exit %d; stderr:\n%s", actionEnv, code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	first := run("USER")
+	if !strings.Contains(first, `"source": "inherited"`) {
+		t.Errorf("--action_env=USER: no inherited variable reported:\n%s", first)
+	}
+	second := run("FOO=/opt/x")
+	if strings.Contains(second, `"source": "inherited"`) {
+		t.Errorf("--action_env=FOO=/opt/x: an inherited variable is reported, from the configuration the first run left:\n%s", second)
+	}
+	if !strings.Contains(second, `"mnemonic": "CppCompile"`) || !strings.Contains(second, `"path": "/opt/x"`) {
+		t.Errorf("--action_env=FOO=/opt/x: no absolute path /opt/x on the C++ actions:\n%s", second)
+	}
+}

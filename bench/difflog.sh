@@ -44,7 +44,7 @@ if [[ -z "$dir" ]]; then
 fi
 mkdir -p "$dir"
 
-go build -o "$dir/ahab-genlog" ./cmd/ahab-genlog
+go build -o "$dir/ahab-genlog" ./internal/devtools/ahab-genlog
 go build -o "$dir/difflog" ./bench/difflog
 
 # measure CMD...: runs it $runs times, prints "wall cpu rss_kib" of the run

@@ -35,7 +35,7 @@ fi
 mkdir -p "$dir"
 
 go build -o "$dir/ahab" ./cmd/ahab
-go build -o "$dir/ahab-gengraph" ./cmd/ahab-gengraph
+go build -o "$dir/ahab-gengraph" ./internal/devtools/ahab-gengraph
 
 # measure CMD...: runs it $runs times, prints "wall cpu rss_kib" of the run
 # with the median wall time.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -287,9 +288,10 @@ func dirNames(t *testing.T, dir string) []string {
 
 // TestConsumerWorkspace provisions Ahab as a consumer does, from a release
 // archive checked against the sum the release recorded, and checks that a
-// tampered archive, a host the release lacks, and an unreleased version are
-// refused with an error saying what to do, as are macro calls that cannot
-// work, when their BUILD file loads.
+// tampered archive is refused, that a host the release lacks and an
+// unreleased version without Go on PATH are refused with an error naming
+// both ways out, and that macro calls that cannot work are refused when
+// their BUILD file loads.
 func TestConsumerWorkspace(t *testing.T) {
 	requireBazel(t)
 	host, ok := hostPlatform()
@@ -327,15 +329,26 @@ func TestConsumerWorkspace(t *testing.T) {
 		}
 	})
 
-	for _, tc := range []struct{ repo, want string }{
-		{"tampered", "but wanted 0000000000000000"},
-		{"elsewhere", "publishes no binary for this host (" + host.Name + "), expected one of: plan9_x86_64; set AHAB_PREBUILT_LOCAL="},
-		{"unreleased", "Ahab 0.3.0 is a source checkout, which publishes no binaries: build one with `go build -o /some/dir/ahab ./cmd/ahab` in the checkout, then add `build --repo_env=AHAB_PREBUILT_LOCAL=/some/dir`"},
+	t.Run("tampered", func(t *testing.T) {
+		res := w.bazel(t, "", "build", "@tampered//:ahab")
+		if want := "but wanted 0000000000000000"; res.exitCode == 0 || !strings.Contains(res.stderr, want) {
+			t.Errorf("bazel build @tampered//:ahab: exit %d, expected a failure saying %q:\n%s", res.exitCode, want, tail(res.stderr, 30))
+		}
+	})
+
+	// Where no published binary matches, the rule builds Ahab from source
+	// (TestSourceWorkspace); without Go, the error names both ways out.
+	noGo := w.withEnv("PATH=" + pathWithout(t, "go"))
+	const ways = ", and there is no `go` on PATH to build it from source. Either install Go "
+	const yourOwn = "or build one yourself with `go build -o /some/dir/ahab ./cmd/ahab` in a checkout of Ahab and add `build --repo_env=AHAB_PREBUILT_LOCAL=/some/dir`"
+	for _, tc := range []struct{ repo, why string }{
+		{"elsewhere", "Ahab 0.3.0 publishes no binary for this host (" + host.Name + "), expected one of: plan9_x86_64"},
+		{"unreleased", "Ahab 0.3.0 is a source checkout or an unreleased commit, for which no binary is published"},
 	} {
-		t.Run(tc.repo, func(t *testing.T) {
-			res := w.bazel(t, "", "build", "@"+tc.repo+"//:ahab")
-			if res.exitCode == 0 || !strings.Contains(res.stderr, tc.want) {
-				t.Errorf("bazel build @%s//:ahab: exit %d, expected a failure saying %q:\n%s", tc.repo, res.exitCode, tc.want, tail(res.stderr, 30))
+		t.Run(tc.repo+"_without_go", func(t *testing.T) {
+			res := noGo.bazel(t, "", "build", "@"+tc.repo+"//:ahab")
+			if res.exitCode == 0 || !strings.Contains(res.stderr, tc.why+ways) || !strings.Contains(res.stderr, yourOwn) {
+				t.Errorf("bazel build @%s//:ahab without go on PATH: exit %d, expected a failure saying %q and %q:\n%s", tc.repo, res.exitCode, tc.why+ways, yourOwn, tail(res.stderr, 30))
 			}
 		})
 	}
@@ -366,6 +379,68 @@ func TestConsumerWorkspace(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSourceWorkspace provisions Ahab from a checkout before any release
+// (issue #24): WORKSPACE, local_repository, no AHAB_PREBUILT_LOCAL and no
+// published binary, so the repository rule builds Ahab from the checkout
+// with the Go on PATH, offline, and Bazel keeps the result.
+func TestSourceWorkspace(t *testing.T) {
+	requireBazel(t)
+	w := newWorkspace(t, "source", map[string]string{"AHAB_PREBUILT_LOCAL": ""}).withEnv(goEnv(t)...)
+
+	res := w.mustRun(t, 0, "", "run", "@ahab//:ahab", "--", "--version")
+	if !strings.Contains(res.stdout, "ahab 0.3.0") {
+		t.Errorf("bazel run @ahab//:ahab -- --version printed %q, expected the version", res.stdout)
+	}
+	out := w.mustRun(t, 0, "", "info", "output_base").stdout
+	build, err := os.ReadFile(filepath.Join(strings.TrimSpace(out), "external", "ahab_prebuilt", "BUILD.bazel"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "is a source checkout or an unreleased commit, for which no binary is published: built from "; !strings.Contains(string(build), want) {
+		t.Errorf("@ahab_prebuilt's BUILD.bazel does not say the binary was built from source (%q):\n%s", want, build)
+	}
+	res = w.mustRun(t, 0, "", "run", "//:explain")
+	if !strings.Contains(res.stdout, "All hermeticity checks passed.") {
+		t.Errorf("explaining an empty report printed:\n%s", res.stdout)
+	}
+	// Kept like any repository: without Go now, nothing needs building.
+	w.withEnv("PATH="+pathWithout(t, "go")).mustRun(t, 0, "", "run", "@ahab//:ahab", "--", "--version")
+}
+
+// goEnv is what lets the repository rule's go build run offline with this
+// machine's caches: the workspace has a HOME of its own.
+func goEnv(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMODCACHE", "GOCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	dirs := strings.Fields(string(out))
+	if len(dirs) != 2 {
+		t.Fatalf("go env GOMODCACHE GOCACHE printed %q", out)
+	}
+	return []string{"GOMODCACHE=" + dirs[0], "GOCACHE=" + dirs[1], "GOPROXY=off", "GOTOOLCHAIN=local"}
+}
+
+// pathWithout is $PATH without the directories that hold program, or
+// skips the test when one of them is also where Bazel or the shell is.
+func pathWithout(t *testing.T, program string) string {
+	t.Helper()
+	var kept []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, program)); err == nil {
+			for _, needed := range []string{"bazel", "bash"} {
+				if _, err := os.Stat(filepath.Join(dir, needed)); err == nil {
+					t.Skipf("%s holds both %s and %s, which Bazel needs", dir, program, needed)
+				}
+			}
+			continue
+		}
+		kept = append(kept, dir)
+	}
+	return strings.Join(kept, string(filepath.ListSeparator))
 }
 
 // hostPlatform is the release platform of this machine.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -195,6 +196,14 @@ func (w *workspace) close() {
 		}
 		return nil
 	})
+}
+
+// withEnv is the workspace with the environment variables of extra (KEY=VALUE)
+// set for its Bazel commands, over those it has.
+func (w *workspace) withEnv(extra ...string) *workspace {
+	c := *w
+	c.env = append(slices.Clone(w.env), extra...)
+	return &c
 }
 
 func (w *workspace) path(rel string) string { return filepath.Join(w.dir, filepath.FromSlash(rel)) }

@@ -1,6 +1,6 @@
 """The version of Ahab and the sha256 of each published binary archive.
 
-Written by `go run ./cmd/release`. DO NOT EDIT.
+Written by `go run ./internal/devtools/release`. DO NOT EDIT.
 """
 
 AHAB_VERSION = "0.3.0"

@@ -223,7 +223,7 @@ func byAction(graph *aquery.Graph, workers []*worker) []ActionFindings {
 			}
 			for i := range af.Findings {
 				f := &af.Findings[i].Action
-				if f.TargetID != 0 {
+				if f.Target == "" {
 					f.Target, f.TargetID = graph.Target(f.TargetID), 0
 				}
 			}

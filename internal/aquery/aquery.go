@@ -19,6 +19,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/fileerr"
+	"github.com/ahab-go/ahab/internal/quote"
 )
 
 // Format is the form of a dump, as named by aquery's --output flag.
@@ -61,7 +62,7 @@ func ParseFormat(s string) (Format, error) {
 			return Format(f), nil
 		}
 	}
-	return Detect, fmt.Errorf("unknown aquery output format %q, expected one of: proto, streamed_proto, jsonproto, textproto", s)
+	return Detect, fmt.Errorf("unknown aquery output format %s, expected one of: proto, streamed_proto, jsonproto, textproto", quote.Value(s))
 }
 
 // Action is one decoded action: the model checks see, plus the ids that can

@@ -3,9 +3,12 @@ package atomicfile
 import (
 	"errors"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -125,4 +128,171 @@ func TestRemoveTemporaries(t *testing.T) {
 	}
 	close(release)
 	<-done
+}
+
+// What is not a regular file is never renamed over (issue #26): a FIFO or
+// a character device is written to as it is, a socket or a block device
+// is refused, and each is still there, as it was, afterwards.
+func TestWriteNeverReplacesWhatIsNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	// unchanged fails unless path is still a file of the same type and
+	// device number, and dir holds no temporary file.
+	unchanged := func(t *testing.T, path string, before os.FileInfo) {
+		t.Helper()
+		after, err := os.Lstat(path)
+		if err != nil {
+			t.Fatalf("%s is gone: %v", path, err)
+		}
+		if after.Mode().Type() != before.Mode().Type() || rdev(after) != rdev(before) {
+			// Fatal: a reader of a FIFO renamed over would wait forever.
+			t.Fatalf("%s was a %v (device %d) and is now a %v (device %d)", path, before.Mode().Type(), rdev(before), after.Mode().Type(), rdev(after))
+		}
+		if entries, _ := os.ReadDir(filepath.Dir(path)); filepath.Dir(path) == dir {
+			for _, e := range entries {
+				if strings.Contains(e.Name(), ".tmp") {
+					t.Errorf("a temporary file is left: %s", e.Name())
+				}
+			}
+		}
+	}
+	// fifo makes a FIFO and reads it in the background: the returned
+	// function waits for the writer to close it and returns what it read.
+	fifo := func(t *testing.T, name string) (string, func() string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(path, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan string)
+		go func() {
+			f, err := os.Open(path) // waits for the writer
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			defer f.Close()
+			b, _ := io.ReadAll(f)
+			got <- string(b)
+		}()
+		return path, func() string { return <-got }
+	}
+	// mknod makes a device node in dir, as only root may.
+	mknod := func(t *testing.T, name string, mode uint32, major, minor int) string {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := syscall.Mknod(path, mode|0o666, major<<8|minor); err != nil {
+			t.Skipf("cannot make a device node to write to (root is needed): %v", err)
+		}
+		return path
+	}
+
+	t.Run("a_fifo_is_written_to", func(t *testing.T) {
+		path, read := fifo(t, "report.fifo")
+		before, _ := os.Lstat(path)
+		if err := Write(path, "JSON report", writeString("through the pipe")); err != nil {
+			t.Fatal(err)
+		}
+		unchanged(t, path, before)
+		if got := read(); got != "through the pipe" {
+			t.Errorf("the reader got %q", got)
+		}
+	})
+	t.Run("a_symlink_to_a_fifo_is_written_through", func(t *testing.T) {
+		// As a shell's process substitution names its pipe: /dev/fd/63.
+		path, read := fifo(t, "substituted.fifo")
+		link := filepath.Join(dir, "report.json")
+		if err := os.Symlink(path, link); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := os.Lstat(link)
+		if err := Write(link, "JSON report", writeString("through the link")); err != nil {
+			t.Fatal(err)
+		}
+		unchanged(t, link, before)
+		if got := read(); got != "through the link" {
+			t.Errorf("the reader got %q", got)
+		}
+	})
+	privateDevice := t.Run("a_character_device_is_written_to", func(t *testing.T) {
+		path := mknod(t, "null", syscall.S_IFCHR, 1, 3) // /dev/null's numbers
+		before, _ := os.Lstat(path)
+		if err := Write(path, "JSON report", writeString("nowhere")); err != nil {
+			t.Fatal(err)
+		}
+		unchanged(t, path, before)
+	})
+	t.Run("dev_null_is_written_to", func(t *testing.T) {
+		// Only once the same write has left a private device in place:
+		// run as root, a regression would replace the machine's
+		// /dev/null with a file.
+		if os.Getuid() == 0 && !privateDevice {
+			t.Skip("the write to a private device failed or could not run; /dev/null is not risked")
+		}
+		before, err := os.Lstat(os.DevNull)
+		if err != nil || before.Mode()&os.ModeCharDevice == 0 {
+			t.Skipf("%s is not a character device here: %v", os.DevNull, err)
+		}
+		if err := Write(os.DevNull, "JSON report", writeString("nowhere")); err != nil {
+			t.Fatal(err)
+		}
+		unchanged(t, os.DevNull, before)
+	})
+	t.Run("a_socket_is_refused", func(t *testing.T) {
+		path := filepath.Join(dir, "report.sock")
+		l, err := net.Listen("unix", path)
+		if err != nil {
+			t.Skipf("cannot listen on a unix socket: %v", err)
+		}
+		defer l.Close()
+		before, _ := os.Lstat(path)
+		err = Write(path, "JSON report", writeString("x"))
+		if want := "failed to write JSON report to " + path + ": is a socket, expected a regular file, a character device or a FIFO"; err == nil || err.Error() != want {
+			t.Errorf("err = %v, want %s", err, want)
+		}
+		unchanged(t, path, before)
+	})
+	t.Run("a_block_device_is_refused", func(t *testing.T) {
+		path := mknod(t, "disk", syscall.S_IFBLK, 7, 255) // a loop device's numbers
+		before, _ := os.Lstat(path)
+		err := Write(path, "JSON report", writeString("x"))
+		if want := "failed to write JSON report to " + path + ": is a block device, expected a regular file, a character device or a FIFO"; err == nil || err.Error() != want {
+			t.Errorf("err = %v, want %s", err, want)
+		}
+		unchanged(t, path, before)
+	})
+	t.Run("a_link_to_a_descriptor_is_refused", func(t *testing.T) {
+		// /dev/stdout when standard output goes to a file: replacing the
+		// link would replace the machine's /dev/stdout.
+		file := filepath.Join(dir, "redirected.txt")
+		f, err := os.Create(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		to := "/proc/self/fd/" + strconv.Itoa(int(f.Fd()))
+		if _, err := os.Stat(to); err != nil {
+			t.Skipf("no %s here: %v", to, err)
+		}
+		link := filepath.Join(dir, "stdout")
+		if err := os.Symlink(to, link); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := os.Lstat(link)
+		err = Write(link, "JSON report", writeString("x"))
+		if want := "failed to write JSON report to " + link + ": is a link to " + to + ", expected a regular file, a character device or a FIFO (- writes to standard output)"; err == nil || err.Error() != want {
+			t.Errorf("err = %v, want %s", err, want)
+		}
+		unchanged(t, link, before)
+		if got, _ := os.ReadFile(file); len(got) != 0 {
+			t.Errorf("the file behind the descriptor became %q", got)
+		}
+	})
+}
+
+// rdev is the device number of a device node, 0 for other files.
+func rdev(info os.FileInfo) uint64 {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Rdev)
+	}
+	return 0
 }

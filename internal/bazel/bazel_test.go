@@ -1,6 +1,7 @@
 package bazel
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strconv"
@@ -69,6 +70,7 @@ func TestWorkingDir(t *testing.T) {
 
 func TestOutputUserRoot(t *testing.T) {
 	for _, tc := range []struct {
+		name                      string // the output base when empty
 		outputBase, want, wantErr string
 	}{
 		// §2 step 2, verified against Rust's Path::parent.
@@ -91,12 +93,12 @@ func TestOutputUserRoot(t *testing.T) {
 		{outputBase: "./", want: ""},
 		{outputBase: ".hidden/x", want: ".hidden"},
 		{outputBase: "//a/b", want: "//a"}, // the text before the last component is kept as written
-		{outputBase: "", wantErr: `output_base "" has no parent directory`},
+		{name: "empty", outputBase: "", wantErr: `output_base "" has no parent directory`},
 		{outputBase: "//", wantErr: `output_base "//" has no parent directory`},
 		{outputBase: "/.", wantErr: `output_base "/." has no parent directory`},
 		{outputBase: "/\xff/b", wantErr: `output_base parent of "/\xff/b" is not valid UTF-8`},
 	} {
-		t.Run(tc.outputBase, func(t *testing.T) {
+		t.Run(cmp.Or(tc.name, tc.outputBase), func(t *testing.T) {
 			got, err := OutputUserRoot(tc.outputBase)
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {

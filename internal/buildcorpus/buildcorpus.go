@@ -72,6 +72,11 @@ type Corpus struct {
 	Aquery    string // aquery --output=proto --include_param_files //... of the first copy
 	Command   string // command.txt: the commands as run and the tools' versions
 	Truth     []Row  // sorted by Output, one row per output
+	// Outputs is outputs/, where `truth.py --keep` put both builds'
+	// versions of the root causes' differing outputs, in old/ and new/ as
+	// bazel-bin holds them, each with the ahab-build.json that describes
+	// its build; "" when the workspace keeps none.
+	Outputs string
 }
 
 // Row returns the truth row for the spawn whose first output is output.
@@ -127,6 +132,9 @@ func Load(name string) (Corpus, error) {
 		if _, err := os.Stat(p); err != nil {
 			return Corpus{}, fmt.Errorf("workspace %s: %w", name, err)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(d, "outputs", "old", "ahab-build.json")); err == nil {
+		c.Outputs = filepath.Join(d, "outputs")
 	}
 	truth := filepath.Join(d, "truth.tsv")
 	f, err := os.Open(truth)

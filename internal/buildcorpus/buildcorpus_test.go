@@ -13,7 +13,7 @@ import (
 )
 
 // The workspaces testdata/builds/README.md describes.
-var workspaces = []string{"cascade", "cc", "env", "packaging", "shell"}
+var workspaces = []string{"account", "cascade", "cc", "env", "packaging", "shell"}
 
 func TestNames(t *testing.T) {
 	names, err := Names()

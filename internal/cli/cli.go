@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/aquery"
@@ -102,13 +103,15 @@ func run(o *options, sys System) error {
 		if err != nil {
 			return err
 		}
+		// The report is shown as of the judgement it was made with.
+		o.mode = rep.Mode
 		ordered := rep.Findings.Ordered()
 		if o.sarif != "" {
 			if err := writeSARIF(sys, o, res, ordered, rep.Mode, ""); err != nil {
 				return err
 			}
 		}
-		return out.present(o, ordered, exception.Summary{}, scope{})
+		return out.present(o, ordered, exception.Summary{}, scope{}, nil)
 	}
 
 	// Everything the user wrote is read and validated before Bazel runs:
@@ -131,14 +134,27 @@ func run(o *options, sys System) error {
 	if a.Actions == 0 && !o.allowEmpty {
 		return fmt.Errorf("nothing was analysed: %s holds no action, so a clean report would say nothing; check the query, or pass --allow-empty if an empty graph is expected", a.source)
 	}
-	if a.Actions > 0 && o.aqueryFile != "" && sys.StderrIsTerminal && !a.sentinelSeen(a.Findings) {
-		fmt.Fprintf(sys.Stderr, "warning: no USER or HOSTNAME sentinel appears in %s: either nothing leaked, or the dump was not taken with the sentinels and environment leaks cannot show; `ahab aquery-command LABEL` prints the command that takes a dump as Ahab does\n", quote.IfNeeded(a.source))
+	// On a terminal or not, since CI is where a dump saved without the
+	// sentinels goes unnoticed; but not when --expect-json matched, which
+	// promises silence. Either way it costs no sort of its own: the
+	// findings are sorted for the report, for the exceptions or for the
+	// mismatch anyway, and Set.Ordered sorts once.
+	warnNoSentinel := func() {
+		if a.Actions > 0 && o.aqueryFile != "" && !a.sentinelSeen(a.Findings) {
+			warn(sys, "no USER or HOSTNAME sentinel appears in %s: either nothing leaked, or the dump was not taken with the sentinels and environment leaks cannot show; `ahab aquery-command LABEL` prints the command that takes a dump as Ahab does", a.source)
+		}
+	}
+	if wanted.expected == nil {
+		warnNoSentinel()
 	}
 	err = wanted.deliver(sys, o, res, out, a.Findings, scope{known: true, actions: a.Actions, targets: a.Targets})
+	if wanted.expected != nil && err != nil {
+		warnNoSentinel()
+	}
 	if a.failed != nil {
 		// --keep_going: what analysed is reported; what did not fails
 		// the run, as Bazel failed.
-		fmt.Fprintf(sys.Stderr, "\n%s\n", a.failed)
+		fmt.Fprintf(sys.Stderr, "\n%s\n", quote.Lines(a.failed.Error()))
 		if err == nil || errors.Is(err, exitError{ExitFindings}) {
 			err = exitError{failureStatus(o.mode)}
 		}
@@ -199,7 +215,7 @@ func modeMismatch(path string, baseline, run mode.Mode) error {
 func (wanted *outputs) deliver(sys System, o *options, res resolver, out streams, found *finding.Set, sc scope) error {
 	kept, summary, unused := exception.Filter(found, wanted.exceptions)
 	if len(unused) > 0 {
-		fmt.Fprintf(sys.Stderr, "\n%s\n", exception.StaleWarning(unused))
+		fmt.Fprintf(sys.Stderr, "\n%s\n", quote.Lines(exception.StaleWarning(unused)))
 	}
 	// Sorted once, and only when something is written: a bare
 	// --expect-json compares sets.
@@ -222,7 +238,7 @@ func (wanted *outputs) deliver(sys System, o *options, res resolver, out streams
 		fmt.Fprintf(sys.Stderr, "\n%s", expectationMismatch(sys, o, wanted.expected, kept, out.color(sys.Stderr)))
 		return exitError{ExitFindings}
 	}
-	return out.present(o, ordered(), summary, sc)
+	return out.present(o, ordered(), summary, sc, wanted.exceptions)
 }
 
 // expectationMismatch says how the findings differ from the baseline: a
@@ -232,7 +248,7 @@ func (wanted *outputs) deliver(sys System, o *options, res resolver, out streams
 func expectationMismatch(sys System, o *options, expected, found *finding.Set, color bool) string {
 	var b strings.Builder
 	added, removed, changed := report.Changes(expected.Ordered(), found.Ordered())
-	fmt.Fprintf(&b, "the findings differ from %s: %d new, %d gone, %d found a different number of times\n", o.expectJSON, len(added), len(removed), len(changed))
+	fmt.Fprintf(&b, "the findings differ from %s: %d new, %d gone, %d found a different number of times\n", quote.IfNeeded(o.expectJSON), len(added), len(removed), len(changed))
 	p := report.Palette{Color: color}
 	for _, group := range []struct {
 		mark string
@@ -274,17 +290,46 @@ func refreshCommand(sys System, o *options) string {
 	return shellJoin(words)
 }
 
-// shellJoin quotes words for a POSIX shell where they need it.
+// shellJoin quotes words for a POSIX shell where they need it. A word
+// with a character that would not show as itself is written in bash's
+// $'…' form with the bytes of such characters as \xHH, so that the
+// command, printed for the user to copy, cannot drive the terminal.
 func shellJoin(words []string) string {
 	quoted := make([]string, len(words))
 	for i, w := range words {
-		if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:@+,%") == "" {
+		switch {
+		case w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:@+,%") == "":
 			quoted[i] = w
-		} else {
+		case quote.Visible(w) == w:
 			quoted[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		default:
+			quoted[i] = ansiC(w)
 		}
 	}
 	return strings.Join(quoted, " ")
+}
+
+// ansiC is w in bash's $'…' quoting.
+func ansiC(w string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(w); {
+		r, size := utf8.DecodeRuneInString(w[i:])
+		switch {
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case quote.Visible(w[i:i+size]) == w[i:i+size]:
+			b.WriteString(w[i : i+size])
+		default:
+			for _, c := range []byte(w[i : i+size]) {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			}
+		}
+		i += size
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // loadExceptions reads an exception file, or a ready-made set named
@@ -314,7 +359,7 @@ func loadLibrary(paths []string, m mode.Mode) (*spec.Library, error) {
 // analysis is what analyzing a graph found and how much it looked at.
 type analysis struct {
 	analyze.Result
-	source string // the dump's name, for messages
+	source string // the dump's name, for messages, escaped (quote.IfNeeded)
 	// failed is Bazel's account of the targets it could not analyse when
 	// --keep_going still gave a graph of the rest; nil otherwise.
 	failed error
@@ -375,7 +420,7 @@ func analyzeGraph(ctx context.Context, o *options, sys System, res resolver, lib
 	if o.aqueryOutput != "" {
 		f, err := aquery.ParseFormat(o.aqueryOutput)
 		if err != nil || f == aquery.JSONProto {
-			return analysis{}, usageError{fmt.Sprintf("--aquery-output must be proto or streamed_proto, not %q", o.aqueryOutput)}
+			return analysis{}, usageError{fmt.Sprintf("--aquery-output must be proto or streamed_proto, not %s", quoteArg(o.aqueryOutput))}
 		}
 		aopts.Format = f
 	} else {
@@ -390,7 +435,7 @@ func analyzeGraph(ctx context.Context, o *options, sys System, res resolver, lib
 			prog.phase("bazel config")
 			configs, err := runner.Configurations(ctx, req, slices.Collect(maps.Values(checksums)))
 			if err != nil {
-				fmt.Fprintf(sys.Stderr, "warning: could not read Bazel's configuration, so what the build's configuration gives its actions beyond what aquery shows (variables inherited with --action_env=NAME, the environment of C++ and test actions) is not reported: %s\n", oneLine(err.Error()))
+				warn(sys, "could not read Bazel's configuration, so what the build's configuration gives its actions beyond what aquery shows (variables inherited with --action_env=NAME, the environment of C++ and test actions) is not reported: %s", oneLine(err.Error()))
 				return nil
 			}
 			out := map[uint32]analyze.Configuration{}
@@ -492,7 +537,9 @@ func analyzeFile(path string, sys System, checks []*check.Check, aopts analyze.O
 		if st, err := f.Stat(); err == nil && st.IsDir() {
 			return analysis{}, fileerr.Read("aquery dump", path, errors.New("is a directory"))
 		}
-		r, name = f, path
+		// The name goes into every message about the dump: escaped once,
+		// here, whatever the decoder does with it.
+		r, name = f, quote.IfNeeded(path)
 	}
 	result, err := analyze.Dump(r, name, checks, aopts)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -42,6 +43,7 @@ func TestCommandLine(t *testing.T) {
 		{"a_bool_flag_is_refused_two_values", []string{"//a", "--no-fail", "--no-fail=false"}, ExitUsage, `invalid argument "false" for "--no-fail" flag: already given as "true"`},
 		{"the_same_value_twice_is_said_once", []string{"--shut-up", "--help", "--shut-up=true"}, ExitOK, ""},
 		{"an_unknown_flag_is_refused", []string{"--nope"}, ExitUsage, "unknown flag: --nope"},
+		{"a_label_with_a_control_character_is_refused", []string{"//a\x1b[2J"}, ExitUsage, `LABEL "//a\u{1b}[2J" holds a control character`},
 		{"aquery_format_needs_a_file", []string{"//a", "--aquery-format", "proto"}, ExitUsage, "--aquery-format needs --aquery-file"},
 		{"a_saved_dump_takes_no_bazel_flags", []string{"--aquery-file", "x.pb", "--bazel-flag=--keep_going"}, ExitUsage, "do not apply"},
 		{"help_is_not_an_error", []string{"--help"}, ExitOK, ""},
@@ -199,20 +201,69 @@ func TestSentinelWarning(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		dump     string
+		flags    []string
 		terminal bool
 		warned   bool
 	}{
-		{"a_dump_without_sentinels_on_a_terminal", "synthetic/a.json", true, true},
-		{"a_dump_with_a_leak", "real/webapp.pb", true, false},
-		{"a_dump_without_sentinels_on_a_pipe", "synthetic/a.json", false, false},
+		{"a_dump_without_sentinels_on_a_terminal", "synthetic/a.json", nil, true, true},
+		{"a_dump_with_a_leak", "real/webapp.pb", nil, true, false},
+		{"a_dump_without_sentinels_on_a_pipe", "synthetic/a.json", nil, false, true},
+		{"a_matching_expectation_stays_silent", "synthetic/a.json", []string{"--compat", "0.2", "--expect-json", filepath.Join(conformanceDir, "synthetic/a.expected.json")}, false, false},
+		{"a_mismatch_warns", "synthetic/a.json", []string{"--compat", "0.2", "--expect-json", filepath.Join(conformanceDir, "synthetic/b.expected.json")}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sys, _, stderr := testSystem(nil)
 			sys.StderrIsTerminal = tc.terminal
-			Main([]string{"--aquery-file", filepath.Join(conformanceDir, tc.dump), "--no-fail", "--shut-up"}, sys)
+			args := append([]string{"--aquery-file", filepath.Join(conformanceDir, tc.dump), "--shut-up"}, tc.flags...)
+			if tc.flags == nil {
+				args = append(args, "--no-fail")
+			}
+			Main(args, sys)
 			if got := strings.Contains(stderr.String(), "no USER or HOSTNAME sentinel appears"); got != tc.warned {
 				t.Errorf("warned %v, want %v; stderr:\n%s", got, tc.warned, stderr)
 			}
 		})
+	}
+}
+
+// Reports written to a FIFO reach its reader, and the FIFO stays one: a
+// report is never renamed over what is not a regular file (issue #26;
+// internal/atomicfile tests devices, sockets and /dev/null).
+func TestReportsToAFIFO(t *testing.T) {
+	dir := t.TempDir()
+	read := func(name string) (string, <-chan string) {
+		path := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(path, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan string, 1)
+		go func() {
+			b, err := os.ReadFile(path) // waits for the writer
+			if err != nil {
+				b = []byte(err.Error())
+			}
+			got <- string(b)
+		}()
+		return path, got
+	}
+	jsonPath, jsonGot := read("report.json")
+	sarifPath, sarifGot := read("report.sarif")
+	sys, _, stderr := testSystem(nil)
+	args := []string{"--compat", "0.2", "--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"),
+		"--write-json", jsonPath, "--sarif", sarifPath, "--no-fail"}
+	if code := Main(args, sys); code != ExitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, p := range []string{jsonPath, sarifPath} {
+		if info, err := os.Lstat(p); err != nil || info.Mode().Type() != os.ModeNamedPipe {
+			t.Fatalf("%s is no longer a FIFO: %v, %v", p, info, err)
+		}
+	}
+	want, _ := os.ReadFile(filepath.Join(conformanceDir, "synthetic", "c.expected.json"))
+	if got := <-jsonGot; got != string(want) {
+		t.Errorf("the JSON report's reader got:\n%s", got)
+	}
+	if got := <-sarifGot; !strings.Contains(got, `"version": "2.1.0"`) {
+		t.Errorf("the SARIF log's reader got:\n%s", got)
 	}
 }

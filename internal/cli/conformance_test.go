@@ -74,6 +74,42 @@ func TestConformance(t *testing.T) {
 	})
 }
 
+// TestParity runs the reproducers of differences from the original that
+// the differential test of issue #26 found (testdata/parity/README.md),
+// as TestConformance runs the original's own reports.
+func TestParity(t *testing.T) {
+	const dir = "testdata/parity"
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+		text []string // in the text report
+	}{
+		{"an_action_without_a_target_and_a_required_prefix",
+			[]string{"--repro-specs", filepath.Join(dir, "specs.json")}, "specs.expected.json",
+			[]string{
+				"Genrule action for target <unknown target> references absolute path \"/opt/x\"",
+				"*Gen action for target //gen:star runs program \"//tools/pack\" non-reproducibly: it needs an option it was not given, but none of --mode=*-safe was passed",
+			}},
+		{"any_mnemonic_excuses_one_that_starts_with_a_star",
+			[]string{"--repro-specs", filepath.Join(dir, "specs.json"), "--exceptions-json", filepath.Join(dir, "exceptions.json")},
+			"exceptions.expected.json",
+			[]string{"(1 violation suppressed by 1 exception)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := compareReport(t, append([]string{"--aquery-file", filepath.Join(dir, "dump.json")}, tc.args...), filepath.Join(dir, tc.want))
+			for _, want := range tc.text {
+				if !strings.Contains(out, want) {
+					t.Errorf("the report lacks %q:\n%s", want, out)
+				}
+			}
+			if strings.Contains(out, "for target  ") || strings.Contains(out, "matched nothing") {
+				t.Errorf("the report names no target, or an exception matched nothing:\n%s", out)
+			}
+		})
+	}
+}
+
 // compareReport runs ahab --compat 0.2 and compares its JSON report with
 // wantFile; it returns what ahab printed, stderr then stdout.
 func compareReport(t *testing.T, args []string, wantFile string) string {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/execlog"
 	"github.com/ahab-go/ahab/internal/fileerr"
+	"github.com/ahab-go/ahab/internal/outdiff"
 	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/savedreport"
 	"github.com/ahab-go/ahab/internal/spawndiff"
@@ -43,6 +45,12 @@ saved --report), each divergent action gets the findings of the same action
 beside it, and the report says how many root causes no finding predicts:
 the measure of what the analysis misses.
 
+With --outputs OLD_DIR NEW_DIR, the two builds' outputs (output bases,
+execution roots, bazel-out or bazel-bin trees, or what ahab reprotest
+--keep kept), each differing output of a root cause gets what differs
+inside it, classified when the bytes name a path, a time, a user, an
+order...; --diffoscope DIR adds diffoscope's HTML report on each pair.
+
 Divergent builds exit 1, as findings do (0 with --no-fail).
 
 Flags:
@@ -60,6 +68,43 @@ type diffOptions struct {
 	oldLog     string
 	newLog     string
 	logFormats execlog.Format
+	outputs    [2]string // --outputs OLD_DIR NEW_DIR
+	diffoscope string
+}
+
+// takeOutputs takes --outputs OLD_DIR NEW_DIR (or --outputs=OLD_DIR
+// NEW_DIR) out of args, before they are parsed: a flag with two values,
+// which pflag cannot read. Nothing after "--" is a flag.
+func takeOutputs(args []string) ([]string, [2]string, error) {
+	var dirs [2]string
+	rest := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		var values []string
+		switch {
+		case a == "--outputs":
+			values = args[i+1 : min(i+3, len(args))]
+			i += len(values)
+		case strings.HasPrefix(a, "--outputs="):
+			values = append([]string{strings.TrimPrefix(a, "--outputs=")}, args[i+1:min(i+2, len(args))]...)
+			i += len(values) - 1
+		default:
+			rest = append(rest, a)
+			continue
+		}
+		if dirs != [2]string{} {
+			return nil, dirs, usageError{"--outputs is given twice"}
+		}
+		if len(values) < 2 || values[0] == "" || values[1] == "" || strings.HasPrefix(values[1], "--") {
+			return nil, dirs, usageError{"--outputs needs two directories, OLD_DIR and NEW_DIR: the outputs of the two builds"}
+		}
+		dirs = [2]string{values[0], values[1]}
+	}
+	return rest, dirs, nil
 }
 
 func parseDiff(args []string) (*diffOptions, *pflag.FlagSet, error) {
@@ -68,6 +113,11 @@ func parseDiff(args []string) (*diffOptions, *pflag.FlagSet, error) {
 	fs := pflag.NewFlagSet("ahab diff", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.Usage = func() {}
+	args, outputs, err := takeOutputs(args)
+	if err != nil {
+		return nil, fs, err
+	}
+	d.outputs = outputs
 	onceString(fs, &d.writeJSON, "write-json", "", "also write the comparison to `FILE` as JSON (atomically; - for standard output)")
 	onceBool(fs, &d.summary, "summary", "", "print a summary (verdicts per mnemonic, the root causes with the largest cascades) instead of every root cause")
 	onceBool(fs, &d.noFail, "no-fail", "", "exit 0 even when the builds diverge")
@@ -79,9 +129,12 @@ func parseDiff(args []string) (*diffOptions, *pflag.FlagSet, error) {
 	onceString(fs, &o.compat, "compat", "", "judge the static causes as Ahab `VERSION` did (only 0.2)")
 	o.addBazelFlags(fs, "the aquery of LABEL (give the builds' own)")
 	onceString(fs, &o.outputBase, "output-base", "", "with LABEL, use this Bazel output base `DIR` for the aquery")
+	// Read by takeOutputs; here for the help.
+	fs.String("outputs", "", "say what differs inside each root cause's outputs, read from the two builds' outputs `OLD_DIR NEW_DIR` (output bases, execution roots, bazel-out or bazel-bin trees)")
+	onceString(fs, &d.diffoscope, "diffoscope", "", "with --outputs, also write diffoscope's HTML report on each pair of outputs into `DIR`")
 	onceBool(fs, &d.help, "help", "h", "print this help and exit")
 	if err := fs.Parse(args); err != nil {
-		return nil, fs, usageError{err.Error()}
+		return nil, fs, flagError(err)
 	}
 	if d.help {
 		return d, fs, nil
@@ -89,7 +142,13 @@ func parseDiff(args []string) (*diffOptions, *pflag.FlagSet, error) {
 	if fs.NArg() < 2 {
 		return nil, fs, usageError{"ahab diff needs two execution logs, OLD and NEW"}
 	}
+	if d.diffoscope != "" && d.outputs == [2]string{} {
+		return nil, fs, usageError{"--diffoscope compares the builds' outputs: give them with --outputs OLD_DIR NEW_DIR"}
+	}
 	d.oldLog, d.newLog, o.labels = fs.Arg(0), fs.Arg(1), fs.Args()[2:]
+	if err := checkLabels(o.labels); err != nil {
+		return nil, fs, err
+	}
 	if err := o.parseCompat(); err != nil {
 		return nil, fs, err
 	}
@@ -147,6 +206,21 @@ func runDiff(args []string, sys System) error {
 			return err
 		}
 	}
+	var trees [2]outdiff.Tree
+	var builds [2]outdiff.Build
+	if d.outputs != [2]string{} {
+		for i, dir := range d.outputs {
+			trees[i] = outdiff.Tree{Dir: res.path(dir)}
+			if st, err := os.Stat(trees[i].Dir); err != nil || !st.IsDir() {
+				return fmt.Errorf("--outputs %s: not a directory, expected the outputs of build %d (an output base, execution root, bazel-out or bazel-bin)", quoteArg(dir), i+1)
+			}
+			b, err := trees[i].Describe()
+			if err != nil {
+				return err
+			}
+			builds[i] = b
+		}
+	}
 	defer tuneMemory(sys)()
 
 	// The static analysis is read first: a bad dump or spec fails in
@@ -161,9 +235,17 @@ func runDiff(args []string, sys System) error {
 	}
 	if static != nil {
 		if !static.HasOutputs() && !namesTargets(r) {
-			fmt.Fprintf(sys.Stderr, "warning: the logs name no targets (Bazel before 7 writes none), so the findings of --report %s cannot be matched to their actions; give --aquery-file or a LABEL instead\n", quoteArg(d.report))
+			warn(sys, "the logs name no targets (Bazel before 7 writes none), so the findings of --report %s cannot be matched to their actions; give --aquery-file or a LABEL instead", quoteArg(d.report))
 		}
 		r.AttachCauses(source, static)
+	}
+	if d.outputs != [2]string{} {
+		r.Diagnose(trees[0], trees[1], outdiff.New(builds[0], builds[1], outdiff.Options{}))
+		if d.diffoscope != "" {
+			if err := runDiffoscope(context.Background(), sys, r, res.path(d.diffoscope)); err != nil {
+				return err
+			}
+		}
 	}
 	return presentDiff(sys, r, d.writeJSON, d.summary, d.noFail, res)
 }
@@ -178,7 +260,7 @@ func presentDiff(sys System, r *spawndiff.Result, writeJSON string, summary, noF
 	if writeJSON != "" {
 		write := func(w io.Writer) error { return spawndiff.WriteJSON(w, r) }
 		if writeJSON == "-" {
-			if err := write(sys.Stdout); err != nil {
+			if err := writeStdout(sys, write); err != nil {
 				return err
 			}
 		} else if err := atomicfile.Write(res.path(writeJSON), "JSON report", write); err != nil {
@@ -245,7 +327,8 @@ func compareLogs(sys System, oldPath, newPath string, format execlog.Format) (*s
 				read[i].Store(n)
 				prog.logs(&read[0], &read[1], total)
 			}
-			_, errs[i] = execlog.Read(bufio.NewReaderSize(files[i], 1<<20), paths[i], opts, l.Add)
+			// The name goes into the reader's messages, escaped once here.
+			_, errs[i] = execlog.Read(bufio.NewReaderSize(files[i], 1<<20), quote.IfNeeded(paths[i]), opts, l.Add)
 			logs[i] = l
 		})
 	}

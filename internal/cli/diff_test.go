@@ -31,6 +31,16 @@ type diffReport struct {
 		} `json:"causes"`
 		Explained  *bool      `json:"explained"`
 		RootCauses [][]string `json:"root_causes"`
+		Inside     []struct {
+			Path        string `json:"path"`
+			Format      string `json:"format"`
+			Class       string `json:"class"`
+			Differences []struct {
+				At   string `json:"at"`
+				What string `json:"what"`
+			} `json:"differences"`
+			Diffoscope string `json:"diffoscope"`
+		} `json:"inside"`
 	} `json:"actions"`
 }
 
@@ -245,6 +255,10 @@ func TestReprotestCommandLine(t *testing.T) {
 		{"specs_need_the_static_analysis", []string{"//...", "--no-static", "--repro-specs", "s.json"}, ExitUsage, "--no-static leaves out"},
 		{"json_and_summary_on_stdout", []string{"//...", "--write-json", "-", "--summary"}, ExitUsage, "both write to standard output"},
 		{"a_missing_json_directory_fails_first", []string{"//...", "--write-json", "/nonexistent/dir/x.json"}, ExitFailure, "does not exist"},
+		{"vary_env_needs_a_value", []string{"//...", "--vary-env", "FLAVOR"}, ExitUsage, `--vary-env "FLAVOR": expected NAME=VALUE`},
+		{"vary_env_without_the_env_variation", []string{"//...", "--vary=-env", "--vary-env", "A=b"}, ExitUsage, "--vary-env sets variables of the env variation"},
+		{"user_without_the_user_variation", []string{"//...", "--vary", "path,tz", "--user", "bob"}, ExitUsage, "--user names the account of the user variation"},
+		{"keep_and_keep_logs", []string{"//...", "--keep", "a", "--keep-logs", "b"}, ExitUsage, "--keep keeps the logs with the outputs"},
 		{"help", []string{"--help"}, ExitOK, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

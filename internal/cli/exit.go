@@ -7,6 +7,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/mode"
+	"github.com/ahab-go/ahab/internal/quote"
 )
 
 // Exit statuses, the same in every command, so that a CI can tell a
@@ -83,10 +84,10 @@ func finish(sys System, c command, err error) int {
 		return e.code
 	}
 	if u, ok := errors.AsType[usageError](err); ok {
-		fmt.Fprintf(sys.Stderr, "Error: %s\n\nRun '%s --help' for usage.\n", u.msg, c.Name)
+		fmt.Fprintf(sys.Stderr, "Error: %s\n\nRun '%s --help' for usage.\n", quote.Lines(u.msg), c.Name)
 		return ExitUsage
 	}
-	fmt.Fprintf(sys.Stderr, "Error: %s\n", err)
+	printError(sys, err)
 	switch {
 	case errors.Is(err, bazel.ErrInterrupted):
 		return ExitInterrupted

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/mode"
@@ -88,7 +90,7 @@ func (o *once) Set(v string) error {
 		if v == o.String() {
 			return nil
 		}
-		return fmt.Errorf("already given as %q; give a flag once, or again with the same value", o.String())
+		return fmt.Errorf("already given as %s; give a flag once, or again with the same value", quoteArg(o.String()))
 	}
 	o.set = true
 	if o.bl != nil {
@@ -174,7 +176,7 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 	fs := analysisFlags(o)
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
-		return nil, fs, usageError{err.Error()}
+		return nil, fs, flagError(err)
 	}
 	if o.help || o.version {
 		return o, fs, nil
@@ -186,16 +188,14 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 		return nil, fs, err
 	}
 	o.labels = fs.Args()
-	for _, l := range o.labels {
-		if strings.TrimSpace(l) == "" {
-			return nil, fs, usageError{"an empty LABEL: give a label or query, e.g. //... or \"//... - //x/...\""}
-		}
+	if err := checkLabels(o.labels); err != nil {
+		return nil, fs, err
 	}
 	if o.query() == "" && o.explainJSON == "" && o.aqueryFile == "" {
 		return nil, fs, usageError{"a LABEL to analyze is required, unless --explain-json or --aquery-file is given"}
 	}
 	if len(o.labels) > 0 && (o.explainJSON != "" || o.aqueryFile != "") {
-		return nil, fs, usageError{fmt.Sprintf("unexpected LABEL %q: --explain-json and --aquery-file analyze no label", o.labels[0])}
+		return nil, fs, usageError{fmt.Sprintf("unexpected LABEL %s: --explain-json and --aquery-file analyze no label", quoteArg(o.labels[0]))}
 	}
 	if o.noFail && o.expectJSON != "" {
 		return nil, fs, usageError{"--no-fail cannot be used with --expect-json: a mismatch must fail"}
@@ -207,6 +207,21 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 		return nil, fs, usageError{"--aquery-file reads a saved dump, so --output-base, --aquery-output, --bazel and --bazel-flag do not apply"}
 	}
 	return o, fs, nil
+}
+
+// checkLabels refuses a LABEL that is empty, or that holds a control
+// character, which no label or query can: Bazel would only echo it back
+// in its error, where it could forge a line of Ahab's.
+func checkLabels(labels []string) error {
+	for _, l := range labels {
+		if strings.TrimSpace(l) == "" {
+			return usageError{"an empty LABEL: give a label or query, e.g. //... or \"//... - //x/...\""}
+		}
+		if strings.ContainsFunc(l, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f || 0x80 <= r && r < 0xa0 }) || !utf8.ValidString(l) {
+			return usageError{fmt.Sprintf("LABEL %s holds a control character, which no label or query can", quoteArg(l))}
+		}
+	}
+	return nil
 }
 
 // query is what aquery is asked for: the labels given, as one union, as
@@ -266,7 +281,23 @@ func (o *options) checkValues(res resolver) error {
 }
 
 // quoteArg shows a value from the command line in a message.
-func quoteArg(s string) string { return quote.Quote(s) }
+func quoteArg(s string) string { return quote.Value(s) }
+
+// flagError is the usage error for what pflag refused, with the flag or
+// value the user typed quoted as every message quotes (pflag's own words
+// quote with Go's %q, or not at all).
+func flagError(err error) usageError {
+	if e, ok := errors.AsType[*pflag.NotExistError](err); ok && e.GetSpecifiedShortnames() == "" {
+		return usageError{"unknown flag: " + quote.IfNeeded("--"+e.GetSpecifiedName())}
+	}
+	if e, ok := errors.AsType[*pflag.InvalidValueError](err); ok {
+		return usageError{fmt.Sprintf("invalid argument %s for \"--%s\" flag: %v", quoteArg(e.GetValue()), e.GetFlag().Name, e.Unwrap())}
+	}
+	if e, ok := errors.AsType[*pflag.InvalidSyntaxError](err); ok {
+		return usageError{"bad flag syntax: " + quote.IfNeeded(e.GetSpecifiedFlag())}
+	}
+	return usageError{err.Error()}
+}
 
 // parseCompat sets the mode from --compat.
 func (o *options) parseCompat() error {

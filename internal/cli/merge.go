@@ -40,7 +40,7 @@ func runMerge(args []string, sys System) error {
 	onceBool(fs, &o.shutUp, "shut-up", "", "leave out the Moby-Dick sign-off")
 	onceBool(fs, &o.help, "help", "h", "print this help and exit")
 	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
+		return flagError(err)
 	}
 	if o.help {
 		fmt.Fprint(sys.Stdout, helpText(mergeUsage, fs))

@@ -42,7 +42,7 @@ func runProgram(args []string, sys System) error {
 	onceString(fs, &o.compat, "compat", "", "judge as Ahab `VERSION` did (only 0.2)")
 	fs.BoolVarP(&help, "help", "h", false, "print this help and exit")
 	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
+		return flagError(err)
 	}
 	if help {
 		fmt.Fprint(sys.Stdout, helpText(programUsage, fs))

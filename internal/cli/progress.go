@@ -58,7 +58,7 @@ func (p *progress) phase(name string) {
 	defer p.mu.Unlock()
 	p.name, p.bazelIs = name, 0
 	if p.terminal {
-		p.draw(name + "…")
+		p.draw(quote.Visible(name) + "…")
 		return
 	}
 	p.later(name)
@@ -70,7 +70,7 @@ func (p *progress) later(what string) {
 	if p.pending != nil {
 		p.pending.Stop()
 	}
-	line := fmt.Sprintf("%s: %s…\n", p.prefix, what)
+	line := fmt.Sprintf("%s: %s…\n", p.prefix, quote.Visible(what))
 	var t interface{ Stop() bool }
 	t = p.afterFunc(phaseDelay, func() {
 		p.mu.Lock()

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/bazel"
+	"github.com/ahab-go/ahab/internal/outdiff"
 	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/reprotest"
 	"github.com/ahab-go/ahab/internal/spec"
@@ -21,14 +23,16 @@ const reprotestUsage = `Usage: ahab reprotest [flags] LABEL...
 
 Builds LABEL twice and compares the builds as ahab diff does: every action
 whose outputs differ, root causes first, with the static findings of the
-same action beside each. Both builds run in fresh copies of the workspace
-(without its bazel-* links), each with an output base, a Bazel server and
-a TMPDIR of its own and no cache (--disk_cache=, no remote cache reads or
-writes); the second copy is at another path, made later, and the second
-build runs under another time zone, locale, umask and host name, with its
-files created in another order. Your workspace, output base and server are
-never touched, and nothing is left behind: the copies and output bases are
-removed and the servers shut down, also on Ctrl-C or SIGTERM. See
+same action beside each and what differs inside each of its outputs (a
+path, a time, a user, an order...). Both builds run in fresh copies of the
+workspace (without its bazel-* links), each with an output base, a Bazel
+server and a TMPDIR of its own and no cache (--disk_cache=, no remote cache
+reads or writes); the second copy is at another path, made later, and the
+second build runs under another time zone, locale, umask, host name,
+account, home and environment, with its files created in another order and
+more jobs on more CPUs. Your workspace, output base and server are never
+touched, and nothing is left behind (unless --keep): the copies and output
+bases are removed and the servers shut down, also on Ctrl-C or SIGTERM. See
 docs/diff.md.
 
 Each LABEL is a target pattern (-//x excludes) or a query, whose targets
@@ -37,22 +41,27 @@ output base of its own, as ahab LABEL would, of deps(LABEL): every action
 the builds run, their dependencies' and external repositories' included;
 --no-static leaves it out.
 
-Divergent builds exit 1, as findings do (0 with --no-fail).
+Divergent builds exit 1, as findings do (0 with --no-fail); a build that
+fails exits 3 and says which, with Bazel's last lines.
 
 Flags:
 `
 
 // reprotestOptions is the parsed command line of `ahab reprotest`.
 type reprotestOptions struct {
-	analysis  options // labels, Bazel, its flags, specs, for the builds and the static analysis
-	vary      string
-	keepLogs  string
-	writeJSON string
-	summary   bool
-	noFail    bool
-	noStatic  bool
-	help      bool
-	variation reprotest.Variations
+	analysis   options // labels, Bazel, --bazel-flag, specs, for the builds and the static analysis
+	vary       string
+	varyEnv    []string
+	user       string
+	keep       string
+	diffoscope string
+	keepLogs   string
+	writeJSON  string
+	summary    bool
+	noFail     bool
+	noStatic   bool
+	help       bool
+	variation  reprotest.Variations
 }
 
 func parseReprotest(args []string) (*reprotestOptions, *pflag.FlagSet, error) {
@@ -61,9 +70,13 @@ func parseReprotest(args []string) (*reprotestOptions, *pflag.FlagSet, error) {
 	fs := pflag.NewFlagSet("ahab reprotest", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.Usage = func() {}
-	onceString(fs, &r.vary, "vary", "", "what the second build varies: `LIST` of path, time, tz, locale, umask, file_order, hostname; \"all\" (the default), \"none\", or all but some with -name (e.g. -hostname,-umask)")
+	onceString(fs, &r.vary, "vary", "", "what the second build varies: `LIST` of path, time, tz, locale, umask, file_order, hostname, user, home, jobs, kernel, aslr, env, exec_path; \"default\" (all but kernel and exec_path), \"all\", \"none\", or the default and more or less with +name and -name (e.g. -user,+kernel)")
+	fs.StringArrayVar(&r.varyEnv, "vary-env", nil, "with the env variation, set `NAME=VALUE` in the second build and unset it in the first (repeatable; default REPROTEST_CAPTURE_ENVIRONMENT=i_capture_the_environment)")
+	onceString(fs, &r.user, "user", "", "with the user variation, run the second build as the account `NAME` (default ahab-reprotest, made for the run and removed after it)")
 	o.addBazelFlags(fs, "both builds and the aquery")
 	onceString(fs, &r.keepLogs, "keep-logs", "", "keep the two execution logs in `DIR` (old.binlog and new.binlog), to compare again with ahab diff")
+	onceString(fs, &r.keep, "keep", "", "keep both builds' outputs and logs in `DIR` (old/ and new/, old.binlog and new.binlog), for ahab diff --outputs or diffoscope")
+	onceString(fs, &r.diffoscope, "diffoscope", "", "also write diffoscope's HTML report on each root cause's outputs into `DIR`")
 	onceString(fs, &r.writeJSON, "write-json", "", "also write the comparison to `FILE` as JSON (atomically; - for standard output)")
 	onceBool(fs, &r.summary, "summary", "", "print a summary (verdicts per mnemonic, the root causes with the largest cascades) instead of every root cause")
 	onceBool(fs, &r.noFail, "no-fail", "", "exit 0 even when the builds diverge")
@@ -71,7 +84,7 @@ func parseReprotest(args []string) (*reprotestOptions, *pflag.FlagSet, error) {
 	fs.StringArrayVar(&o.reproSpecs, "repro-specs", nil, "read reproducibility specs from `FILE` for the static analysis (repeatable)")
 	onceBool(fs, &r.help, "help", "h", "print this help and exit")
 	if err := fs.Parse(args); err != nil {
-		return nil, fs, usageError{err.Error()}
+		return nil, fs, flagError(err)
 	}
 	if r.help {
 		return r, fs, nil
@@ -80,18 +93,30 @@ func parseReprotest(args []string) (*reprotestOptions, *pflag.FlagSet, error) {
 	if len(o.labels) == 0 {
 		return nil, fs, usageError{"ahab reprotest needs a LABEL to build"}
 	}
-	for _, l := range o.labels {
-		if strings.TrimSpace(l) == "" {
-			return nil, fs, usageError{"an empty LABEL: give a target pattern, e.g. //..."}
-		}
+	if err := checkLabels(o.labels); err != nil {
+		return nil, fs, err
 	}
-	r.variation = reprotest.AllVariations()
+	r.variation = reprotest.DefaultVariations()
 	if r.vary != "" {
 		v, err := reprotest.ParseVariations(r.vary)
 		if err != nil {
 			return nil, fs, usageError{"--vary: " + err.Error()}
 		}
 		r.variation = v
+	}
+	for _, kv := range r.varyEnv {
+		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" || strings.ContainsAny(name, " \t\n") {
+			return nil, fs, usageError{fmt.Sprintf("--vary-env %s: expected NAME=VALUE", quoteArg(kv))}
+		}
+	}
+	if len(r.varyEnv) > 0 && !r.variation.Env {
+		return nil, fs, usageError{"--vary-env sets variables of the env variation, which --vary leaves out"}
+	}
+	if r.user != "" && !r.variation.User {
+		return nil, fs, usageError{"--user names the account of the user variation, which --vary leaves out"}
+	}
+	if r.keep != "" && r.keepLogs != "" {
+		return nil, fs, usageError{"--keep keeps the logs with the outputs: give it alone, without --keep-logs"}
 	}
 	if r.noStatic && len(o.reproSpecs) > 0 {
 		return nil, fs, usageError{"--repro-specs judges the static analysis, which --no-static leaves out"}
@@ -141,7 +166,7 @@ func runReprotest(args []string, sys System) error {
 	prog := newProgress(sys, "ahab reprotest")
 	defer prog.clear()
 	o.progress = prog
-	fmt.Fprintf(sys.Stderr, "ahab reprotest: building %s twice; the second build varies %s\n", quote.IfNeeded(bazel.Query(o.labels)), r.variation)
+	fmt.Fprintf(sys.Stderr, "ahab reprotest: building %s twice; the second build varies %s\n", quote.Display(bazel.Query(o.labels)), r.variation)
 
 	// The static analysis first: it fails in seconds on a label Bazel
 	// cannot analyse, before two builds have run; it also turns a query
@@ -158,16 +183,24 @@ func runReprotest(args []string, sys System) error {
 		Env:           sys.Environ(),
 		BazelFlags:    o.bazelArgs(),
 		Vary:          &r.variation,
+		User:          r.user,
+		VaryEnv:       r.varyEnv,
 		KeepDir:       res.path(r.keepLogs),
+		KeepOutputs:   res.path(r.keep),
 		Progress:      phaseWriter{prog},
 		BazelProgress: prog.onBazel,
 	})
 	if err != nil {
+		var be *reprotest.BuildError
+		if errors.As(err, &be) && be.Build == 2 && r.variation.User {
+			note(sys, "build 2 ran as another account (the user variation); if the build needs files only yours can read, --vary=-user leaves it out")
+		}
 		return err
 	}
 	defer builds.Close()
-	if builds.Varied != r.variation {
-		fmt.Fprintf(sys.Stderr, "note: the second build varied %s, not %s\n", builds.Varied, r.variation)
+	prog.clear()
+	for _, reach := range builds.Reached {
+		fmt.Fprintln(sys.Stderr, reach)
 	}
 	if err := bazel.Stopped(ctx); err != nil {
 		return fmt.Errorf("reprotest was stopped: %w", err)
@@ -180,16 +213,26 @@ func runReprotest(args []string, sys System) error {
 	if err := bazel.Stopped(ctx); err != nil {
 		return fmt.Errorf("reprotest was stopped: %w", err)
 	}
-	prog.clear()
 	diff.Old, diff.New = "build 1", "build 2"
 	if s.static != nil {
 		diff.AttachCauses(s.source, s.static)
 	}
+	diff.Diagnose(outdiff.Tree{Dir: builds.Outputs[0]}, outdiff.Tree{Dir: builds.Outputs[1]},
+		outdiff.New(builds.Described[0], builds.Described[1], outdiff.Options{}))
+	if r.diffoscope != "" {
+		if err := runDiffoscope(ctx, sys, diff, res.path(r.diffoscope)); err != nil {
+			if stopped := bazel.Stopped(ctx); stopped != nil {
+				return fmt.Errorf("reprotest was stopped: %w", stopped)
+			}
+			return err
+		}
+	}
+	prog.clear()
 	return presentDiff(sys, diff, r.writeJSON, r.summary, r.noFail, res)
 }
 
-// phaseWriter turns the lines of a progress io.Writer (reprotest's, one a
-// phase) into progress phases.
+// phaseWriter turns the lines of a progress io.Writer (reprotest's and
+// trace's, one a phase) into progress phases.
 type phaseWriter struct{ p *progress }
 
 func (w phaseWriter) Write(b []byte) (int, error) {

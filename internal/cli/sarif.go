@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/bazel"
+	"github.com/ahab-go/ahab/internal/label"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/sarif"
@@ -93,7 +93,7 @@ func writeSARIF(sys System, o *options, res resolver, findings report.Findings, 
 	}
 	write := func(w io.Writer) error { return sarif.Write(w, findings, opts) }
 	if o.sarif == "-" {
-		return write(sys.Stdout)
+		return writeStdout(sys, write)
 	}
 	return atomicfile.Write(res.path(o.sarif), "SARIF report", write)
 }
@@ -122,7 +122,7 @@ func locate(sys System, o *options, findings report.Findings) sarif.Locations {
 	}
 	found, err := o.session.runner.Locations(context.Background(), bazel.LocationsRequest{OutputBase: o.session.req.OutputBase, Labels: labels})
 	if err != nil {
-		fmt.Fprintf(sys.Stderr, "warning: could not ask Bazel where the targets are declared, so the SARIF results point at BUILD files without a line: %s\n", oneLine(err.Error()))
+		warn(sys, "could not ask Bazel where the targets are declared, so the SARIF results point at BUILD files without a line: %s", oneLine(err.Error()))
 		return sarif.Locations{ByTarget: buildFiles(workspaceRoot(sys), labels), NoLines: "bazel query failed: " + oneLine(err.Error())}
 	}
 	locs := sarif.Locations{ByTarget: make(map[string]sarif.TargetLocation, len(found))}
@@ -168,27 +168,16 @@ func buildFiles(root string, labels []string) map[string]sarif.TargetLocation {
 	if root == "" {
 		return locs
 	}
-	for _, label := range labels {
-		pkg, ok := mainPackage(label)
-		if !ok {
+	for _, target := range labels {
+		l, err := label.Parse(target)
+		if err != nil || !l.IsMain() {
 			continue
 		}
-		path := filepath.ToSlash(filepath.Join(pkg, "BUILD.bazel"))
+		path := filepath.ToSlash(filepath.Join(l.Pkg, "BUILD.bazel"))
 		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(path))); err != nil {
-			path = filepath.ToSlash(filepath.Join(pkg, "BUILD"))
+			path = l.BuildFile()
 		}
-		locs[label] = sarif.TargetLocation{Path: path}
+		locs[target] = sarif.TargetLocation{Path: path}
 	}
 	return locs
-}
-
-// mainPackage is the package of a label of the main repository.
-func mainPackage(label string) (string, bool) {
-	for _, prefix := range []string{"@@//", "@//", "//"} {
-		if rest, ok := strings.CutPrefix(label, prefix); ok {
-			pkg, _, _ := strings.Cut(rest, ":")
-			return pkg, !strings.Contains(pkg, "..")
-		}
-	}
-	return "", false
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/exception"
 	"github.com/ahab-go/ahab/internal/mode"
+	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
 )
 
@@ -43,15 +44,21 @@ func (s streams) color(w io.Writer) bool {
 }
 
 // present prints the text report: the findings (listed, with hints when
-// asked, or summed up) with how much was analysed, or the clean bill. It
-// fails the run when there are findings, unless --no-fail.
-func (s streams) present(o *options, findings report.Findings, summary exception.Summary, sc scope) error {
+// asked, or summed up) with how much was analysed, or the clean bill, and
+// on standard error the ready-made exception set that would excuse most of
+// them, if one would and using does not hold it. It fails the run when
+// there are findings, unless --no-fail.
+func (s streams) present(o *options, findings report.Findings, summary exception.Summary, sc scope, using []exception.Exception) error {
+	if set := suggestSet(findings, using, o.mode); set != "" {
+		note(s.sys, "%s", set)
+	}
 	opts := report.TextOptions{
 		Color:   s.color(s.report),
 		Note:    summary.Note(),
 		SignOff: !o.shutUp && s.reportIsTerminal,
 		Scope:   sc.String(),
 		Hints:   o.hints,
+		Mode:    o.mode,
 	}
 	if findings.Len() == 0 {
 		io.WriteString(s.report, report.AllPassed(opts))
@@ -68,20 +75,33 @@ func (s streams) present(o *options, findings report.Findings, summary exception
 	return exitError{ExitFindings}
 }
 
+// printError prints the error that ends a run, on one line unless the
+// error spans lines itself (Bazel's output does), with nothing in it that
+// could drive the terminal or forge another line: every message escapes
+// the names it holds (quote.IfNeeded), and quote.Lines catches what a
+// message took from elsewhere, such as Bazel's stderr.
+func printError(sys System, err error) {
+	fmt.Fprintf(sys.Stderr, "Error: %s\n", quote.Lines(err.Error()))
+}
+
+// warn prints a warning, made safe as printError makes an error. Warnings
+// go to standard error whether or not it is a terminal: CI reads them.
+func warn(sys System, format string, args ...any) {
+	fmt.Fprintf(sys.Stderr, "warning: %s\n", quote.Lines(fmt.Sprintf(format, args...)))
+}
+
+// note prints advice, made safe as warn makes a warning.
+func note(sys System, format string, args ...any) {
+	fmt.Fprintf(sys.Stderr, "note: %s\n", quote.Lines(fmt.Sprintf(format, args...)))
+}
+
 // String says how much was analysed, or nothing when it is not known (a
 // saved report does not say).
 func (sc scope) String() string {
 	if !sc.known {
 		return ""
 	}
-	return fmt.Sprintf("(%s of %s analysed)", plural(sc.actions, "action"), plural(sc.targets, "target"))
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return fmt.Sprintf("(%s of %s analysed)", report.Count(sc.actions, "action"), report.Count(sc.targets, "target"))
 }
 
 // writeJSONReport writes the JSON report of mode m to path atomically
@@ -95,9 +115,23 @@ func writeJSONReport(s streams, path string, findings report.Findings, m mode.Mo
 		return bw.Flush()
 	}
 	if path == "-" {
-		return write(s.sys.Stdout)
+		return writeStdout(s.sys, write)
 	}
 	return atomicfile.Write(path, "JSON report", write)
+}
+
+// writeStdout writes a machine-readable report (JSON, SARIF) to standard
+// output; on a terminal, with the C1 controls a terminal may obey escaped
+// (report.TerminalJSON).
+func writeStdout(sys System, write func(io.Writer) error) error {
+	if !sys.StdoutIsTerminal {
+		return write(sys.Stdout)
+	}
+	w := report.NewTerminalJSON(sys.Stdout)
+	if err := write(w); err != nil {
+		return err
+	}
+	return w.Flush()
 }
 
 // checkOutputDir says what is wrong with the directory a report is to be

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/quote"
-	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/trace"
 )
 
@@ -63,7 +61,7 @@ func runTrace(args []string, sys System) error {
 	onceString(fs, &keepTrace, "keep-trace", "", "keep the raw strace output and the execution log in `DIR`")
 	onceBool(fs, &o.help, "help", "h", "print this help and exit")
 	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
+		return flagError(err)
 	}
 	if o.help {
 		fmt.Fprint(sys.Stdout, helpText(traceUsage, fs))
@@ -73,10 +71,8 @@ func runTrace(args []string, sys System) error {
 	if len(o.labels) == 0 {
 		return usageError{"ahab trace needs a LABEL to build"}
 	}
-	for _, l := range o.labels {
-		if strings.TrimSpace(l) == "" {
-			return usageError{"an empty LABEL: give a target pattern, e.g. //..."}
-		}
+	if err := checkLabels(o.labels); err != nil {
+		return err
 	}
 	if writeJSON == "-" && summary {
 		return usageError{"--write-json - and --summary both write to standard output; write the JSON to a file"}
@@ -109,7 +105,7 @@ func runTrace(args []string, sys System) error {
 		KeepTrace:     res.path(keepTrace),
 		Progress:      phaseWriter{prog},
 		BazelProgress: prog.onBazel,
-		Warn:          func(msg string) { fmt.Fprintf(sys.Stderr, "warning: %s\n", msg) },
+		Warn:          func(msg string) { warn(sys, "%s", msg) },
 		Static: func(ctx context.Context, outputBase string) (*analyze.Index, string, error) {
 			a := o
 			a.outputBase = outputBase
@@ -121,7 +117,7 @@ func runTrace(args []string, sys System) error {
 			if result.failed != nil {
 				// --keep_going analysed what it could: the build will fail
 				// on the rest and say why.
-				fmt.Fprintf(sys.Stderr, "warning: the static analysis is incomplete: %s\n", oneLine(result.failed.Error()))
+				warn(sys, "the static analysis is incomplete: %s", oneLine(result.failed.Error()))
 			}
 			return analyze.NewIndex(result.ByAction), "bazel aquery " + quote.IfNeeded(a.query()), nil
 		},
@@ -148,7 +144,7 @@ func presentTrace(sys System, res resolver, writeJSON string, summary, noFail bo
 		write := func(w io.Writer) error { return trace.WriteJSON(w, r) }
 		var err error
 		if writeJSON == "-" {
-			err = write(sys.Stdout)
+			err = writeStdout(sys, write)
 		} else {
 			err = atomicfile.Write(res.path(writeJSON), "JSON report", write)
 		}
@@ -160,7 +156,7 @@ func presentTrace(sys System, res resolver, writeJSON string, summary, noFail bo
 	if summary {
 		write = trace.WriteSummary
 	}
-	if err := write(out, r, report.Palette{Color: sys.color(terminal)}); err != nil {
+	if err := write(out, r, trace.TextOptions{Color: sys.color(terminal)}); err != nil {
 		return err
 	}
 	if r.Found() && !noFail {

@@ -209,7 +209,7 @@ func (e *Exception) validate(m mode.Mode) error {
 					tags = append(tags, k.String())
 				}
 			}
-			return fmt.Errorf("unknown kind %s, expected one of: %s", quote.Quote(*e.Kind), strings.Join(tags, ", "))
+			return fmt.Errorf("unknown kind %s, expected one of: %s", quote.Value(*e.Kind), strings.Join(tags, ", "))
 		}
 		e.kind = k
 	}
@@ -217,13 +217,13 @@ func (e *Exception) validate(m mode.Mode) error {
 		src, ok := finding.SourceByName(*e.Source)
 		if !ok || src == finding.Inherited && m == mode.Ahab02 {
 			if m == mode.Ahab02 {
-				return fmt.Errorf("unknown source %s, expected one of: user, hostname", quote.Quote(*e.Source))
+				return fmt.Errorf("unknown source %s, expected one of: user, hostname", quote.Value(*e.Source))
 			}
-			return fmt.Errorf("unknown source %s, expected one of: user, hostname, inherited", quote.Quote(*e.Source))
+			return fmt.Errorf("unknown source %s, expected one of: user, hostname, inherited", quote.Value(*e.Source))
 		}
 	}
 	if e.Location != nil && *e.Location != "argument" && *e.Location != "param_file" && *e.Location != "env_var" {
-		return fmt.Errorf("unknown location %s, expected one of: argument, param_file, env_var", quote.Quote(*e.Location))
+		return fmt.Errorf("unknown location %s, expected one of: argument, param_file, env_var", quote.Value(*e.Location))
 	}
 	if e.Kind != nil {
 		for _, a := range applicability {
@@ -233,7 +233,7 @@ func (e *Exception) validate(m mode.Mode) error {
 		}
 	}
 	if e.EnvVar != nil && e.Location != nil && *e.Location != "env_var" {
-		return fmt.Errorf(`"env_var" needs location "env_var", not %s`, quote.Quote(*e.Location))
+		return fmt.Errorf(`"env_var" needs location "env_var", not %s`, quote.Value(*e.Location))
 	}
 	if !e.hasPredicate() {
 		return errors.New(`no conditions, so it would suppress every violation; give it at least one field besides "reason"`)

@@ -385,13 +385,46 @@ func TestExceptionsOfEachMode(t *testing.T) {
 }
 
 // Under --compat 0.2 an exception's globs match as the original's did, so
-// a user's exceptions excuse the same findings in both.
+// a user's exceptions excuse the same findings in both: the simple shapes
+// (`*`, `lit*`, `*lit`, `*lit*`) by prefix, suffix or substring whatever
+// the text holds (issue #26), the others with the original's literal-`*`
+// quirk.
 func TestExceptionGlobsOfAhab02(t *testing.T) {
-	const file = `{"exceptions": [{"path": "a*c"}]}`
-	f := finding.Finding{Kind: finding.AbsolutePath, Path: "a*bc"}
-	def, _ := Parse("x.json", []byte(file), mode.Default)
-	old, _ := Parse("x.json", []byte(file), mode.Ahab02)
-	if !def[0].Matches(&f) || old[0].Matches(&f) {
-		t.Error("a*c against the path a*bc: want a match by the documented meaning only")
+	for _, tc := range []struct {
+		name            string
+		exception       string
+		finding         finding.Finding
+		matches, ahab02 bool
+	}{
+		{"any_mnemonic_matches_one_with_a_star", `{"mnemonic": "*"}`,
+			finding.Finding{Kind: finding.UnknownProgram, Action: finding.ActionRef{Mnemonic: "*Gen"}}, true, true},
+		{"a_mnemonic_suffix_after_a_star", `{"mnemonic": "*Gen"}`,
+			finding.Finding{Kind: finding.UnknownProgram, Action: finding.ActionRef{Mnemonic: "*GenGen"}}, true, true},
+		{"a_path_prefix_before_a_star", `{"path": "/opt/*"}`,
+			finding.Finding{Kind: finding.AbsolutePath, Path: "/opt/*/bin"}, true, true},
+		{"a_target_substring_around_a_star", `{"target": "*:gen*"}`,
+			finding.Finding{Kind: finding.UnknownProgram, Action: finding.ActionRef{Target: "//a:gen*x"}}, true, true},
+		{"an_inner_star_keeps_the_quirk", `{"path": "a*c"}`,
+			finding.Finding{Kind: finding.AbsolutePath, Path: "a*bc"}, true, false},
+		{"a_prefix_and_a_suffix_keep_the_quirk", `{"path": "/opt/*/bin"}`,
+			finding.Finding{Kind: finding.AbsolutePath, Path: "/opt/*x/bin"}, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := `{"exceptions": [` + tc.exception + `]}`
+			def, err := Parse("x.json", []byte(file), mode.Default)
+			if err != nil {
+				t.Fatal(err)
+			}
+			old, err := Parse("x.json", []byte(file), mode.Ahab02)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := def[0].Matches(&tc.finding); got != tc.matches {
+				t.Errorf("%s: matches %v, want %v", tc.exception, got, tc.matches)
+			}
+			if got := old[0].Matches(&tc.finding); got != tc.ahab02 {
+				t.Errorf("%s under --compat 0.2: matches %v, want %v", tc.exception, got, tc.ahab02)
+			}
+		})
 	}
 }

@@ -21,6 +21,9 @@ func FuzzParse(f *testing.F) {
 			Site: finding.Site{Location: finding.EnvVar, Key: "HOME", Value: "/usr/x"}},
 		{Kind: finding.EnvironmentLeak, Source: finding.Hostname, Site: finding.Site{Location: finding.Argument}},
 		{Kind: finding.ConditionalReproducibility, Program: program.ID{Origin: program.Origin{Kind: program.Module, Module: "x"}, Path: "bin/y"}},
+		// A text with a `*` of its own, where Ahab 0.2's matcher differs
+		// by the pattern's shape (issue #26).
+		{Kind: finding.UnknownProgram, Action: finding.ActionRef{Mnemonic: "*Gen", Target: "//gen:star*"}},
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		exs, err := Parse("f.json", data, mode.Ahab02)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/mode"
+	"github.com/ahab-go/ahab/internal/quote"
 )
 
 // The ready-made exception sets: the deliberate choices most workspaces
@@ -37,7 +38,7 @@ func SetNames() []string {
 func LoadSet(name string, m mode.Mode) ([]Exception, error) {
 	data, err := setsFS.ReadFile("sets/" + name + ".json")
 	if err != nil {
-		return nil, fmt.Errorf("no ready-made exception set %q, expected one of: %s", name, strings.Join(SetNames(), ", "))
+		return nil, fmt.Errorf("no ready-made exception set %s, expected one of: %s", quote.Value(name), strings.Join(SetNames(), ", "))
 	}
 	exs, err := Parse(SetPrefix+name, data, m)
 	for i := range exs {

@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/intern"
+	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/spawn"
 )
 
@@ -60,7 +61,7 @@ func ParseFormat(s string) (Format, error) {
 			return Format(f), nil
 		}
 	}
-	return Detect, fmt.Errorf("unknown execution log format %q, expected one of: json, binary, compact", s)
+	return Detect, fmt.Errorf("unknown execution log format %s, expected one of: json, binary, compact", quote.Value(s))
 }
 
 // Options tune Read.

@@ -123,10 +123,16 @@ type Finding struct {
 	// command it is about, as written: variation_source, and the program
 	// kinds when the program is a command of the script. Empty otherwise.
 	Command string
+
+	// Evidence is where in a tool or source the output is made to vary,
+	// for any kind; reports of Ahab 0.2's judgement never show it. It is a
+	// set: a Set keeps it sorted by CompareEvidence, each once, and
+	// Compare expects it so.
+	Evidence []Evidence
 }
 
 // Compare orders findings as the report does (§8.2): by kind, then by the
-// kind's fields in their JSON order.
+// kind's members in their JSON order, then by their evidence.
 func Compare(a, b *Finding) int {
 	if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
 		return c
@@ -137,35 +143,43 @@ func Compare(a, b *Finding) int {
 	if c := cmp.Compare(a.Action.Target, b.Action.Target); c != 0 {
 		return c
 	}
-	return cmpChain(compareFields(a, b), cmp.Compare(a.Action.TargetID, b.Action.TargetID))
+	for _, m := range a.Kind.Members() {
+		if c := compareMember(m, a, b); c != 0 {
+			return c
+		}
+	}
+	return cmpChain(slices.CompareFunc(a.Evidence, b.Evidence, CompareEvidence), cmp.Compare(a.Action.TargetID, b.Action.TargetID))
 }
 
-// compareFields compares the fields of a's kind, in their JSON order.
-func compareFields(a, b *Finding) int {
-	switch a.Kind {
-	case EnvironmentLeak:
-		return cmpChain(
-			cmp.Compare(a.Source, b.Source),
-			cmp.Compare(a.Sentinel, b.Sentinel),
-			compareSite(a.Site, b.Site))
-	case BadPath:
+// compareMember compares one member of two findings of the same kind.
+func compareMember(m Member, a, b *Finding) int {
+	switch m {
+	case MemberSource:
+		return cmp.Compare(a.Source, b.Source)
+	case MemberSentinel:
+		return cmp.Compare(a.Sentinel, b.Sentinel)
+	case MemberSite:
+		return compareSite(a.Site, b.Site)
+	case MemberActual:
 		return cmp.Compare(a.Actual, b.Actual)
-	case ExecutionRequirement:
+	case MemberRequirement:
 		return cmp.Compare(a.Requirement, b.Requirement)
-	case AbsolutePath:
-		return cmpChain(cmp.Compare(a.Path, b.Path), compareSite(a.Site, b.Site))
-	case WorkspaceStatus:
+	case MemberPath:
 		return cmp.Compare(a.Path, b.Path)
-	case VariationSource:
-		return cmpChain(cmp.Compare(a.Variation, b.Variation), cmp.Compare(a.Command, b.Command))
+	case MemberProgram:
+		return program.Compare(a.Program, b.Program)
+	case MemberWrappers:
+		return slices.CompareFunc(a.Wrappers, b.Wrappers, program.Compare)
+	case MemberSynonym:
+		return compareSynonym(a.Synonym, b.Synonym)
+	case MemberUnmet:
+		return slices.CompareFunc(a.Unmet, b.Unmet, CompareUnmet)
+	case MemberVariation:
+		return cmp.Compare(a.Variation, b.Variation)
+	case MemberCommand, MemberScriptCommand:
+		return cmp.Compare(a.Command, b.Command)
 	}
-	// The program kinds: program, wrappers, synonym, unmet, command.
-	return cmpChain(
-		program.Compare(a.Program, b.Program),
-		slices.CompareFunc(a.Wrappers, b.Wrappers, program.Compare),
-		compareSynonym(a.Synonym, b.Synonym),
-		slices.CompareFunc(a.Unmet, b.Unmet, CompareUnmet),
-		cmp.Compare(a.Command, b.Command))
+	return 0
 }
 
 // CompareUnmet orders unmet conditions by reason, then by the sorted

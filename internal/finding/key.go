@@ -2,6 +2,7 @@ package finding
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/program"
@@ -13,13 +14,16 @@ import (
 // the size of a Finding, sort with plain string comparison, and decode one
 // at a time as a report is written.
 //
-// Only the fields a kind carries are encoded, in its report order:
+// Only the members a kind has are encoded, in its report order (see
+// Member), then the finding's evidence:
 //   - a string is its bytes with 0x00 written 0x00 0xff, then 0x00 0x01,
 //     so that a prefix sorts before what it prefixes;
 //   - a small number (kind, source, location, origin) is one byte;
 //   - an optional value is 0x00 when null, else 0x01 and the value;
 //   - a list is 0x01 before each element and 0x00 after the last, so a
 //     shorter list sorts before a longer one it begins;
+//   - a line number is eight big-endian bytes with the sign bit flipped,
+//     so that it sorts as the number does;
 //   - the target's id, which only findings whose target is not resolved
 //     yet carry, comes last, as four big-endian bytes, so it never changes
 //     the order of resolved findings (whose id is 0).
@@ -28,46 +32,62 @@ func appendKey(b []byte, f *Finding) []byte {
 	b = append(b, byte(f.Kind))
 	b = appendString(b, f.Action.Mnemonic)
 	b = appendString(b, f.Action.Target)
-	switch f.Kind {
-	case EnvironmentLeak:
-		b = append(b, byte(f.Source))
-		b = appendString(b, f.Sentinel)
-		b = appendSite(b, f.Site)
-	case BadPath:
-		b = appendString(b, f.Actual)
-	case ExecutionRequirement:
-		b = appendString(b, f.Requirement)
-	case AbsolutePath:
-		b = appendString(b, f.Path)
-		b = appendSite(b, f.Site)
-	case WorkspaceStatus:
-		b = appendString(b, f.Path)
-	case VariationSource:
-		b = appendString(b, f.Variation)
-		b = appendString(b, f.Command)
-	default: // the program kinds
-		b = appendID(b, f.Program)
-		for _, w := range f.Wrappers {
-			b = appendID(append(b, 1), w)
-		}
-		b = append(b, 0)
-		if f.Kind == NeverReproducible || f.Kind == ConditionalReproducibility {
+	for _, m := range f.Kind.Members() {
+		switch m {
+		case MemberSource:
+			b = append(b, byte(f.Source))
+		case MemberSentinel:
+			b = appendString(b, f.Sentinel)
+		case MemberSite:
+			b = appendSite(b, f.Site)
+		case MemberActual:
+			b = appendString(b, f.Actual)
+		case MemberRequirement:
+			b = appendString(b, f.Requirement)
+		case MemberPath:
+			b = appendString(b, f.Path)
+		case MemberProgram:
+			b = appendID(b, f.Program)
+		case MemberWrappers:
+			for _, w := range f.Wrappers {
+				b = appendID(append(b, 1), w)
+			}
+			b = append(b, 0)
+		case MemberSynonym:
 			if f.Synonym == nil {
 				b = append(b, 0)
 			} else {
 				b = appendID(append(b, 1), *f.Synonym)
 			}
-		}
-		if f.Kind == ConditionalReproducibility {
+		case MemberUnmet:
 			for _, u := range f.Unmet {
 				b = appendString(append(b, 1), u.Because)
 				b = appendStrings(b, u.AnyOf)
 				b = appendStrings(b, u.Present)
 			}
 			b = append(b, 0)
+		case MemberVariation:
+			b = appendString(b, f.Variation)
+		case MemberCommand, MemberScriptCommand:
+			b = appendString(b, f.Command)
 		}
-		b = appendString(b, f.Command)
 	}
+	// Evidence is a set: a finding with the same evidence in another
+	// order is the same finding.
+	evidence := f.Evidence
+	for i := 1; i < len(evidence); i++ {
+		if CompareEvidence(evidence[i-1], evidence[i]) >= 0 {
+			evidence = slices.CompactFunc(slices.SortedFunc(slices.Values(evidence), CompareEvidence),
+				func(a, b Evidence) bool { return a == b })
+			break
+		}
+	}
+	for _, e := range evidence {
+		b = appendString(append(b, 1), e.File)
+		b = binary.BigEndian.AppendUint64(b, uint64(e.Line)^(1<<63))
+		b = appendString(b, e.Text)
+	}
+	b = append(b, 0)
 	return binary.BigEndian.AppendUint32(b, f.Action.TargetID)
 }
 
@@ -128,40 +148,47 @@ func decodeKey(key string) Finding {
 	f.Kind = Kind(d.byte())
 	f.Action.Mnemonic = d.str()
 	f.Action.Target = d.str()
-	switch f.Kind {
-	case EnvironmentLeak:
-		f.Source = Source(d.byte())
-		f.Sentinel = d.str()
-		f.Site = d.site()
-	case BadPath:
-		f.Actual = d.str()
-	case ExecutionRequirement:
-		f.Requirement = d.str()
-	case AbsolutePath:
-		f.Path = d.str()
-		f.Site = d.site()
-	case WorkspaceStatus:
-		f.Path = d.str()
-	case VariationSource:
-		f.Variation = d.str()
-		f.Command = d.str()
-	default:
-		f.Program = d.id()
-		for d.byte() == 1 {
-			f.Wrappers = append(f.Wrappers, d.id())
-		}
-		if f.Kind == NeverReproducible || f.Kind == ConditionalReproducibility {
+	for _, m := range f.Kind.Members() {
+		switch m {
+		case MemberSource:
+			f.Source = Source(d.byte())
+		case MemberSentinel:
+			f.Sentinel = d.str()
+		case MemberSite:
+			f.Site = d.site()
+		case MemberActual:
+			f.Actual = d.str()
+		case MemberRequirement:
+			f.Requirement = d.str()
+		case MemberPath:
+			f.Path = d.str()
+		case MemberProgram:
+			f.Program = d.id()
+		case MemberWrappers:
+			for d.byte() == 1 {
+				f.Wrappers = append(f.Wrappers, d.id())
+			}
+		case MemberSynonym:
 			if d.byte() == 1 {
 				syn := d.id()
 				f.Synonym = &syn
 			}
-		}
-		if f.Kind == ConditionalReproducibility {
+		case MemberUnmet:
 			for d.byte() == 1 {
 				f.Unmet = append(f.Unmet, Unmet{Because: d.str(), AnyOf: d.strs(), Present: d.strs()})
 			}
+		case MemberVariation:
+			f.Variation = d.str()
+		case MemberCommand, MemberScriptCommand:
+			f.Command = d.str()
 		}
-		f.Command = d.str()
+	}
+	for d.byte() == 1 {
+		e := Evidence{File: d.str()}
+		e.Line = int(binary.BigEndian.Uint64([]byte(d.s[:8])) ^ (1 << 63))
+		d.s = d.s[8:]
+		e.Text = d.str()
+		f.Evidence = append(f.Evidence, e)
 	}
 	f.Action.TargetID = binary.BigEndian.Uint32([]byte(d.s))
 	return f

@@ -3,6 +3,7 @@ package finding
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,35 +54,47 @@ func randomFinding(r *rand.Rand) Finding {
 		// bytes would sort differently in little-endian order.
 		f.Action.Target, f.Action.TargetID = "", []uint32{1, 2, 255, 256, 1 << 24}[r.IntN(5)]
 	}
-	switch f.Kind {
-	case EnvironmentLeak:
-		f.Source, f.Sentinel, f.Site = Source(r.IntN(2)), str(), site()
-	case BadPath:
-		f.Actual = str()
-	case ExecutionRequirement:
-		f.Requirement = str()
-	case AbsolutePath:
-		f.Path, f.Site = str(), site()
-	case WorkspaceStatus:
-		f.Path = str()
-	case VariationSource:
-		f.Variation, f.Command = str(), str()
-	default:
-		f.Program = id()
-		for range r.IntN(3) {
-			f.Wrappers = append(f.Wrappers, id())
-		}
-		if (f.Kind == NeverReproducible || f.Kind == ConditionalReproducibility) && r.IntN(2) == 0 {
-			syn := id()
-			f.Synonym = &syn
-		}
-		if f.Kind == ConditionalReproducibility {
+	for _, m := range f.Kind.Members() {
+		switch m {
+		case MemberSource:
+			f.Source = Source(r.IntN(3))
+		case MemberSentinel:
+			f.Sentinel = str()
+		case MemberSite:
+			f.Site = site()
+		case MemberActual:
+			f.Actual = str()
+		case MemberRequirement:
+			f.Requirement = str()
+		case MemberPath:
+			f.Path = str()
+		case MemberProgram:
+			f.Program = id()
+		case MemberWrappers:
+			for range r.IntN(3) {
+				f.Wrappers = append(f.Wrappers, id())
+			}
+		case MemberSynonym:
+			if r.IntN(2) == 0 {
+				syn := id()
+				f.Synonym = &syn
+			}
+		case MemberUnmet:
 			for range r.IntN(3) {
 				f.Unmet = append(f.Unmet, Unmet{Because: str(), AnyOf: strs(), Present: strs()})
 			}
+		case MemberVariation:
+			f.Variation = str()
+		case MemberCommand, MemberScriptCommand:
+			f.Command = str()
 		}
-		f.Command = str()
 	}
+	for range r.IntN(3) {
+		f.Evidence = append(f.Evidence, Evidence{File: str(), Line: []int{0, 1, 12, 255, 256, -1}[r.IntN(6)], Text: str()})
+	}
+	// A finding's evidence is a set (Finding.Evidence).
+	slices.SortFunc(f.Evidence, CompareEvidence)
+	f.Evidence = slices.Compact(f.Evidence)
 	return f
 }
 
@@ -99,5 +112,19 @@ func TestKeysOrderAsCompareAndRoundTrip(t *testing.T) {
 		if back := decodeKey(ka); !reflect.DeepEqual(back, a) {
 			t.Fatalf("round trip changed the finding:\n got %#v\nwant %#v", back, a)
 		}
+	}
+}
+
+// Evidence is a set: the same evidence in another order, or twice, is the
+// same finding.
+func TestEvidenceIsASet(t *testing.T) {
+	a := Evidence{File: "a.py", Line: 3, Text: "x"}
+	b := Evidence{File: "b.py", Text: "y"}
+	s := NewSet()
+	s.Add(Finding{Kind: BadPath, Actual: "/x", Evidence: []Evidence{b, a}}, 1)
+	s.Add(Finding{Kind: BadPath, Actual: "/x", Evidence: []Evidence{a, b, a}}, 2)
+	got := s.Sorted()
+	if len(got) != 1 || got[0].Count != 3 || !slices.Equal(got[0].Evidence, []Evidence{a, b}) {
+		t.Errorf("got %+v", got)
 	}
 }

@@ -1,7 +1,8 @@
 // Package finding holds what the checks find: the kinds of finding
-// (defined once, in the table below, with what each means and how to fix
-// and excuse it), the finding value itself with its remedy, the report
-// order (§8.2) and a set that merges identical findings with a count.
+// (defined once, in the table below, with what each means, the members its
+// findings carry and how to fix and excuse it), the finding value itself
+// with its remedy and evidence, the report order (§8.2) and a set that
+// merges identical findings with a count.
 package finding
 
 import "fmt"
@@ -117,9 +118,19 @@ type KindInfo struct {
 	// reports it, and --compat 0.2 refuses it in exception files.
 	New bool
 
+	// members are the members of the kind's JSON object after "kind" and
+	// "action", in report order (§8.1): what its findings carry.
+	members []Member
 	// remedy is the concrete remedy of one finding of the kind (remedy.go).
 	remedy func(f *Finding) string
 }
+
+// The members of the kinds that name a program: what they run, through
+// which wrappers, and the command of a shell script it was.
+var (
+	programMembers = []Member{MemberProgram, MemberWrappers, MemberScriptCommand}
+	specMembers    = []Member{MemberProgram, MemberWrappers, MemberSynonym, MemberScriptCommand}
+)
 
 var kinds = [numKinds]KindInfo{
 	EnvironmentLeak: {
@@ -134,6 +145,7 @@ var kinds = [numKinds]KindInfo{
 		Excuse:     `{"kind": "environment_leak", "source": "user", "target": "//tools:build_info"}`,
 		BlindSpots: "Only USER and HOSTNAME are replaced by sentinels, so only their values are recognised, and only as written: a value hashed, cut or changed in case is not. A program that reads the environment itself while it runs is not seen. Variables the build inherits (--action_env=NAME with no value) are read from Bazel's configuration, which Ahab's own judgement does only when it runs Bazel: never under --compat 0.2 nor with --aquery-file; --host_action_env is not read.",
 		Fields:     []Field{FieldSource, FieldLocation, FieldEnvVar},
+		members:    []Member{MemberSource, MemberSentinel, MemberSite},
 		remedy:     environmentLeakRemedy,
 	},
 	BadPath: {
@@ -145,6 +157,7 @@ var kinds = [numKinds]KindInfo{
 		Excuse:     `{"kind": "bad_path", "actual": "/usr/local/bin:/usr/bin:/bin"}`,
 		BlindSpots: "Only the PATH an action declares is read: a script that sets PATH itself while it runs, or a tool that searches other directories, is not seen.",
 		Fields:     []Field{FieldActual},
+		members:    []Member{MemberActual},
 		remedy:     badPathRemedy,
 	},
 	ExecutionRequirement: {
@@ -156,6 +169,7 @@ var kinds = [numKinds]KindInfo{
 		Excuse:     `{"kind": "execution_requirement", "requirement": "requires-network", "target": "//net:fetch"}`,
 		BlindSpots: "Only what an action declares is read: an action that uses the network without requires-network (Bazel's sandbox lets it, unless --sandbox_default_allow_network=false) is not seen, nor are no-remote, no-cache and other tags that only steer scheduling.",
 		Fields:     []Field{FieldRequirement},
+		members:    []Member{MemberRequirement},
 		remedy:     executionRequirementRemedy,
 	},
 	AbsolutePath: {
@@ -167,6 +181,7 @@ var kinds = [numKinds]KindInfo{
 		Excuse:     `{"kind": "absolute_path", "mnemonic": "CppCompile", "path": "/usr/include/*"}`,
 		BlindSpots: "Only paths written in the graph are seen: arguments (not the program itself), param files and environment values. A path a script or a tool builds while it runs ($(pwd)/.., a configuration file it reads, a compiler's built-in search path) is not seen, nor is a relative path that climbs out of the execution root.",
 		Fields:     []Field{FieldPath, FieldLocation, FieldEnvVar},
+		members:    []Member{MemberPath, MemberSite},
 		remedy:     absolutePathRemedy,
 	},
 	SystemProgram: {
@@ -178,6 +193,7 @@ var kinds = [numKinds]KindInfo{
 		Excuse:     `{"kind": "system_program", "program": "/bin/bash"}`,
 		BlindSpots: "Only the program an action starts is judged (and, under Ahab's own judgement, the commands of its shell script): the programs a tool starts itself, such as a compiler running the assembler and linker, are not seen.",
 		Fields:     []Field{FieldProgram, FieldCommand},
+		members:    programMembers,
 		remedy:     systemProgramRemedy,
 	},
 	HostDerivedProgram: {
@@ -189,6 +205,7 @@ var kinds = [numKinds]KindInfo{
 		Excuse:     `{"kind": "host_derived_program", "program": "@rules_cc+cc_configure_extension//cc_wrapper.sh"}`,
 		BlindSpots: "Only programs a spec declares host_derived are known to be generated; the built-ins know rules_cc's autoconfigured C++ toolchain.",
 		Fields:     []Field{FieldProgram, FieldCommand},
+		members:    programMembers,
 		remedy:     hostDerivedProgramRemedy,
 	},
 	UnknownProgram: {
@@ -200,6 +217,7 @@ var kinds = [numKinds]KindInfo{
 		Excuse:     `{"kind": "unknown_program", "program": "//tools/codegen"}`,
 		BlindSpots: "A program is judged by its spec, not by running it: a spec that says always is taken at its word.",
 		Fields:     []Field{FieldProgram, FieldCommand},
+		members:    programMembers,
 		remedy:     unknownProgramRemedy,
 	},
 	NeverReproducible: {
@@ -212,6 +230,7 @@ var kinds = [numKinds]KindInfo{
 		Excuse:             `{"kind": "never_reproducible", "program": "//tools/stamp"}`,
 		BlindSpots:         "A program is judged by its spec, not by running it.",
 		Fields:             []Field{FieldProgram, FieldCommand},
+		members:            specMembers,
 		remedy:             neverReproducibleRemedy,
 	},
 	WorkspaceStatus: {
@@ -224,6 +243,7 @@ var kinds = [numKinds]KindInfo{
 		Excuse:             `{"kind": "workspace_status", "target": "//release:*", "reason": "release binaries carry their version"}`,
 		BlindSpots:         "Only reads of the two status files are seen: a rule that asks git or the clock itself, or copies the status into another file first, is seen only as that other action.",
 		Fields:             []Field{FieldPath},
+		members:            []Member{MemberPath},
 		remedy:             workspaceStatusRemedy,
 	},
 	ConditionalReproducibility: {
@@ -236,6 +256,7 @@ var kinds = [numKinds]KindInfo{
 		Excuse:             `{"kind": "conditional_reproducibility", "program": "/usr/bin/tar", "target": "//dist:*"}`,
 		BlindSpots:         "A program is judged by its spec and its command line, not by running it: an option set in a file the program reads, or in its environment, is not seen.",
 		Fields:             []Field{FieldProgram, FieldCommand},
+		members:            []Member{MemberProgram, MemberWrappers, MemberSynonym, MemberUnmet, MemberScriptCommand},
 		remedy:             conditionalReproducibilityRemedy,
 	},
 	VariationSource: {
@@ -249,6 +270,7 @@ var kinds = [numKinds]KindInfo{
 		BlindSpots:         "Only shell scripts written in the graph (bash -c, genrule commands) are read, and only the values that flow into a file through the script; a script in a file of its own, or a program that reads the clock itself, is not seen.",
 		Fields:             []Field{FieldVariation, FieldCommand},
 		New:                true,
+		members:            []Member{MemberVariation, MemberCommand},
 		remedy:             variationSourceRemedy,
 	},
 }

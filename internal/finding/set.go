@@ -64,14 +64,16 @@ func (s *Set) Merge(o *Set) {
 // Checks name an action's target by its id because a dump lists actions
 // before the targets they belong to; this is the one step that turns ids
 // into labels, once the whole graph has been read. Findings that already
-// carry a label keep it.
+// carry a label keep it; one with neither is of an action whose target_id
+// is absent, i.e. 0, which label answers as Ahab 0.2 did (§3.0: the
+// target whose id is 0, or "<unknown target>").
 func ResolveTargets(sets []*Set, label func(id uint32) string) *Set {
 	out := NewSet()
 	var key []byte
 	for _, s := range sets {
 		for k, n := range s.counts {
 			f := decodeKey(k)
-			if f.Action.TargetID != 0 {
+			if f.Action.Target == "" {
 				f.Action.Target, f.Action.TargetID = label(f.Action.TargetID), 0
 			}
 			key = appendKey(key[:0], &f)

@@ -85,9 +85,10 @@ func (s *Set) clone() *Set {
 }
 
 // ResolveTargets puts each target's label in place of its id, whatever
-// bytes the label holds and however it compares with others, merges
-// the sets it is given, and leaves findings that carry a label as they
-// are; the result sorts as Compare does.
+// bytes the label holds and however it compares with others, also for
+// the id 0 of an action without a target, merges the sets it is given,
+// and leaves findings that carry a label as they are; the result sorts
+// as Compare does.
 func TestResolveTargets(t *testing.T) {
 	label := func(id uint32) string {
 		l := "//t:" + string(rune('a'+id%26)) + strconv.Itoa(int(id))
@@ -111,6 +112,10 @@ func TestResolveTargets(t *testing.T) {
 	}
 	sets[0].Add(pathFinding("//already:labelled", "/x"), 4)
 	want[ActionRef{Mnemonic: "CppCompile", Target: "//already:labelled"}] += 4
+	// An action without a target_id names target 0 (issue #26), which
+	// label answers like any other.
+	sets[1].Add(pathFinding("", "/x"), 5)
+	want[ActionRef{Mnemonic: "CppCompile", Target: label(0)}] += 5
 
 	s := ResolveTargets(sets, label)
 	got := s.Sorted()

@@ -23,7 +23,7 @@ import (
 type Glob struct {
 	pattern  string
 	wildcard bool // has `*` or `?`; without, matched by string equality
-	ahab02   bool // match as Ahab 0.2 did (CompileAhab02)
+	ahab02   bool // match with Ahab 0.2's general matcher (CompileAhab02)
 }
 
 // Compile reads a pattern. Every string is a valid pattern.
@@ -31,16 +31,37 @@ func Compile(pattern string) Glob {
 	return Glob{pattern: pattern, wildcard: strings.ContainsAny(pattern, "*?")}
 }
 
-// CompileAhab02 reads a pattern that matches as Ahab 0.2's matcher did,
-// for --compat 0.2. That matcher tried a `*` of the text against the
-// pattern's character as a literal before trying the pattern's `*` as a
-// wildcard, and never came back to the wildcard, so it misses some matches
-// the documented meaning has: `a*c` does not match `a*bc`, nor `--x=*y`
-// `--x=*zy`. It agrees with Match on every text without a `*`.
+// CompileAhab02 reads a pattern that matches as Ahab 0.2 did, for
+// --compat 0.2. Ahab 0.2 matched the simple shapes (`*`, `lit*`, `*lit`
+// and `*lit*`, lit without a wildcard) with a prefix, suffix or substring
+// test, which is what Compile does. Every other pattern went to a matcher
+// that tried a `*` of the text against the pattern's character as a
+// literal before trying the pattern's `*` as a wildcard, and never came
+// back to the wildcard, so it misses some matches the documented meaning
+// has: `a*c` does not match `a*bc`, nor `--x=*y` `--x=*zy`. It agrees with
+// Match on every text without a `*`.
 func CompileAhab02(pattern string) Glob {
 	g := Compile(pattern)
-	g.ahab02 = true
+	g.ahab02 = g.wildcard && !simpleShape(pattern)
 	return g
+}
+
+// simpleShape reports whether pattern is `*`, `lit*`, `*lit` or `*lit*`
+// with no wildcard in lit, the shapes Ahab 0.2 matched without its
+// general matcher. `**` counts as `*lit*` with an empty lit: it matches
+// everything either way.
+func simpleShape(pattern string) bool {
+	if pattern == "" || strings.ContainsRune(pattern, '?') {
+		return false
+	}
+	first, last := pattern[0] == '*', pattern[len(pattern)-1] == '*'
+	switch strings.Count(pattern, "*") {
+	case 1:
+		return first || last
+	case 2:
+		return first && last
+	}
+	return false
 }
 
 // For returns the compiler of mode m: CompileAhab02 for Ahab 0.2's

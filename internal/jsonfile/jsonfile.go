@@ -242,12 +242,12 @@ func (d *Decoder) Wrap(err error) error {
 
 // Backquote shows a name from the file the way the formats' own names are
 // shown in messages, `name`, falling back to quoting when backquotes could
-// mislead.
+// mislead; a long name is cut in the middle (quote.Cut).
 func Backquote(s string) string {
 	if strings.ContainsRune(s, '`') || quote.Quote(s) != `"`+s+`"` {
-		return quote.Quote(s)
+		return quote.Value(s)
 	}
-	return "`" + s + "`"
+	return "`" + quote.Cut(s) + "`"
 }
 
 // OneOf lists names for an "expected" clause: `a`, or one of `a`, `b`.

@@ -4,7 +4,11 @@
 // matching until they choose to move.
 package mode
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ahab-go/ahab/internal/quote"
+)
 
 // Mode is a judgement.
 type Mode uint8
@@ -30,7 +34,7 @@ func Parse(version string) (Mode, error) {
 	if version == "0.2" {
 		return Ahab02, nil
 	}
-	return Default, fmt.Errorf("unknown version %q, expected 0.2 (the only judgement Ahab keeps besides its own)", version)
+	return Default, fmt.Errorf("unknown version %s, expected 0.2 (the only judgement Ahab keeps besides its own)", quote.Value(version))
 }
 
 // Describe says in words which judgement m is, for messages.

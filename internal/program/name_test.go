@@ -141,7 +141,8 @@ func TestOf(t *testing.T) {
 			}
 		})
 	}
-	t.Run("programs_differing_only_in_repository_path_are_distinct", func(t *testing.T) {
+	// The same §12 test, as a comparison of the IDs.
+	t.Run("programs_differing_only_in_repository_path_compare_unequal", func(t *testing.T) {
 		if Of("external/some_module+/baz/quux/process_wrapper") == Of("external/rules_rust+/util/process_wrapper/process_wrapper") {
 			t.Error("programs of different repositories compare equal")
 		}

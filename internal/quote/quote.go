@@ -1,7 +1,9 @@
 // Package quote quotes user values in messages and reports the way the
 // original Ahab did (Rust's Debug form for strings), so users recognise its
 // output: printable text stays literal, including non-ASCII, and only
-// control and invisible characters are escaped.
+// control and invisible characters are escaped. It is the one escaping
+// every report and every error and warning uses, and it bounds how much of
+// a name or value a message echoes.
 package quote
 
 import (
@@ -83,17 +85,97 @@ func escaped(r rune) bool {
 // IfNeeded returns s as it is when every character of it shows as itself
 // on one line, and Quote(s) otherwise, so that a name taken from a file or
 // the command line can neither break a one-line message nor forge another
-// line or a terminal escape.
+// line or a terminal escape. It is for messages, errors and warnings: a
+// name longer than MaxEcho characters is cut in the middle (Cut).
 func IfNeeded(s string) string {
+	s = Cut(s)
+	if shows(s) {
+		return s
+	}
+	return Quote(s)
+}
+
+// Value is Quote for a message: a value the user gave (a flag's, a
+// field's), quoted so its ends show, and cut in the middle past MaxEcho
+// characters.
+func Value(s string) string { return Quote(Cut(s)) }
+
+// Display is for a name in a report's text, where it is shown whole and
+// often beside other words: as it is when it shows as itself and reads as
+// one word (not empty, no space, quote or backslash in it), quoted
+// otherwise.
+func Display(s string) string {
+	if s != "" && shows(s) && !strings.ContainsAny(s, " \"\\") {
+		return s
+	}
+	return Quote(s)
+}
+
+// shows reports whether every character of s shows as itself on one line.
+func shows(s string) bool {
 	if !utf8.ValidString(s) {
-		return Quote(s)
+		return false
 	}
 	for _, r := range s {
 		if r < ' ' || r == 0x7f || (r >= 0x80 && escaped(r)) {
-			return Quote(s)
+			return false
 		}
 	}
-	return s
+	return true
+}
+
+// MaxEcho is how many characters of a name or a value a message shows:
+// enough for any path or label a person writes, and a bound on what a
+// hostile argument or file can make a message print.
+const MaxEcho = 200
+
+// Cut shortens s to MaxEcho characters (Shorten).
+func Cut(s string) string { return Shorten(s, MaxEcho) }
+
+// Shorten cuts s to n characters by replacing its middle with an
+// ellipsis: the start of a name says what it is, its end which one.
+func Shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	total := utf8.RuneCountInString(s)
+	if total <= n {
+		return s
+	}
+	head := (n - 1) / 2
+	tail := n - 1 - head
+	headEnd, tailStart, i := 0, len(s), 0
+	for off := range s {
+		if i == head {
+			headEnd = off
+		}
+		if i == total-tail {
+			tailStart = off
+			break
+		}
+		i++
+	}
+	return s[:headEnd] + "…" + s[tailStart:]
+}
+
+// MaxLine is the longest line Lines lets through.
+const MaxLine = 1000
+
+// Lines makes a whole message safe to print, as the last step before it
+// reaches a terminal: each line is shown as AppendVisible shows text, so
+// that nothing in it can drive the terminal or end the line early, and cut
+// in the middle past MaxLine characters. Newlines between lines stay: a
+// message may span lines (Bazel's own error output does). A message whose
+// names are already escaped comes out unchanged.
+func Lines(s string) string {
+	var b []byte
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = AppendVisible(b, Shorten(line, MaxLine))
+	}
+	return string(b)
 }
 
 // AppendVisible appends s as it is, except that every character that

@@ -1,6 +1,10 @@
 package quote
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestQuote(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
@@ -55,5 +59,85 @@ func TestIfNeeded(t *testing.T) {
 		if got := IfNeeded(tc.in); got != tc.want {
 			t.Errorf("IfNeeded(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestIfNeededCutsLongNames(t *testing.T) {
+	long := strings.Repeat("a", 150) + strings.Repeat("é", 100) + "\x1b"
+	got := IfNeeded(long)
+	want := `"` + strings.Repeat("a", 99) + "…" + strings.Repeat("é", 99) + `\u{1b}"`
+	if got != want {
+		t.Errorf("IfNeeded(long) = %s, want %s", got, want)
+	}
+	if n := utf8.RuneCountInString(Cut(long)); n != MaxEcho {
+		t.Errorf("Cut kept %d characters, want %d", n, MaxEcho)
+	}
+	if exact := strings.Repeat("x", MaxEcho); IfNeeded(exact) != exact {
+		t.Error("a name of MaxEcho characters is cut")
+	}
+	if got := Cut(strings.Repeat("\xff", 300)); utf8.RuneCountInString(got) != MaxEcho || !strings.Contains(got, "…") {
+		t.Errorf("Cut of invalid bytes = %q", got)
+	}
+}
+
+func TestShorten(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"//very/long/package:name", 11, "//ver…:name"},
+		{"short", 11, "short"},
+		{"ééééééééééé", 5, "éé…éé"},
+		{"abcdef", 4, "a…ef"},
+	} {
+		if got := Shorten(tc.in, tc.n); got != tc.want {
+			t.Errorf("Shorten(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestValue(t *testing.T) {
+	if got := Value("0.3"); got != `"0.3"` {
+		t.Errorf("Value = %s", got)
+	}
+	if got := Value(strings.Repeat("v", 1000)); utf8.RuneCountInString(got) != MaxEcho+2 {
+		t.Errorf("Value of a long value has %d characters, want %d", utf8.RuneCountInString(got), MaxEcho+2)
+	}
+}
+
+func TestDisplay(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"bazel-out/k8/bin/a.txt", "bazel-out/k8/bin/a.txt"},
+		{"a b", `"a b"`},
+		{"", `""`},
+		{" lead", `" lead"`},
+		{`say"hi`, `"say\"hi"`},
+		{`back\slash`, `"back\\slash"`},
+		{"esc\x1b[31m", `"esc\u{1b}[31m"`},
+		{"csi\u009b31m", `"csi\u{9b}31m"`},
+		{strings.Repeat("long", 100), strings.Repeat("long", 100)},
+	} {
+		if got := Display(tc.in); got != tc.want {
+			t.Errorf("Display(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestLines(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{"`bazel aquery` exited with exit status: 1:\nERROR: no such target", "`bazel aquery` exited with exit status: 1:\nERROR: no such target"},
+		{"colour \x1b[31mred", `colour \u{1b}[31mred`},
+		{"csi \u009b31m", `csi \u{9b}31m`},
+		{"cr\rError: forged", `cr\rError: forged`},
+		{`already "a\u{1b}b" escaped`, `already "a\u{1b}b" escaped`},
+	} {
+		if got := Lines(tc.in); got != tc.want {
+			t.Errorf("Lines(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := Lines(strings.Repeat("x", 5000) + "\nshort"); !strings.HasSuffix(got, "…"+strings.Repeat("x", MaxLine/2)+"\nshort") {
+		t.Errorf("Lines did not cut a long line: %d bytes", len(got))
 	}
 }

@@ -235,7 +235,7 @@ func Table(version string, artifacts []Artifact) []byte {
 	var b bytes.Buffer
 	b.WriteString(`"""The version of Ahab and the sha256 of each published binary archive.
 
-Written by ` + "`go run ./cmd/release`" + `. DO NOT EDIT.
+Written by ` + "`go run ./internal/devtools/release`" + `. DO NOT EDIT.
 """
 
 `)

@@ -188,7 +188,7 @@ func TestCheckedInTable(t *testing.T) {
 	}
 	if strings.Contains(string(table), "AHAB_PREBUILT = {}") {
 		if want := Table(moduleVersion, nil); !bytes.Equal(table, want) {
-			t.Errorf("private/release.bzl differs from what `go run ./cmd/release` writes:\n%s\nexpected:\n%s", table, want)
+			t.Errorf("private/release.bzl differs from what `go run ./internal/devtools/release` writes:\n%s\nexpected:\n%s", table, want)
 		}
 		return
 	}

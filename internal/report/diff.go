@@ -10,7 +10,8 @@ import (
 )
 
 // Diff compares two reports of mode m for --expect-json (§8.6): the
-// pretty JSON of each, expected as the old side, as a unified diff without the file
+// pretty JSON of each, with C1 controls escaped since the diff is shown on
+// a terminal, expected as the old side, as a unified diff without the file
 // header, every line ending in "\n". Lines are coloured by their first
 // character when color is set (§1.6). Diff is empty when the reports are
 // equal. Both must be in finding.Compare order.
@@ -20,7 +21,7 @@ import (
 // diffs in O(n log n) and aligns on the findings themselves rather than
 // on their many identical "}," lines.
 func Diff(expected, found Findings, m mode.Mode, color bool) string {
-	d := diff.Diff("expected", []byte(renderJSON(expected, m)), "found", []byte(renderJSON(found, m)))
+	d := diff.Diff("expected", renderVisibleJSON(expected, m), "found", renderVisibleJSON(found, m))
 	if d == nil {
 		return ""
 	}
@@ -37,6 +38,17 @@ func Diff(expected, found Findings, m mode.Mode, color bool) string {
 		out.WriteByte('\n')
 	}
 	return out.String()
+}
+
+// renderVisibleJSON is the report's JSON as a diff shows it on a
+// terminal: the C1 controls JSON writes raw escaped (TerminalJSON), the
+// final newline left out.
+func renderVisibleJSON(findings Findings, m mode.Mode) []byte {
+	var b bytes.Buffer
+	w := NewTerminalJSON(&b)
+	WriteJSON(w, findings, m)
+	w.Flush()
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // Changes lists how found differs from expected, both in finding.Compare

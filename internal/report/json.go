@@ -1,8 +1,3 @@
-// Package report prints findings: the JSON report (§8.1) and reading it
-// back (§8.4), the text report (§8.3) with its sign-off (§1.8) and hints,
-// the diff of --expect-json (§8.6), the summary and the SARIF log for code
-// scanning. Printers are pure functions over finding data; colour is a
-// bool the caller decides (§1.6).
 package report
 
 import (
@@ -10,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/finding"
@@ -32,8 +26,9 @@ import (
 // of a million findings is never one string.
 //
 // A report of Ahab 0.2's judgement (mode.Ahab02) is the original's, byte
-// for byte. One of Ahab's own judgement says so in a "mode" member first,
-// so that a baseline is never compared with a run that judges otherwise.
+// for byte: it has no evidence. One of Ahab's own judgement says so in a
+// "mode" member first, so that a baseline is never compared with a run
+// that judges otherwise.
 func WriteJSON(w io.Writer, findings Findings, m mode.Mode) error {
 	b := []byte("{\n")
 	if m != mode.Ahab02 {
@@ -49,7 +44,7 @@ func WriteJSON(w io.Writer, findings Findings, m mode.Mode) error {
 	}
 	b = append(b, "  \"violations\": ["...)
 	for lo := 0; lo < n; lo += chunkLen {
-		b = appendEntries(b, findings, lo, min(lo+chunkLen, n))
+		b = appendEntries(b, findings, lo, min(lo+chunkLen, n), m)
 		if lo+chunkLen >= n {
 			b = append(b, "\n  ]\n}\n"...)
 		}
@@ -68,8 +63,29 @@ const chunkLen = 1024
 // the element of "causes" in the reports that put static findings beside
 // something else (ahab diff, ahab trace), in the format users already read.
 func FindingJSON(f *finding.Finding) json.RawMessage {
+	return findingJSON(f, true)
+}
+
+// CausesJSON is FindingJSON of each finding, never nil: the "causes" of
+// the reports that put static findings beside something else.
+func CausesJSON(fs []finding.Finding) []json.RawMessage {
+	out := make([]json.RawMessage, len(fs))
+	for i := range fs {
+		out[i] = FindingJSON(&fs[i])
+	}
+	return out
+}
+
+// FingerprintJSON is FindingJSON without the evidence: what identifies
+// a finding from run to run, whatever the analysis learns of where it
+// comes from.
+func FingerprintJSON(f *finding.Finding) json.RawMessage {
+	return findingJSON(f, false)
+}
+
+func findingJSON(f *finding.Finding, evidence bool) json.RawMessage {
 	p := printer{}
-	p.finding(f)
+	p.finding(f, evidence)
 	var b bytes.Buffer
 	// The printer's layout is only whitespace; compacting cannot fail.
 	if err := json.Compact(&b, p.b); err != nil {
@@ -78,17 +94,9 @@ func FindingJSON(f *finding.Finding) json.RawMessage {
 	return b.Bytes()
 }
 
-// renderJSON is the pretty-printed document without its final newline,
-// which is also what the --expect-json diff compares (§8.6).
-func renderJSON(findings Findings, m mode.Mode) string {
-	var b strings.Builder
-	WriteJSON(&b, findings, m)
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
 // appendEntries appends the report's entries [lo, hi), each preceded by
 // the comma and newline that separate it from the one before.
-func appendEntries(b []byte, findings Findings, lo, hi int) []byte {
+func appendEntries(b []byte, findings Findings, lo, hi int, m mode.Mode) []byte {
 	p := printer{b: b}
 	for i := lo; i < hi; i++ {
 		if i > 0 {
@@ -101,7 +109,7 @@ func appendEntries(b []byte, findings Findings, lo, hi int) []byte {
 		p.key("count")
 		p.b = strconv.AppendInt(p.b, int64(c.Count), 10)
 		p.key("violation")
-		p.finding(&c.Finding)
+		p.finding(&c.Finding, m != mode.Ahab02)
 		p.close('}')
 	}
 	return p.b
@@ -168,9 +176,10 @@ func (p *printer) newline() {
 	}
 }
 
-// finding lays a finding out with "kind" first and then its kind's fields
-// in the order of the table in §8.1.
-func (p *printer) finding(f *finding.Finding) {
+// finding lays a finding out with "kind" first, then its action and its
+// kind's members in the order of the table in §8.1 (Kind.Members), then,
+// with evidence set, its evidence (which Ahab 0.2's reports never have).
+func (p *printer) finding(f *finding.Finding, evidence bool) {
 	p.open('{')
 	p.str("kind", f.Kind.String())
 	p.key("action")
@@ -178,26 +187,47 @@ func (p *printer) finding(f *finding.Finding) {
 	p.str("mnemonic", f.Action.Mnemonic)
 	p.str("target", f.Action.Target)
 	p.close('}')
-	switch f.Kind {
-	case finding.EnvironmentLeak:
+	for _, m := range f.Kind.Members() {
+		p.member(m, f)
+	}
+	if evidence && len(f.Evidence) > 0 {
+		p.key("evidence")
+		p.open('[')
+		for _, e := range f.Evidence {
+			p.item()
+			p.open('{')
+			p.str("file", e.File)
+			if e.Line != 0 {
+				p.key("line")
+				p.b = strconv.AppendInt(p.b, int64(e.Line), 10)
+			}
+			p.str("text", e.Text)
+			p.close('}')
+		}
+		p.close(']')
+	}
+	p.close('}')
+}
+
+// member writes one member of f.
+func (p *printer) member(m finding.Member, f *finding.Finding) {
+	switch m {
+	case finding.MemberSource:
 		p.str("source", f.Source.String())
+	case finding.MemberSentinel:
 		p.str("sentinel", f.Sentinel)
+	case finding.MemberSite:
 		p.site(f.Site)
-	case finding.BadPath:
+	case finding.MemberActual:
 		p.str("actual", f.Actual)
-	case finding.ExecutionRequirement:
+	case finding.MemberRequirement:
 		p.str("requirement", f.Requirement)
-	case finding.AbsolutePath:
+	case finding.MemberPath:
 		p.str("path", f.Path)
-		p.site(f.Site)
-	case finding.WorkspaceStatus:
-		p.str("path", f.Path)
-	case finding.VariationSource:
-		p.str("variation", f.Variation)
-		p.str("command", f.Command)
-	default:
+	case finding.MemberProgram:
 		p.key("program")
 		p.program(f.Program)
+	case finding.MemberWrappers:
 		p.key("wrappers")
 		p.open('[')
 		for _, w := range f.Wrappers {
@@ -205,28 +235,30 @@ func (p *printer) finding(f *finding.Finding) {
 			p.program(w)
 		}
 		p.close(']')
-		if f.Kind == finding.NeverReproducible || f.Kind == finding.ConditionalReproducibility {
-			p.key("synonym")
-			if f.Synonym != nil {
-				p.program(*f.Synonym)
-			} else {
-				p.raw("null")
-			}
+	case finding.MemberSynonym:
+		p.key("synonym")
+		if f.Synonym != nil {
+			p.program(*f.Synonym)
+		} else {
+			p.raw("null")
 		}
-		if f.Kind == finding.ConditionalReproducibility {
-			p.key("unmet")
-			p.open('[')
-			for _, u := range f.Unmet {
-				p.item()
-				p.unmet(u)
-			}
-			p.close(']')
+	case finding.MemberUnmet:
+		p.key("unmet")
+		p.open('[')
+		for _, u := range f.Unmet {
+			p.item()
+			p.unmet(u)
 		}
+		p.close(']')
+	case finding.MemberVariation:
+		p.str("variation", f.Variation)
+	case finding.MemberCommand:
+		p.str("command", f.Command)
+	case finding.MemberScriptCommand:
 		if f.Command != "" {
 			p.str("command", f.Command)
 		}
 	}
-	p.close('}')
 }
 
 // site puts the location tag first, then the location's own fields.

@@ -244,3 +244,58 @@ func TestFindingJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestEvidence pins how a finding's evidence is written: an "evidence"
+// member last in the JSON report (line left out when 0) and a line per
+// piece under the finding's in the text report, both only under Ahab's
+// own judgement, and read back in order whatever order a file lists them.
+func TestEvidence(t *testing.T) {
+	f := finding.Finding{Kind: finding.VariationSource, Action: ref("Genrule", "//pkg:stamp"), Variation: "clock",
+		Command: "python3 tools/gen.py > out.txt", Evidence: []finding.Evidence{
+			{File: "tools/gen.py", Line: 12, Text: "time.time() reaches the output"},
+			{File: "tools/lib\x1b[31m.py", Text: "reads the clock\nError: forged"},
+		}}
+	findings := Slice{{Finding: f, Count: 1}}
+	var got bytes.Buffer
+	if err := WriteJSON(&got, findings, mode.Default); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "testdata/evidence.json", got.Bytes())
+	text := Text(findings, TextOptions{})
+	checkGolden(t, "testdata/evidence.txt", []byte(text))
+
+	// Listed the other way round, the evidence reads back in order.
+	doc := strings.Replace(got.String(), `"file": "tools/gen.py"`, `"file": "tools/zzz.py"`, 1)
+	rep, err := savedreport.Read("r.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back := rep.Findings.Sorted()[0].Evidence; len(back) != 2 || back[0].File != "tools/lib\x1b[31m.py" || back[1].Line != 12 {
+		t.Errorf("evidence read back as %+v", back)
+	}
+
+	var compat bytes.Buffer
+	WriteJSON(&compat, findings, mode.Ahab02)
+	if strings.Contains(compat.String(), "evidence") || strings.Contains(Text(findings, TextOptions{Mode: mode.Ahab02}), "evidence") {
+		t.Errorf("a report of Ahab 0.2's judgement shows evidence:\n%s", compat.String())
+	}
+	if strings.Contains(string(FingerprintJSON(&f)), "evidence") || !strings.Contains(string(FindingJSON(&f)), `"evidence":[{"file":"tools/gen.py","line":12,`) {
+		t.Errorf("FingerprintJSON %s, FindingJSON %s", FingerprintJSON(&f), FindingJSON(&f))
+	}
+
+	for _, tc := range []struct{ name, evidence, err string }{
+		{"line_0", `[{"file": "a", "line": 0, "text": "t"}]`, "line 0, expected a positive line number"},
+		{"no_file", `[{"line": 3, "text": "t"}]`, "missing field `file`"},
+		{"no_text", `[{"file": "a"}]`, "missing field `text`"},
+		{"unknown_field", `[{"file": "a", "text": "t", "column": 2}]`, "unknown field `column`"},
+		{"negative_line", `[{"file": "a", "line": -1, "text": "t"}]`, "expected a positive line number"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := `{"mode": "default", "violations": [{"count": 1, "violation": {"kind": "bad_path", "action": {"mnemonic": "M", "target": "//t"}, "actual": "/x", "evidence": ` + tc.evidence + `}}]}`
+			_, err := savedreport.Read("r.json", strings.NewReader(doc))
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("err = %v, want %q", err, tc.err)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/label"
 	"github.com/ahab-go/ahab/internal/quote"
 )
 
@@ -50,7 +51,7 @@ func Summarize(findings Findings, top int) Summary {
 			kinds[f.Kind].Occurrences += c.Count
 		}
 		targets[f.Action.Target] = true
-		packages.add(packageLabel(f.Action.Target), c.Count)
+		packages.add(packageOf(f.Action.Target), c.Count)
 		if f.Kind.HasProgram() {
 			programs.add(f.Program.String(), c.Count)
 		}
@@ -108,6 +109,17 @@ func pathPrefix(path string) string {
 	return path
 }
 
+// packageOf is the label of a target's package, "//a/b" or "@r//a", or
+// the target itself when it is no label (the original's "<unknown
+// target>").
+func packageOf(target string) string {
+	l, err := label.Parse(target)
+	if err != nil {
+		return target
+	}
+	return l.Package()
+}
+
 // SummaryOptions says how to print a summary.
 type SummaryOptions struct {
 	Color bool
@@ -128,11 +140,11 @@ func WriteSummary(w io.Writer, s Summary, opts SummaryOptions) error {
 		width = 100
 	}
 	var b strings.Builder
-	b.WriteString(p.Heading("found " + count(s.Distinct) + " distinct " + plural(s.Distinct, "finding", "findings") +
-		" (" + count(s.Occurrences) + " " + plural(s.Occurrences, "occurrence", "occurrences") + ") in " +
-		count(s.Targets) + " " + plural(s.Targets, "target", "targets") + " of " + count(s.Packages) + " " + plural(s.Packages, "package", "packages")))
+	b.WriteString(p.Heading("found " + thousands(s.Distinct) + " distinct " + Plural(s.Distinct, "finding", "findings") +
+		" (" + thousands(s.Occurrences) + " " + Plural(s.Occurrences, "occurrence", "occurrences") + ") in " +
+		thousands(s.Targets) + " " + Plural(s.Targets, "target", "targets") + " of " + thousands(s.Packages) + " " + Plural(s.Packages, "package", "packages")))
 	// Each half is a name and two numbers, whose columns fit the largest.
-	nums := [2]int{max(len("distinct"), len(count(s.Distinct))), max(len("occurrences"), len(count(s.Occurrences)))}
+	nums := [2]int{max(len("distinct"), len(thousands(s.Distinct))), max(len("occurrences"), len(thousands(s.Occurrences)))}
 	names := max(width-3-2*(4+nums[0]+nums[1]), 2*12)
 	// Both pairs share their columns, so the page reads as one table.
 	lw, rw := nameWidths(names,
@@ -149,7 +161,7 @@ func WriteSummary(w io.Writer, s Summary, opts SummaryOptions) error {
 		half := func(rows []SummaryRow, i, width int, none string) string {
 			switch {
 			case i < len(rows):
-				return row(rows[i].Name, count(rows[i].Distinct), count(rows[i].Occurrences), width, nums)
+				return row(rows[i].Name, thousands(rows[i].Distinct), thousands(rows[i].Occurrences), width, nums)
 			case i == 0:
 				return row(none, "", "", width, nums)
 			}
@@ -191,7 +203,7 @@ func nameWidths(total, left, right int) (int, int) {
 // row lays out one half-line: the name, left-aligned and shortened to
 // width, then the two numbers, right-aligned.
 func row(name, distinct, occurrences string, width int, nums [2]int) string {
-	name = shorten(quote.Visible(name), width)
+	name = quote.Shorten(quote.Visible(name), width)
 	var b strings.Builder
 	b.WriteString(name)
 	b.WriteString(strings.Repeat(" ", width-utf8.RuneCountInString(name)))
@@ -203,20 +215,8 @@ func row(name, distinct, occurrences string, width int, nums [2]int) string {
 	return b.String()
 }
 
-// shorten cuts s to n characters, replacing its middle by an ellipsis:
-// the start of a label and its end say the most.
-func shorten(s string, n int) string {
-	runes := []rune(s)
-	if len(runes) <= n {
-		return s
-	}
-	head := (n - 1) / 2
-	tail := n - 1 - head
-	return string(runes[:head]) + "…" + string(runes[len(runes)-tail:])
-}
-
-// count writes n with thousands separators: 412,337.
-func count(n int) string {
+// thousands writes n with thousands separators: 412,337.
+func thousands(n int) string {
 	s := strconv.Itoa(n)
 	if n < 0 {
 		return s
@@ -225,12 +225,4 @@ func count(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// plural picks the word for n things.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

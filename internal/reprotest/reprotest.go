@@ -1,15 +1,17 @@
 // Package reprotest builds a Bazel workspace twice, the second time under
-// varied conditions, and hands back both execution logs: the engine of
-// `ahab reprotest`, as reprotest is for the distributions and `bb detect
-// nondeterminism` for Bazel. Comparing the logs is package spawndiff's
-// work; running Bazel is package bazel's.
+// varied conditions, and hands back both execution logs and output trees:
+// the engine of `ahab reprotest`, as reprotest is for the distributions
+// and `bb detect nondeterminism` for Bazel. Comparing the logs is package
+// spawndiff's work, the outputs package outdiff's, and running Bazel
+// package bazel's.
 //
 // Both builds run in copies of the workspace (without its convenience
 // links), each with its own output base, server and TMPDIR, in a scratch
 // directory: the user's workspace, output base, server and TMPDIR are never
-// touched. Each server is shut down as soon as its build ends; the scratch
-// directory goes with Builds.Close, or at once when Run fails or is
-// stopped.
+// touched. Each server is shut down as soon as its build ends; its outputs
+// are kept for the comparison (Builds.Outputs) and the rest removed; the
+// scratch directory goes with Builds.Close, or at once when Run fails or
+// is stopped.
 package reprotest
 
 import (
@@ -26,6 +28,7 @@ import (
 	"time"
 
 	"github.com/ahab-go/ahab/internal/bazel"
+	"github.com/ahab-go/ahab/internal/outdiff"
 )
 
 // DefaultGap is Options.Gap when it is zero: over the two seconds of a zip
@@ -48,20 +51,32 @@ type Options struct {
 	// BazelFlags are passed to both `bazel build`s verbatim, before the
 	// flags Run adds (which turn the caches off and write the logs).
 	BazelFlags []string
-	// Vary says what the second build changes; nil means all
-	// (AllVariations).
+	// Vary says what the second build changes; nil means the default
+	// (DefaultVariations).
 	Vary *Variations
+	// User is the account the second build runs as under Vary.User; ""
+	// means SecondUser, made when there is none.
+	User string
+	// VaryEnv are the NAME=VALUE variables Vary.Env sets in the second
+	// build (and unsets in the first); none means CaptureEnvironment.
+	VaryEnv []string
 	// Gap is the least time between making the two copies when Vary.Time
 	// is on; zero means DefaultGap.
 	Gap time.Duration
 	// TempDir is where the scratch directory is made; "" means
 	// os.TempDir(). It needs room for two copies of the workspace and two
-	// output bases (one at a time).
+	// output bases (one at a time), and both builds' outputs (their
+	// bazel-out, kept for the comparison).
 	TempDir string
 	// KeepDir, when not "", is a directory where the logs are kept as
 	// old.binlog and new.binlog; Builds.Old and New are then there, and
 	// Close leaves them. The copies and output bases are never kept.
 	KeepDir string
+	// KeepOutputs, when not "", is a directory where the logs are kept as
+	// KeepDir keeps them, and both builds' outputs beside them, as old/ and
+	// new/ (each build's bazel-out, and the outdiff.BuildFile that
+	// describes it); Builds.Outputs are then there, and Close leaves them.
+	KeepOutputs string
 	// Targets, when not empty, are the targets to build instead of
 	// Labels (a query's, resolved): the builds read them from a file
 	// (--target_pattern_file), however many there are. Labels still name
@@ -80,17 +95,27 @@ type Builds struct {
 	// Old and New are the paths of the first and the second build's
 	// --execution_log_binary_file.
 	Old, New string
-	// Varied is what the second build did vary: Options.Vary, but for a
-	// host name that could not be changed here.
+	// Varied is what the second build did vary: Options.Vary, but for
+	// what the machine did not allow.
 	Varied Variations
+	// Reached says, for each variation asked for, what it gave each build,
+	// or why it was skipped.
+	Reached []Reach
 	// Commands are the two builds' argv, for reports.
 	Commands [2][]string
+	// Outputs are the two builds' output trees (each its execution root's
+	// bazel-out, under the directory named), and Described the two builds
+	// as package outdiff reads them: what differs inside an output.
+	Outputs   [2]string
+	Described [2]outdiff.Build
 
-	dir     string
-	otherFS string // the second copy's scratch directory on a tmpfs, or ""
+	dir      string
+	otherFS  string // the second copy's scratch directory on a tmpfs, or ""
+	madeUser string // the account Run made for the second build, or ""
+	skipped  []Reach
 }
 
-// Close removes the scratch directories.
+// Close removes the scratch directories, and the account Run made.
 func (b *Builds) Close() error {
 	var errs []error
 	for _, d := range []string{b.dir, b.otherFS} {
@@ -98,7 +123,10 @@ func (b *Builds) Close() error {
 			errs = append(errs, bazel.RemoveAll(d))
 		}
 	}
-	b.dir, b.otherFS = "", ""
+	if b.madeUser != "" {
+		errs = append(errs, removeAccount(b.madeUser))
+	}
+	b.dir, b.otherFS, b.madeUser = "", "", ""
 	return errors.Join(errs...)
 }
 
@@ -149,6 +177,13 @@ func Run(ctx context.Context, o Options) (*Builds, error) {
 		return nil, fmt.Errorf("%s: not a Bazel workspace root, expected a directory with a WORKSPACE, WORKSPACE.bazel, MODULE.bazel or REPO.bazel file", ws)
 	}
 	o.Workspace = ws
+	if o.KeepOutputs != "" {
+		for _, name := range []string{"old", "new"} {
+			if _, err := os.Lstat(filepath.Join(o.KeepOutputs, name)); err == nil {
+				return nil, fmt.Errorf("%s: %s exists already, expected a directory without old/ and new/ to keep the builds in", o.KeepOutputs, name)
+			}
+		}
+	}
 	bazelPath, err := exec.LookPath(cmp(o.Bazel, "bazel"))
 	if err != nil {
 		return nil, fmt.Errorf("reprotest: %w", err)
@@ -157,8 +192,8 @@ func Run(ctx context.Context, o Options) (*Builds, error) {
 		o.Gap = DefaultGap
 	}
 	if o.Vary == nil {
-		all := AllVariations()
-		o.Vary = &all
+		def := DefaultVariations()
+		o.Vary = &def
 	}
 
 	ctx, release := bazel.WithSignals(ctx)
@@ -186,30 +221,29 @@ func cmp(s, def string) string {
 }
 
 func (b *Builds) run(ctx context.Context, runner *bazel.Runner, o *Options, bazelPath string) error {
-	var h host
-	if o.Vary.Hostname {
-		h.hostnameOK = canUnshareUTS(ctx)
-		if !h.hostnameOK {
-			b.Varied.Hostname = false
-			b.progress(o, "the host name stays the machine's: `unshare --uts` is not permitted here")
-		}
-	}
-	if o.Vary.FileOrder && o.Vary.Path {
-		b.otherFS = otherFileSystem(o.Workspace, o.TempDir)
-		h.otherFS = b.otherFS
+	h, err := b.probe(ctx, o)
+	if err != nil {
+		return err
 	}
 	if len(o.Targets) > 0 {
 		if err := os.WriteFile(targetFile(b.dir), []byte(strings.Join(o.Targets, "\n")+"\n"), 0o644); err != nil {
 			return fmt.Errorf("reprotest: %w", err)
 		}
 	}
+	// What the machine allows of the variations asked for.
+	asked, vary := *o.Vary, *o
+	vary.Vary = &b.Varied
+	o = &vary
 	var copied time.Time
+	var plans [2]build
+	var gap time.Duration
 	for n := 1; n <= 2; n++ {
 		phase := fmt.Sprintf("build %d of 2", n)
 		if err := stoppedIn(ctx, phase); err != nil {
 			return err
 		}
 		p := plan(o, bazelPath, b.dir, n, h)
+		plans[n-1] = p
 		b.Commands[n-1] = p.argv(p.args...)
 		if n == 2 && o.Vary.Time {
 			// See Variations.Time: the copies' times must differ.
@@ -221,6 +255,10 @@ func (b *Builds) run(ctx context.Context, runner *bazel.Runner, o *Options, baze
 			}
 		}
 		b.progress(o, "%s: copying the workspace to %s", phase, p.copyDir)
+		start := time.Now()
+		if n == 2 {
+			gap = start.Sub(copied)
+		}
 		if err := copyWorkspace(ctx, o.Workspace, p.copyDir, p.umask, p.reverse); err != nil {
 			if stopped := stoppedIn(ctx, phase); stopped != nil {
 				return stopped
@@ -230,6 +268,9 @@ func (b *Builds) run(ctx context.Context, runner *bazel.Runner, o *Options, baze
 		copied = time.Now()
 		if err := os.MkdirAll(p.tmp, 0o755); err != nil {
 			return fmt.Errorf("%s: %w", phase, err)
+		}
+		if err := prepare(p); err != nil {
+			return err
 		}
 		b.progress(o, "%s in %s", phase, p.copyDir)
 		buildErr := p.build(ctx, runner, phase)
@@ -242,6 +283,9 @@ func (b *Builds) run(ctx context.Context, runner *bazel.Runner, o *Options, baze
 		if downErr != nil {
 			return downErr
 		}
+		if err := b.harvest(p, o, start); err != nil {
+			return err
+		}
 		// The copy and output base are done with; with Vary.Path off, the
 		// second build needs their paths.
 		for _, root := range p.roots {
@@ -249,15 +293,17 @@ func (b *Builds) run(ctx context.Context, runner *bazel.Runner, o *Options, baze
 				return err
 			}
 		}
-		if _, err := os.Stat(p.log); err != nil {
+		if _, err := os.Stat(logPath(b.dir, n)); err != nil {
 			return fmt.Errorf("%s wrote no execution log: %w", phase, err)
 		}
 	}
 	b.Old, b.New = logPath(b.dir, 1), logPath(b.dir, 2)
-	if o.KeepDir != "" {
-		if err := b.keep(o.KeepDir); err != nil {
-			return err
-		}
+	b.Reached = b.reached(asked, o, h, plans, gap)
+	switch {
+	case o.KeepOutputs != "":
+		return b.keepOutputs(ctx, o.KeepOutputs)
+	case o.KeepDir != "":
+		return b.keep(o.KeepDir)
 	}
 	return nil
 }
@@ -315,13 +361,6 @@ func otherFileSystem(workspace, tempDir string) string {
 	return dir
 }
 
-// canUnshareUTS says whether a new UTS namespace with another host name
-// can be made here (root, or CAP_SYS_ADMIN).
-func canUnshareUTS(ctx context.Context) bool {
-	cmd := exec.CommandContext(ctx, "unshare", "--uts", "/bin/sh", "-c", "hostname "+SecondHostname)
-	return cmd.Run() == nil
-}
-
 // stoppedIn is the error of a Run stopped before or during phase, or nil.
 func stoppedIn(ctx context.Context, phase string) error {
 	if err := bazel.Stopped(ctx); err != nil {
@@ -373,9 +412,10 @@ func (p *build) build(ctx context.Context, runner *bazel.Runner, phase string) e
 }
 
 // shutdown stops build p's server, if it started one: `bazel shutdown`
-// with the build's startup options, then whatever server of its output
-// base is still there is killed with what it runs. It runs whatever
-// became of the caller's context: a server must not outlive Run.
+// with the build's startup options, through its wrapper (as the build's
+// account, whose server it is), then whatever server of its output base
+// is still there is killed with what it runs. It runs whatever became of
+// the caller's context: a server must not outlive Run.
 func (p *build) shutdown(runner *bazel.Runner) error {
 	if err := runner.ShutdownWith(p.outputBase, p.invocation("")); err != nil {
 		return fmt.Errorf("build %d of 2: %w", p.n, err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,25 +15,36 @@ import (
 	"time"
 
 	"github.com/ahab-go/ahab/internal/bazel"
+	"github.com/ahab-go/ahab/internal/outdiff"
 )
 
 func TestParseVariations(t *testing.T) {
-	all := AllVariations()
+	all, def := AllVariations(), DefaultVariations()
+	without := func(v Variations, names ...string) Variations {
+		for _, n := range names {
+			*v.field(n) = false
+		}
+		return v
+	}
 	for _, tc := range []struct {
 		in   string
 		want Variations
 		str  string
 	}{
-		{"", all, "all"},
+		{"", def, "default"},
+		{"default", def, "default"},
 		{"all", all, "all"},
 		{"none", Variations{}, "none"},
-		{"-hostname", Variations{Path: true, Time: true, TZ: true, Locale: true, Umask: true, FileOrder: true}, "path,time,tz,locale,umask,file_order"},
+		{"-hostname", without(def, "hostname"), "path,time,tz,locale,umask,file_order,user,home,jobs,aslr,env"},
 		{"tz,locale", Variations{TZ: true, Locale: true}, "tz,locale"},
 		{"none,+umask", Variations{Umask: true}, "umask"},
-		{"+path", all, "all"},
-		{"all,-time,-path", Variations{TZ: true, Locale: true, Umask: true, FileOrder: true, Hostname: true}, "tz,locale,umask,file_order,hostname"},
+		{"+path", def, "default"},
+		{"+kernel,+exec_path", all, "all"},
+		{"all,-time,-path", without(all, "time", "path"), "tz,locale,umask,file_order,hostname,user,home,jobs,kernel,aslr,env,exec_path"},
 		{"path, file_order", Variations{Path: true, FileOrder: true}, "path,file_order"},
 		{"-all,hostname", Variations{Hostname: true}, "hostname"},
+		{"none,default,-user", without(def, "user"), "path,time,tz,locale,umask,file_order,hostname,home,jobs,aslr,env"},
+		{"user,jobs,aslr", Variations{User: true, Jobs: true, ASLR: true}, "user,jobs,aslr"},
 	} {
 		got, err := ParseVariations(tc.in)
 		if err != nil {
@@ -49,10 +61,10 @@ func TestParseVariations(t *testing.T) {
 			t.Errorf("ParseVariations(%q) = %+v, %v: String does not round-trip", got.String(), back, err)
 		}
 	}
-	for _, in := range []string{"clock", "-", "tz,,locale", "none,-tzz"} {
+	for _, in := range []string{"clock", "-", "tz,,locale", "none,-tzz", "-default"} {
 		if v, err := ParseVariations(in); err == nil {
 			t.Errorf("ParseVariations(%q) = %+v, expected an error", in, v)
-		} else if !strings.Contains(err.Error(), "expected all, none or one of: path, time, tz, locale, umask, file_order, hostname") {
+		} else if !strings.Contains(err.Error(), "expected default, all, none or one of: path, time, tz, locale, umask, file_order, hostname, user, home, jobs, kernel, aslr, env, exec_path") {
 			t.Errorf("ParseVariations(%q): %v, expected the names listed", in, err)
 		}
 	}
@@ -64,43 +76,97 @@ func TestPlan(t *testing.T) {
 	bazelFlags := []string{"--config=ci", "--disk_cache=/home/u/cache"}
 	startup1 := []string{bazelPath, "--output_base=/scratch/r/1/output_base", "--max_idle_secs=120"}
 	startup2 := []string{bazelPath, "--output_base=/scratch/r/2/later/output_base_two", "--max_idle_secs=120"}
-	args := func(log string) []string {
-		return []string{"build", "--config=ci", "--disk_cache=/home/u/cache",
-			"--disk_cache=", "--remote_cache=", "--noremote_accept_cached", "--noremote_upload_local_results",
-			"--execution_log_binary_file=" + log, "--", "//a/...", "-//a:slow"}
+	args := func(log string, jobs ...string) []string {
+		a := []string{"build", "--config=ci", "--disk_cache=/home/u/cache",
+			"--disk_cache=", "--remote_cache=", "--noremote_accept_cached", "--noremote_upload_local_results"}
+		return append(append(a, jobs...), "--execution_log_binary_file="+log, "--", "//a/...", "-//a:slow")
 	}
 	sh := func(script string) []string { return []string{"/bin/sh", "-c", script, "sh"} }
+	// The variations that were all there were, before the account, the
+	// home, parallelism, the kernel, ASLR, the environment and PATH.
+	classic := Variations{Path: true, Time: true, TZ: true, Locale: true, Umask: true, FileOrder: true, Hostname: true}
+	// A machine that allows everything: root, two CPUs, setarch.
+	other := &account{name: "ahab-reprotest", group: "ahab-reprotest", uid: 998, gid: 997, home: "/nonexistent/ahab-reprotest"}
+	everything := host{hostnameOK: true, account: other, cpus: []int{0, 1}, taskset: true, arch: "x86_64", kernelOK: true, aslrOK: true,
+		bazelrc: "/scratch/r/bazelrc", netrc: "/home/u/.netrc"}
 	for _, tc := range []struct {
 		name       string
 		vary       Variations
 		hostnameOK bool
 		otherFS    string
+		h          *host // in place of hostnameOK and otherFS
 		n          int
 		copyDir    string
 		client     []string
+		jobs       []string
+		log        string // when not in the scratch directory
 		env        []string
 		umask      int
 		reverse    bool
 	}{{
-		name: "first build, all variations", vary: AllVariations(), hostnameOK: true, n: 1,
+		name: "first build, every variation", vary: AllVariations(), h: &everything, n: 1,
+		copyDir: "/scratch/r/1/workspace/ws",
+		client: append(append(sh(`umask 0022 && exec "$@"`), "taskset", "-a", "-c", "0", "setarch", "x86_64", "-R"),
+			append(startup1, "--bazelrc=/scratch/r/bazelrc")...),
+		jobs:  []string{"--jobs=1"},
+		env:   []string{"PATH=/usr/bin:/bin", "HOSTNAME=box", "TZ=GMT+12", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=/scratch/r/1/home", "NETRC=/home/u/.netrc"},
+		umask: 0o022,
+	}, {
+		name: "second build, every variation", vary: AllVariations(), h: &everything, n: 2,
+		copyDir: "/scratch/r/2/later/workspace-two/ws",
+		client: append(append(append([]string{"unshare", "--uts"}, sh(`hostname ahab-reprotest-second && umask 0002 && exec "$@"`)...),
+			"setpriv", "--reuid=998", "--regid=997", "--init-groups", "setarch", "x86_64", "--uname-2.6"), append(startup2, "--bazelrc=/scratch/r/bazelrc")...),
+		jobs: []string{"--jobs=4"},
+		log:  "/scratch/r/2/new.binlog",
+		env: []string{"HOSTNAME=ahab-reprotest-second", "TZ=GMT-14", "LANG=C", "LC_ALL=C", "HOME=/scratch/r/2/later/home-two",
+			"USER=ahab-reprotest", "LOGNAME=ahab-reprotest", "PATH=/bin:/usr/bin:/nonexistent/ahab-reprotest-exec-path",
+			"REPROTEST_CAPTURE_ENVIRONMENT=i_capture_the_environment"},
+		umask: 0o002, reverse: true,
+	}, {
+		name: "second build, the environment of --vary-env", vary: Variations{Env: true}, n: 2,
+		copyDir: "/scratch/r/1/workspace/ws",
+		client:  []string{bazelPath, "--output_base=/scratch/r/1/output_base", "--max_idle_secs=120"},
+		env:     append(slices.Clone(userEnv), "FLAVOR=second", "CC=clang"),
+		umask:   -1,
+	}, {
+		name: "first build, the environment of --vary-env unset", vary: Variations{Env: true}, n: 1,
+		copyDir: "/scratch/r/1/workspace/ws",
+		client:  startup1,
+		env:     userEnv,
+		umask:   -1,
+	}, {
+		name: "jobs on one CPU: no taskset", vary: Variations{Jobs: true}, h: &host{cpus: []int{3}, taskset: true}, n: 1,
+		copyDir: "/scratch/r/1/workspace/ws",
+		client:  startup1,
+		jobs:    []string{"--jobs=1"},
+		env:     userEnv,
+		umask:   -1,
+	}, {
+		name: "home without .bazelrc", vary: Variations{Home: true}, n: 2,
+		copyDir: "/scratch/r/1/workspace/ws",
+		client:  []string{bazelPath, "--output_base=/scratch/r/1/output_base", "--max_idle_secs=120"},
+		env:     []string{"PATH=/usr/bin:/bin", "TZ=Europe/Paris", "LANG=fr_FR.UTF-8", "HOSTNAME=box", "LC_ALL=fr_FR.UTF-8", "HOME=/scratch/r/2/later/home-two"},
+		umask:   -1,
+	}, {
+		name: "first build, the classic variations", vary: classic, hostnameOK: true, n: 1,
 		copyDir: "/scratch/r/1/workspace/ws",
 		client:  append(sh(`umask 0022 && exec "$@"`), startup1...),
 		env:     []string{"PATH=/usr/bin:/bin", "HOME=/home/u", "HOSTNAME=box", "TZ=GMT+12", "LANG=C.UTF-8", "LC_ALL=C.UTF-8"},
 		umask:   0o022,
 	}, {
-		name: "second build, all variations", vary: AllVariations(), hostnameOK: true, n: 2,
+		name: "second build, the classic variations", vary: classic, hostnameOK: true, n: 2,
 		copyDir: "/scratch/r/2/later/workspace-two/ws",
 		client:  append(append([]string{"unshare", "--uts"}, sh(`hostname ahab-reprotest-second && umask 0002 && exec "$@"`)...), startup2...),
 		env:     []string{"PATH=/usr/bin:/bin", "HOME=/home/u", "HOSTNAME=ahab-reprotest-second", "TZ=GMT-14", "LANG=C", "LC_ALL=C"},
 		umask:   0o002, reverse: true,
 	}, {
-		name: "second build with a tmpfs: the copy goes there, not the output base", vary: AllVariations(), otherFS: "/dev/shm/x", n: 2,
+		name: "second build with a tmpfs: the copy goes there, not the output base", vary: classic, otherFS: "/dev/shm/x", n: 2,
 		copyDir: "/dev/shm/x/later/workspace-two/ws",
 		client:  append(sh(`umask 0002 && exec "$@"`), startup2...),
 		env:     []string{"PATH=/usr/bin:/bin", "HOME=/home/u", "HOSTNAME=box", "TZ=GMT-14", "LANG=C", "LC_ALL=C"},
 		umask:   0o002, reverse: true,
 	}, {
-		name: "first build with a tmpfs: on the scratch directory's", vary: AllVariations(), otherFS: "/dev/shm/x", n: 1,
+		name: "first build with a tmpfs: on the scratch directory's", vary: classic, otherFS: "/dev/shm/x", n: 1,
 		copyDir: "/scratch/r/1/workspace/ws",
 		client:  append(sh(`umask 0022 && exec "$@"`), startup1...),
 		env:     []string{"PATH=/usr/bin:/bin", "HOME=/home/u", "HOSTNAME=box", "TZ=GMT+12", "LANG=C.UTF-8", "LC_ALL=C.UTF-8"},
@@ -112,7 +178,7 @@ func TestPlan(t *testing.T) {
 		env:     userEnv,
 		umask:   -1,
 	}, {
-		name: "second build where unshare is not permitted", vary: AllVariations(), hostnameOK: false, n: 2,
+		name: "second build where unshare is not permitted", vary: classic, hostnameOK: false, n: 2,
 		copyDir: "/scratch/r/2/later/workspace-two/ws",
 		client:  append(sh(`umask 0002 && exec "$@"`), startup2...),
 		env:     []string{"PATH=/usr/bin:/bin", "HOME=/home/u", "HOSTNAME=box", "TZ=GMT-14", "LANG=C", "LC_ALL=C"},
@@ -144,7 +210,14 @@ func TestPlan(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := &Options{Labels: []string{"//a/...", "-//a:slow"}, Workspace: "/home/u/ws", Env: append(slices.Clone(userEnv), "TMPDIR=/home/u/tmp"), BazelFlags: bazelFlags, Vary: &tc.vary}
-			p := plan(o, bazelPath, dir, tc.n, host{hostnameOK: tc.hostnameOK, otherFS: tc.otherFS})
+			if strings.Contains(tc.name, "--vary-env") {
+				o.VaryEnv = []string{"FLAVOR=second", "CC=clang"}
+			}
+			h := host{hostnameOK: tc.hostnameOK, otherFS: tc.otherFS}
+			if tc.h != nil {
+				h = *tc.h
+			}
+			p := plan(o, bazelPath, dir, tc.n, h)
 			if p.copyDir != tc.copyDir {
 				t.Errorf("copy in %s, expected %s", p.copyDir, tc.copyDir)
 			}
@@ -158,8 +231,11 @@ func TestPlan(t *testing.T) {
 				t.Errorf("client\n%q, expected\n%q", p.client, tc.client)
 			}
 			log := map[int]string{1: "/scratch/r/old.binlog", 2: "/scratch/r/new.binlog"}[tc.n]
-			if p.log != log || !slices.Equal(p.args, args(log)) {
-				t.Errorf("log %s, args\n%q, expected %s and\n%q", p.log, p.args, log, args(log))
+			if tc.log != "" {
+				log = tc.log
+			}
+			if want := args(log, tc.jobs...); p.log != log || !slices.Equal(p.args, want) {
+				t.Errorf("log %s, args\n%q, expected %s and\n%q", p.log, p.args, log, want)
 			}
 			// Each build has a TMPDIR of its own, in the first root (the
 			// copy's, or the one on a tmpfs, is removed with it).
@@ -355,8 +431,10 @@ func call(t *testing.T, calls []string, s string) string {
 
 func TestRunWithFakeBazel(t *testing.T) {
 	f := newFake(t)
-	vary := AllVariations()
-	vary.Hostname = false // needs privileges the test may not have; TestRealBuilds covers it
+	vary := DefaultVariations()
+	// These need privileges the test may not have, and the other account
+	// could not write the record; TestRealBuilds covers them.
+	vary.Hostname, vary.User = false, false
 	b, err := f.run(t, context.Background(), "ok", &vary)
 	if err != nil {
 		t.Fatal(err)
@@ -371,7 +449,7 @@ func TestRunWithFakeBazel(t *testing.T) {
 		t.Errorf("%d calls, expected build, shutdown, build, shutdown:\n%s", len(calls), strings.Join(calls, "\n"))
 	}
 	first, second := call(t, calls, "old.binlog"), call(t, calls, "new.binlog")
-	for _, want := range []string{"|umask=0022|", "|TZ=GMT+12|LANG=C.UTF-8|LC_ALL=C.UTF-8", "/1/workspace/ws|"} {
+	for _, want := range []string{"|umask=0022|", "|TZ=GMT+12|LANG=C.UTF-8|LC_ALL=C.UTF-8", "/1/workspace/ws|", " --jobs=1 "} {
 		if !strings.Contains(first, want) {
 			t.Errorf("first build %q, expected %q in it", first, want)
 		}
@@ -384,6 +462,23 @@ func TestRunWithFakeBazel(t *testing.T) {
 	otherFS := b.otherFS
 	if otherFS != "" && !strings.Contains(second, "|pwd="+otherFS+"/") {
 		t.Errorf("second build %q, expected it in %s", second, otherFS)
+	}
+	// Both builds' outputs are kept until Close, each build described.
+	for i, d := range b.Described {
+		out, err := os.ReadFile(filepath.Join(b.Outputs[i], "bazel-out", "k8-fastbuild", "bin", "pwd.txt"))
+		if err != nil || strings.TrimSpace(string(out)) != d.Paths[0].Path || d.Paths[0].Role != "workspace" {
+			t.Errorf("build %d: output %q, %v; described as %+v", i+1, out, err, d)
+		}
+		if d.Start.IsZero() || d.End.Before(d.Start) || d.Env["TZ"] != []string{FirstTZ, SecondTZ}[i] {
+			t.Errorf("build %d described as %+v", i+1, d)
+		}
+	}
+	names := make([]string, len(b.Reached))
+	for i, r := range b.Reached {
+		names[i] = r.Name
+	}
+	if want := vary.Names(); !slices.Equal(names, want) {
+		t.Errorf("reached %q, expected a line for each of %q", names, want)
 	}
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
@@ -414,6 +509,40 @@ func TestRunKeepDir(t *testing.T) {
 	f.clean(t)
 	if got := listTree(t, keep); !slices.Equal(got, []string{"new.binlog", "old.binlog"}) {
 		t.Errorf("kept %q", got)
+	}
+}
+
+// --keep keeps both builds' outputs and logs, each tree described, and
+// nothing else.
+func TestRunKeepOutputs(t *testing.T) {
+	f := newFake(t)
+	keep := filepath.Join(t.TempDir(), "kept")
+	fakeBazel, _ := filepath.Abs(filepath.Join("testdata", "fake-bazel.sh"))
+	b, err := Run(context.Background(), Options{
+		Labels: []string{"//..."}, Workspace: f.workspace, Bazel: fakeBazel, TempDir: f.scratch, KeepOutputs: keep,
+		Env: []string{"PATH=" + os.Getenv("PATH"), "FAKE_BAZEL_RECORD=" + f.record}, Vary: &Variations{Path: true, TZ: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Outputs != [2]string{filepath.Join(keep, "old"), filepath.Join(keep, "new")} {
+		t.Errorf("outputs in %q, expected %s/old and new", b.Outputs, keep)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.clean(t)
+	want := []string{"new", "new/ahab-build.json", "new/bazel-out", "new/bazel-out/k8-fastbuild", "new/bazel-out/k8-fastbuild/bin",
+		"new/bazel-out/k8-fastbuild/bin/pwd.txt", "new.binlog", "old", "old/ahab-build.json", "old/bazel-out", "old/bazel-out/k8-fastbuild",
+		"old/bazel-out/k8-fastbuild/bin", "old/bazel-out/k8-fastbuild/bin/pwd.txt", "old.binlog"}
+	if got := listTree(t, keep); !slices.Equal(got, want) {
+		t.Errorf("kept %q, expected %q", got, want)
+	}
+	for i, name := range []string{"old", "new"} {
+		d, err := outdiff.Tree{Dir: filepath.Join(keep, name)}.Describe()
+		if err != nil || d.Env["TZ"] != []string{FirstTZ, SecondTZ}[i] {
+			t.Errorf("%s described as %+v, %v", name, d, err)
+		}
 	}
 }
 
@@ -463,6 +592,18 @@ func TestRunFailures(t *testing.T) {
 			t.Errorf("error %v, expected the directory named", err)
 		}
 	})
+	t.Run("kept builds in the way", func(t *testing.T) {
+		f := newFake(t)
+		keep := t.TempDir()
+		if err := os.Mkdir(filepath.Join(keep, "new"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Run(context.Background(), Options{Labels: []string{"//..."}, Workspace: f.workspace, KeepOutputs: keep, TempDir: f.scratch})
+		if err == nil || err.Error() != keep+": new exists already, expected a directory without old/ and new/ to keep the builds in" {
+			t.Errorf("error %v, expected one naming %s/new", err, keep)
+		}
+		f.clean(t)
+	})
 	t.Run("no bazel", func(t *testing.T) {
 		f := newFake(t)
 		_, err := Run(context.Background(), Options{Labels: []string{"//..."}, Workspace: f.workspace, Bazel: filepath.Join(f.scratch, "nobazel")})
@@ -510,5 +651,62 @@ func TestRunStopped(t *testing.T) {
 			}
 			f.clean(t)
 		})
+	}
+}
+
+func TestParseCPUList(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []int
+	}{
+		{"0", []int{0}},
+		{"0-3", []int{0, 1, 2, 3}},
+		{"0-1,4,6-7", []int{0, 1, 4, 6, 7}},
+	} {
+		got, err := parseCPUList(tc.in)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("parseCPUList(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+		if back := cpuList(got); back != tc.in {
+			t.Errorf("cpuList(%v) = %q, want %q", got, back, tc.in)
+		}
+	}
+	for _, in := range []string{"", "a", "3-1", "0-99999999", "1,"} {
+		if got, err := parseCPUList(in); err == nil {
+			t.Errorf("parseCPUList(%q) = %v, want an error", in, got)
+		}
+	}
+}
+
+// A variation the machine does not allow is left out, and Reached says
+// why: here the account, whose scratch directory another account could not
+// reach (the test's temporary directory is closed), or which only root may
+// switch to.
+func TestRunSkipsWhatTheMachineForbids(t *testing.T) {
+	f := newFake(t)
+	_, existed := user.Lookup(SecondUser)
+	b, err := f.run(t, context.Background(), "ok", &Variations{Path: true, User: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := b.Close(); err != nil {
+			t.Error(err)
+		}
+		if _, err := user.Lookup(SecondUser); existed != nil && err == nil {
+			t.Errorf("the account %s was made, and is left", SecondUser)
+		}
+	}()
+	if b.Varied.User {
+		t.Errorf("the user varied, expected it skipped")
+	}
+	want := []string{"varied path: ", "not varied: user: "}
+	if len(b.Reached) != len(want) {
+		t.Fatalf("reached %q, expected a line for path and one for user", b.Reached)
+	}
+	for i, r := range b.Reached {
+		if !strings.HasPrefix(r.String(), want[i]) {
+			t.Errorf("%q, expected it to start with %q", r, want[i])
+		}
 	}
 }

@@ -13,8 +13,10 @@ import (
 	"io"
 	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/label"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/report"
 )
@@ -83,10 +85,10 @@ const fingerprintKey = "ahabFinding/v1"
 
 // Fingerprint identifies a finding across runs: a hash of its kind, its
 // action's mnemonic and target and its own fields, as the JSON report
-// writes them (a contract), never of its count or where its target is
-// declared. GitHub uses it to tell a new alert from one it has seen.
+// writes them (a contract), never of its count, its evidence or where its
+// target is declared. GitHub uses it to tell a new alert from one it has seen.
 func Fingerprint(f *finding.Finding) string {
-	sum := sha256.Sum256(report.FindingJSON(f))
+	sum := sha256.Sum256(report.FingerprintJSON(f))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -144,7 +146,7 @@ func Write(w io.Writer, findings report.Findings, opts Options) error {
 				maxResults, maxResults, len(groups))))
 			groups = mostSevere(groups, maxResults, func(g group) finding.Kind { return g.kind })
 		}
-		place(groupResults(findings, groups, opts.Locations))
+		place(groupResults(findings, groups, opts.Locations, opts.Mode))
 		run.Properties.Collapsed = true
 	}
 	keep := func(n int, why string) {
@@ -171,7 +173,7 @@ func Write(w io.Writer, findings report.Findings, opts Options) error {
 	if n := findings.Len(); n > maxResults {
 		collapse(fmt.Sprintf("%d distinct findings are more results than the %d a run may have", n, maxResults))
 	} else {
-		place(distinctResults(findings, opts.Locations))
+		place(distinctResults(findings, opts.Locations, opts.Mode))
 	}
 	data, size, err := encode()
 	if err == nil && size > maxBytes && collapsed == nil {
@@ -262,19 +264,20 @@ func notification(id, level, text string) sarifNotification {
 
 // distinctResults is a result per finding, and the notifications that
 // say which results have no line and why.
-func distinctResults(findings report.Findings, locs Locations) ([]sarifResult, []sarifNotification) {
+func distinctResults(findings report.Findings, locs Locations, m mode.Mode) ([]sarifResult, []sarifNotification) {
 	results := make([]sarifResult, 0, findings.Len())
 	placed := placer{locs: locs, seen: map[string]bool{}}
 	for i := range findings.Len() {
 		c := findings.At(i)
-		results = append(results, newResult(&c.Finding, c.Count, placed.location(c.Action.Target)))
+		results = append(results, newResult(&c.Finding, c.Count, placed.location(c.Action.Target), m))
 	}
 	return results, placed.notifications()
 }
 
-// newResult is the result of one finding that occurred count times.
-func newResult(f *finding.Finding, count int, loc sarifLocation) sarifResult {
-	return sarifResult{
+// newResult is the result of one finding that occurred count times, at
+// loc, judged as m.
+func newResult(f *finding.Finding, count int, loc sarifLocation, m mode.Mode) sarifResult {
+	r := sarifResult{
 		RuleID:              f.Kind.String(),
 		RuleIndex:           int(f.Kind),
 		Level:               f.Kind.Class().Level(),
@@ -288,6 +291,35 @@ func newResult(f *finding.Finding, count int, loc sarifLocation) sarifResult {
 			Remedy:   f.Remedy(),
 		},
 	}
+	if m != mode.Ahab02 {
+		r.RelatedLocations = evidenceLocations(f.Evidence)
+	}
+	return r
+}
+
+// evidenceLocations are the places a finding's evidence names. SARIF
+// 2.1.0 keeps a result's locations for where the problem is to be fixed,
+// and more than one only when every one must change (§3.27.12); the
+// evidence is where the analysis saw the cause, which relatedLocations
+// holds (§3.27.22), each with its own id and message.
+func evidenceLocations(evidence []finding.Evidence) []sarifLocation {
+	var locs []sarifLocation
+	for i, e := range evidence {
+		art := sarifArtifactLocation{URI: uriOf(e.File), URIBaseID: "%SRCROOT%"}
+		switch {
+		case strings.HasPrefix(e.File, "/"):
+			art = sarifArtifactLocation{URI: (&url.URL{Scheme: "file", Path: e.File}).String()}
+		case strings.HasPrefix(e.File, "external/"):
+			// Not in this repository: no base GitHub could resolve.
+			art.URIBaseID = ""
+		}
+		loc := sarifLocation{ID: i + 1, PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: art}, Message: &sarifText{Text: e.Text}}
+		if e.Line > 0 {
+			loc.PhysicalLocation.Region = &sarifRegion{StartLine: e.Line}
+		}
+		locs = append(locs, loc)
+	}
+	return locs
 }
 
 // group is the findings of one kind in one target, which a collapsed log
@@ -325,12 +357,12 @@ func groupFindings(findings report.Findings) []group {
 
 // groupResults is a result per group; a group of one is that finding's
 // own result.
-func groupResults(findings report.Findings, groups []group, locs Locations) ([]sarifResult, []sarifNotification) {
+func groupResults(findings report.Findings, groups []group, locs Locations, m mode.Mode) ([]sarifResult, []sarifNotification) {
 	placed := placer{locs: locs, seen: map[string]bool{}}
 	results := make([]sarifResult, len(groups))
 	for i, g := range groups {
 		c := findings.At(g.first)
-		r := newResult(&c.Finding, g.occurrences, placed.location(g.target))
+		r := newResult(&c.Finding, g.occurrences, placed.location(g.target), m)
 		if g.distinct > 1 {
 			r.Message.Text = fmt.Sprintf("%d distinct %s findings (%d occurrences) in target %s; the first: %s",
 				g.distinct, g.kind, g.occurrences, g.target, r.Message.Text)
@@ -392,23 +424,23 @@ func (p *placer) location(target string) sarifLocation {
 			*n++
 		}
 	}
-	repo, pkg, ok := report.SplitLabel(target)
-	if !ok {
+	l, err := label.Parse(target)
+	if err != nil {
 		count(&p.nowhere)
 		return loc
 	}
 	declared, found := p.locs.ByTarget[target]
 	path := declared.Path
 	if path == "" {
-		path = buildPath(pkg)
+		path = l.BuildFile()
 	}
 	phys := &sarifPhysicalLocation{}
 	switch {
-	case repo != "":
+	case !l.IsMain():
 		// Its BUILD file is not in this repository, so there is no line
 		// GitHub could show; the path still says which file it is.
 		count(&p.external)
-		phys.ArtifactLocation = sarifArtifactLocation{URI: uriOf("external/" + repo + "/" + path)}
+		phys.ArtifactLocation = sarifArtifactLocation{URI: uriOf("external/" + l.Repo + "/" + path)}
 	case found && declared.Line > 0:
 		phys.ArtifactLocation = sarifArtifactLocation{URI: uriOf(path), URIBaseID: "%SRCROOT%"}
 		phys.Region = &sarifRegion{StartLine: declared.Line, StartColumn: declared.Column}
@@ -432,33 +464,18 @@ func (p *placer) notifications() []sarifNotification {
 	if p.missing > 0 {
 		notes = append(notes, notification("locations", "warning", fmt.Sprintf(
 			"Bazel gave no location for %d %s: %s point at %s package's BUILD file, without a line",
-			p.missing, plural(p.missing, "target", "targets"), plural(p.missing, "its results", "their results"), plural(p.missing, "its", "their"))))
+			p.missing, report.Plural(p.missing, "target", "targets"), report.Plural(p.missing, "its results", "their results"), report.Plural(p.missing, "its", "their"))))
 	}
 	if p.external > 0 {
 		notes = append(notes, notification("external", "note", fmt.Sprintf(
 			"%d %s in external repositories, whose BUILD files are not in this one: %s point at external/REPOSITORY/PACKAGE/BUILD, without a line",
-			p.external, plural(p.external, "target is", "targets are"), plural(p.external, "its results", "their results"))))
+			p.external, report.Plural(p.external, "target is", "targets are"), report.Plural(p.external, "its results", "their results"))))
 	}
 	if p.nowhere > 0 {
 		notes = append(notes, notification("locations", "warning", fmt.Sprintf(
-			"%d %s no label, so %s no file", p.nowhere, plural(p.nowhere, "target has", "targets have"), plural(p.nowhere, "its results have", "their results have"))))
+			"%d %s no label, so %s no file", p.nowhere, report.Plural(p.nowhere, "target has", "targets have"), report.Plural(p.nowhere, "its results have", "their results have"))))
 	}
 	return notes
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// buildPath is the BUILD file of a package when nobody said which one.
-func buildPath(pkg string) string {
-	if pkg == "" {
-		return "BUILD"
-	}
-	return pkg + "/BUILD"
 }
 
 // uriOf is a relative path as a URI reference: escaped, and never read as
@@ -583,6 +600,7 @@ type sarifResult struct {
 	Level               string                `json:"level"`
 	Message             sarifText             `json:"message"`
 	Locations           []sarifLocation       `json:"locations"`
+	RelatedLocations    []sarifLocation       `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string     `json:"partialFingerprints"`
 	Properties          sarifResultProperties `json:"properties"`
 }
@@ -596,8 +614,10 @@ type sarifResultProperties struct {
 }
 
 type sarifLocation struct {
+	ID               int                    `json:"id,omitempty"` // only related locations have one
 	PhysicalLocation *sarifPhysicalLocation `json:"physicalLocation,omitempty"`
 	LogicalLocations []sarifLogicalLocation `json:"logicalLocations,omitempty"`
+	Message          *sarifText             `json:"message,omitempty"`
 }
 
 type sarifPhysicalLocation struct {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -460,3 +461,62 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 // checkGolden compares got with the golden file at path.
 func checkGolden(t *testing.T, path string, got []byte) { testenv.Golden(t, path, got, *update) }
+
+// TestEvidenceIsRelatedLocations: a finding's evidence is where the
+// analysis saw the cause, not where to fix the finding, so SARIF gives it
+// as related locations (§3.27.22), each with an id and the evidence's
+// text; the fingerprint ignores it, and a log of Ahab 0.2's judgement has
+// none.
+func TestEvidenceIsRelatedLocations(t *testing.T) {
+	f := findingtest.Full(finding.VariationSource)
+	f.Evidence = []finding.Evidence{
+		{File: "tools/gen.py", Line: 12, Text: "time.time() reaches the output"},
+		{File: "external/rules_x/gen.py", Text: "reads the clock"},
+		{File: "/usr/lib/python3/time.py", Line: 3, Text: "the machine's own"},
+	}
+	raw, _ := writeSARIF(t, report.Slice{{Finding: f, Count: 1}}, Options{Mode: mode.Default})
+	var doc struct {
+		Runs []struct {
+			Results []struct {
+				PartialFingerprints map[string]string
+				RelatedLocations    []struct {
+					ID               int
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI, URIBaseID string }
+						Region           *struct{ StartLine int }
+					}
+					Message struct{ Text string }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	r := doc.Runs[0].Results[0]
+	var got []string
+	for _, l := range r.RelatedLocations {
+		line := 0
+		if l.PhysicalLocation.Region != nil {
+			line = l.PhysicalLocation.Region.StartLine
+		}
+		got = append(got, fmt.Sprintf("%d %s %s:%d %s", l.ID, l.PhysicalLocation.ArtifactLocation.URIBaseID, l.PhysicalLocation.ArtifactLocation.URI, line, l.Message.Text))
+	}
+	want := []string{
+		"1 %SRCROOT% tools/gen.py:12 time.time() reaches the output",
+		"2  external/rules_x/gen.py:0 reads the clock",
+		"3  file:///usr/lib/python3/time.py:3 the machine's own",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("related locations:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	bare := f
+	bare.Evidence = nil
+	if r.PartialFingerprints[fingerprintKey] != Fingerprint(&bare) {
+		t.Error("the evidence changes the fingerprint")
+	}
+	compat, _ := writeSARIF(t, report.Slice{{Finding: f, Count: 1}}, Options{Mode: mode.Ahab02})
+	if bytes.Contains(compat, []byte("relatedLocations")) {
+		t.Error("a log of Ahab 0.2's judgement has the evidence")
+	}
+}

@@ -85,7 +85,7 @@ func Read(name string, r io.Reader) (*Report, error) {
 			if n > maxOccurrences-total {
 				return d.Errorf("counts add up to more than %d", uint64(maxOccurrences))
 			}
-			if newKindAt == "" && (f.Kind.Info().New || f.Command != "" || f.Source == finding.Inherited) {
+			if newKindAt == "" && (f.Kind.Info().New || f.Command != "" || f.Source == finding.Inherited || len(f.Evidence) > 0) {
 				newKindAt = entry
 			}
 			total += n
@@ -142,38 +142,8 @@ func readEntry(d *jsonfile.Decoder) (f finding.Finding, n uint64, err error) {
 // violationFields are every field a violation object may have, over all
 // kinds. Each has one meaning whatever the kind, so a violation is read in
 // one pass, whatever the order of its fields, and then checked against
-// its kind.
-var violationFields = []string{"kind", "action", "source", "sentinel", "site", "actual", "requirement",
-	"path", "program", "wrappers", "synonym", "unmet", "variation", "command"}
-
-// kindFields are the fields each kind has besides kind and action (§8.1).
-func kindFields(k finding.Kind) []string {
-	switch k {
-	case finding.EnvironmentLeak:
-		return []string{"source", "sentinel", "site"}
-	case finding.BadPath:
-		return []string{"actual"}
-	case finding.ExecutionRequirement:
-		return []string{"requirement"}
-	case finding.AbsolutePath:
-		return []string{"path", "site"}
-	case finding.WorkspaceStatus:
-		return []string{"path"}
-	case finding.NeverReproducible:
-		return []string{"program", "wrappers", "synonym"}
-	case finding.ConditionalReproducibility:
-		return []string{"program", "wrappers", "synonym", "unmet", "command"}
-	case finding.VariationSource:
-		return []string{"variation", "command"}
-	}
-	return []string{"program", "wrappers", "command"}
-}
-
-// optionalFields may be left out of a violation (§8.4); a program kind's
-// command is there only when the program is a command of a shell script.
-func optionalField(k finding.Kind, field string) bool {
-	return field == "synonym" || field == "command" && k.HasProgram()
-}
+// its kind's members (Kind.Members).
+var violationFields = append(append([]string{"kind", "action"}, finding.MemberNames()...), "evidence")
 
 func readViolation(d *jsonfile.Decoder) (finding.Finding, error) {
 	var f finding.Finding
@@ -192,52 +162,10 @@ func readViolation(d *jsonfile.Decoder) (finding.Finding, error) {
 			}
 		case "action":
 			f.Action, err = readAction(d)
-		case "source":
-			var src string
-			if src, err = d.String("a source"); err == nil {
-				var ok bool
-				if f.Source, ok = finding.SourceByName(src); !ok {
-					err = d.Errorf("unknown source %s, expected one of `user`, `hostname`, `inherited`", jsonfile.Backquote(src))
-				}
-			}
-		case "sentinel":
-			f.Sentinel, err = d.String("a string")
-		case "site":
-			f.Site, err = readSite(d)
-		case "actual":
-			f.Actual, err = d.String("a string")
-		case "requirement":
-			f.Requirement, err = d.String("a string")
-		case "path":
-			f.Path, err = d.String("a string")
-		case "program":
-			f.Program, err = readProgram(d)
-		case "wrappers":
-			err = d.Array("a sequence of programs", func() error {
-				w, err := readProgram(d)
-				f.Wrappers = append(f.Wrappers, w)
-				return err
-			})
-		case "synonym":
-			if d.IsNull() {
-				return d.Null("null")
-			}
-			var syn program.ID
-			syn, err = readProgram(d)
-			f.Synonym = &syn
-		case "unmet":
-			err = d.Array("a sequence of unmet conditions", func() error {
-				u, err := readUnmet(d)
-				f.Unmet = append(f.Unmet, u)
-				return err
-			})
-			// The original holds unmet conditions as a sorted set.
-			slices.SortFunc(f.Unmet, finding.CompareUnmet)
-			f.Unmet = slices.CompactFunc(f.Unmet, func(a, b finding.Unmet) bool { return finding.CompareUnmet(a, b) == 0 })
-		case "variation":
-			f.Variation, err = d.String("a string")
-		case "command":
-			f.Command, err = d.String("a string")
+		case "evidence":
+			f.Evidence, err = readEvidence(d)
+		default:
+			err = readMember(d, field, &f)
 		}
 		return err
 	})
@@ -247,19 +175,123 @@ func readViolation(d *jsonfile.Decoder) (finding.Finding, error) {
 	if !seen["kind"] {
 		return f, d.Errorf("missing field `kind`")
 	}
-	want := append([]string{"action"}, kindFields(f.Kind)...)
+	want := []string{"action"}
+	for _, m := range f.Kind.Members() {
+		want = append(want, m.String())
+	}
 	for field := range seen {
-		if field != "kind" && !slices.Contains(want, field) {
+		if field != "kind" && field != "evidence" && !slices.Contains(want, field) {
 			return f, d.Errorf("field %s does not belong to a %s violation, expected %s", jsonfile.Backquote(field), jsonfile.Backquote(f.Kind.String()), jsonfile.OneOf(want))
 		}
 	}
-	for _, field := range want {
-		if !seen[field] && !optionalField(f.Kind, field) {
-			return f, d.Errorf("missing field `%s`", field)
+	if !seen["action"] {
+		return f, d.Errorf("missing field `action`")
+	}
+	for _, m := range f.Kind.Members() {
+		if !seen[m.String()] && !m.Optional() {
+			return f, d.Errorf("missing field `%s`", m)
 		}
 	}
 	return f, nil
 }
+
+// readMember reads the member named field into f; the name says which
+// field of a finding it is, whatever the kind.
+func readMember(d *jsonfile.Decoder, field string, f *finding.Finding) error {
+	var err error
+	switch field {
+	case "source":
+		var src string
+		if src, err = d.String("a source"); err == nil {
+			var ok bool
+			if f.Source, ok = finding.SourceByName(src); !ok {
+				err = d.Errorf("unknown source %s, expected one of `user`, `hostname`, `inherited`", jsonfile.Backquote(src))
+			}
+		}
+	case "sentinel":
+		f.Sentinel, err = d.String("a string")
+	case "site":
+		f.Site, err = readSite(d)
+	case "actual":
+		f.Actual, err = d.String("a string")
+	case "requirement":
+		f.Requirement, err = d.String("a string")
+	case "path":
+		f.Path, err = d.String("a string")
+	case "program":
+		f.Program, err = readProgram(d)
+	case "wrappers":
+		err = d.Array("a sequence of programs", func() error {
+			w, err := readProgram(d)
+			f.Wrappers = append(f.Wrappers, w)
+			return err
+		})
+	case "synonym":
+		if d.IsNull() {
+			return d.Null("null")
+		}
+		var syn program.ID
+		syn, err = readProgram(d)
+		f.Synonym = &syn
+	case "unmet":
+		err = d.Array("a sequence of unmet conditions", func() error {
+			u, err := readUnmet(d)
+			f.Unmet = append(f.Unmet, u)
+			return err
+		})
+		// The original holds unmet conditions as a sorted set.
+		slices.SortFunc(f.Unmet, finding.CompareUnmet)
+		f.Unmet = slices.CompactFunc(f.Unmet, func(a, b finding.Unmet) bool { return finding.CompareUnmet(a, b) == 0 })
+	case "variation":
+		f.Variation, err = d.String("a string")
+	case "command":
+		f.Command, err = d.String("a string")
+	}
+	return err
+}
+
+// readEvidence reads a list of {"file": …, "line": …, "text": …}, line
+// optional, as a sorted set: a finding's evidence, whatever the order it
+// was written in.
+func readEvidence(d *jsonfile.Decoder) ([]finding.Evidence, error) {
+	var list []finding.Evidence
+	err := d.Array("a sequence of evidence", func() error {
+		var e finding.Evidence
+		var file, text bool
+		err := d.Fields("an evidence object", []string{"file", "line", "text"}, func(field string) error {
+			var err error
+			switch field {
+			case "file":
+				file = true
+				e.File, err = d.String("a string")
+			case "line":
+				var n uint64
+				if n, err = d.Uint("a positive line number", maxLine); err == nil && n == 0 {
+					err = d.Errorf("line 0, expected a positive line number (leave line out for the whole file)")
+				}
+				e.Line = int(n)
+			case "text":
+				text = true
+				e.Text, err = d.String("a string")
+			}
+			return err
+		})
+		switch {
+		case err != nil:
+		case !file:
+			err = d.Errorf("missing field `file`")
+		case !text:
+			err = d.Errorf("missing field `text`")
+		}
+		list = append(list, e)
+		return err
+	})
+	slices.SortFunc(list, finding.CompareEvidence)
+	return slices.Compact(list), err
+}
+
+// maxLine bounds a line number, far beyond any file's.
+const maxLine = math.MaxInt32
 
 func kindTags() []string {
 	var tags []string

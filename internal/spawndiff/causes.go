@@ -1,6 +1,11 @@
 package spawndiff
 
-import "github.com/ahab-go/ahab/internal/analyze"
+import (
+	"slices"
+
+	"github.com/ahab-go/ahab/internal/analyze"
+	"github.com/ahab-go/ahab/internal/finding"
+)
 
 // AttachCauses puts the static analysis beside the divergent actions: each
 // gets the findings of the action of static that has one of its outputs
@@ -25,4 +30,31 @@ func (r *Result) AttachCauses(source string, static *analyze.Index) {
 		}
 		a.Causes = af.Findings
 	}
+}
+
+// UnknownPrograms are the programs of the action's unknown_program
+// findings, in report order: a cause nobody described, which the analysis
+// can neither confirm nor rule out.
+func (a *Action) UnknownPrograms() []string {
+	var out []string
+	for _, f := range a.Causes {
+		if f.Kind == finding.UnknownProgram {
+			if p := f.Program.String(); !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// UnknownRoots counts the root causes that no finding explains but that
+// run a program no spec describes.
+func (r *Result) UnknownRoots() int {
+	n := 0
+	for i := range r.Actions {
+		if a := &r.Actions[i]; a.Verdict.IsRoot() && !a.Explained() && len(a.UnknownPrograms()) > 0 {
+			n++
+		}
+	}
+	return n
 }

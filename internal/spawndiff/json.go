@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/ahab-go/ahab/internal/outdiff"
 	"github.com/ahab-go/ahab/internal/report"
 )
 
@@ -27,7 +28,10 @@ import (
 // the outputs of each root cause they descend from (empty for root causes
 // themselves). "causes" holds Action.Causes, each as the findings report
 // writes it. "static" and each action's "explained" are there only when
-// causes were attached (AttachCauses).
+// causes were attached (AttachCauses), and with them, "unknown_programs"
+// (the programs of the action's unknown_program causes) and the static
+// "unknown_program" (the unexplained root causes that run one) when there
+// are any.
 func WriteJSON(w io.Writer, r *Result) error {
 	bw := bufio.NewWriter(w)
 	var b []byte
@@ -48,7 +52,7 @@ func WriteJSON(w io.Writer, r *Result) error {
 	if r.Static != "" {
 		roots, explained := r.Roots()
 		b = append(b, "  \"static\": "...)
-		b = appendJSON(b, jsonStatic{Source: r.Static, RootCauses: roots, Explained: explained})
+		b = appendJSON(b, jsonStatic{Source: r.Static, RootCauses: roots, Explained: explained, UnknownProgram: r.UnknownRoots()})
 		b = append(b, ",\n"...)
 	}
 	b = append(b, "  \"actions\": ["...)
@@ -73,14 +77,18 @@ func WriteJSON(w io.Writer, r *Result) error {
 
 // jsonAction is one action of the JSON report, its fields in report order.
 type jsonAction struct {
-	Outputs    []string          `json:"outputs"`
-	Mnemonic   string            `json:"mnemonic"`
-	Target     string            `json:"target,omitempty"`
-	Verdict    string            `json:"verdict"`
-	Differs    []string          `json:"differs"`
-	Causes     []json.RawMessage `json:"causes"`
-	Explained  *bool             `json:"explained,omitempty"`
-	RootCauses [][]string        `json:"root_causes"`
+	Outputs   []string          `json:"outputs"`
+	Mnemonic  string            `json:"mnemonic"`
+	Target    string            `json:"target,omitempty"`
+	Verdict   string            `json:"verdict"`
+	Differs   []string          `json:"differs"`
+	Causes    []json.RawMessage `json:"causes"`
+	Explained *bool             `json:"explained,omitempty"`
+	// UnknownPrograms are the programs of the action's unknown_program
+	// causes, there only when it has some.
+	UnknownPrograms []string     `json:"unknown_programs,omitempty"`
+	RootCauses      [][]string   `json:"root_causes"`
+	Inside          []jsonInside `json:"inside,omitempty"`
 }
 
 // jsonStatic says where the causes came from and how many root causes
@@ -89,36 +97,55 @@ type jsonStatic struct {
 	Source     string `json:"source"`
 	RootCauses int    `json:"root_causes"`
 	Explained  int    `json:"explained"`
+	// UnknownProgram counts the unexplained root causes that run a
+	// program no spec describes; there only when some do.
+	UnknownProgram int `json:"unknown_program,omitempty"`
 }
 
 func appendAction(b []byte, r *Result, a *Action) []byte {
 	ja := jsonAction{
-		Outputs:    nonNil(a.Outputs),
+		Outputs:    append([]string{}, a.Outputs...), // [] rather than null
 		Mnemonic:   a.Mnemonic,
 		Target:     a.Target,
 		Verdict:    a.Verdict.String(),
 		Differs:    a.Differs.Names(),
-		Causes:     []json.RawMessage{},
+		Causes:     report.CausesJSON(a.Causes),
 		RootCauses: [][]string{},
-	}
-	for i := range a.Causes {
-		ja.Causes = append(ja.Causes, report.FindingJSON(&a.Causes[i]))
 	}
 	if r.Static != "" {
 		explained := a.Explained()
 		ja.Explained = &explained
+		ja.UnknownPrograms = a.UnknownPrograms()
 	}
 	for _, i := range a.RootCauses {
-		ja.RootCauses = append(ja.RootCauses, nonNil(r.Actions[i].Outputs))
+		ja.RootCauses = append(ja.RootCauses, append([]string{}, r.Actions[i].Outputs...))
 	}
+	ja.Inside = insideJSON(a)
 	return appendJSON(b, ja)
 }
 
-func nonNil[T any](xs []T) []T {
-	if xs == nil {
-		return []T{}
+// jsonInside is what differs inside one output (Result.Diagnose): the
+// diagnosis's fields after the output's path, or why there is none, and
+// diffoscope's report.
+type jsonInside struct {
+	Path string `json:"path"`
+	*outdiff.Diagnosis
+	NotDiagnosed string `json:"not_diagnosed,omitempty"`
+	Diffoscope   string `json:"diffoscope,omitempty"`
+}
+
+// insideJSON lists the diagnosed outputs of a root cause; nil when none
+// was diagnosed, so that reports made without the builds' outputs stay as
+// they were.
+func insideJSON(a *Action) []jsonInside {
+	var in []jsonInside
+	for i := range a.OutputChanges {
+		c := &a.OutputChanges[i]
+		if c.Inside != nil || c.NotDiagnosed != "" || c.Diffoscope != "" {
+			in = append(in, jsonInside{Path: c.Path, Diagnosis: c.Inside, NotDiagnosed: c.NotDiagnosed, Diffoscope: c.Diffoscope})
+		}
 	}
-	return xs
+	return in
 }
 
 // appendJSON appends v encoded; everything here encodes (causes were

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -259,6 +260,80 @@ func TestAttachCauses(t *testing.T) {
 		if !strings.Contains(text.String(), line) {
 			t.Errorf("text report lacks %q:\n%s", line, text.String())
 		}
+	}
+}
+
+// A root cause no finding predicts but whose action runs a program no spec
+// describes is not said to have no static cause: the program is unknown, a
+// cause nobody described, and the text, the summary and the JSON say so. A
+// cause's evidence is shown under it.
+func TestUnknownProgramCause(t *testing.T) {
+	r := Diff(
+		logOf(t, "old", sp("Render", out("bin/robots.txt", "1")), sp("Gen", out("bin/clock.txt", "1")), sp("Cp", out("bin/copy.txt", "1"))),
+		logOf(t, "new", sp("Render", out("bin/robots.txt", "2")), sp("Gen", out("bin/clock.txt", "2")), sp("Cp", out("bin/copy.txt", "2"))))
+	render := program.ID{Origin: program.Origin{Kind: program.Main}, Path: "scripts/render"}
+	unknown := finding.Finding{Kind: finding.UnknownProgram, Action: finding.ActionRef{Mnemonic: "Render", Target: "//web:robots_txt"}, Program: render}
+	clock := finding.Finding{Kind: finding.VariationSource, Action: finding.ActionRef{Mnemonic: "Genrule", Target: "//:clock"}, Variation: "clock",
+		Command: "python3 gen.py", Evidence: []finding.Evidence{{File: "gen.py", Line: 3, Text: "time.time() reaches the output"}}}
+	alsoUnknown := unknown
+	alsoUnknown.Action = clock.Action
+	static := analyze.NewIndex([]analyze.ActionFindings{
+		{Mnemonic: "Render", Target: "//web:robots_txt", Outputs: []string{"bin/robots.txt"}, Findings: []finding.Finding{unknown}},
+		{Mnemonic: "Genrule", Target: "//:clock", Outputs: []string{"bin/clock.txt"}, Findings: []finding.Finding{clock, alsoUnknown}},
+	})
+	r.AttachCauses("aquery.pb", static)
+
+	var text, summary, js bytes.Buffer
+	if err := WriteText(&text, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	WriteSummary(&summary, r, TextOptions{})
+	WriteJSON(&js, r)
+	for _, line := range []string{
+		"the static analysis of aquery.pb predicts 1 of 3 root causes; 2 unexplained, 1 of them running an unknown program",
+		`     unknown program: reproducibility unknown [unknown_program]: Render action for target //web:robots_txt runs program "//scripts/render", which has no known reproducibility spec` + "\n",
+		"     cause: reproducibility violation [variation_source]: Genrule action for target //:clock writes the time",
+		"       evidence: gen.py:3: time.time() reaches the output\n",
+		// The explained action's unknown program is one more finding.
+		"(and 1 finding that predicts no divergence, in the JSON report)",
+	} {
+		if !strings.Contains(text.String(), line) {
+			t.Errorf("text report lacks %q:\n%s", line, text.String())
+		}
+	}
+	if n := strings.Count(text.String(), "no static cause"); n != 1 {
+		t.Errorf("%d actions with no static cause, want 1 (bin/copy.txt):\n%s", n, text.String())
+	}
+	if n := strings.Count(text.String(), "unknown program:"); n != 1 {
+		t.Errorf("%d unknown program lines, want 1:\n%s", n, text.String())
+	}
+	if !strings.Contains(summary.String(), "//web:robots_txt: 0 downstream, 0 absorbed (unknown program)") ||
+		!strings.Contains(summary.String(), "bin/copy.txt: 0 downstream, 0 absorbed (no static cause)") {
+		t.Errorf("summary:\n%s", summary.String())
+	}
+	var doc struct {
+		Static  map[string]any `json:"static"`
+		Actions []struct {
+			Target          string   `json:"target"`
+			Explained       bool     `json:"explained"`
+			UnknownPrograms []string `json:"unknown_programs"`
+		} `json:"actions"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]any{"source": "aquery.pb", "root_causes": 3.0, "explained": 1.0, "unknown_program": 1.0}; !reflect.DeepEqual(doc.Static, want) {
+		t.Errorf("static %v, want %v", doc.Static, want)
+	}
+	got := map[string]string{}
+	for _, a := range doc.Actions {
+		got[a.Target] = fmt.Sprint(a.Explained, a.UnknownPrograms)
+	}
+	if want := map[string]string{"//web:robots_txt": "false [//scripts/render]", "//:clock": "true [//scripts/render]", "": "false []"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("actions %v, want %v", got, want)
+	}
+	if strings.Count(js.String(), `"unknown_programs"`) != 2 {
+		t.Errorf("unknown_programs should be left out when empty:\n%s", js.String())
 	}
 }
 

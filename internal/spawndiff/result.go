@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/outdiff"
 	"github.com/ahab-go/ahab/internal/spawn"
 )
 
@@ -209,6 +210,19 @@ type FileChange struct {
 	// Old and New are the contents; nil when the file is absent on that
 	// side (not an input, or not produced).
 	Old, New *Content
+
+	// What differs inside an output of a root cause, when the builds'
+	// outputs were given (Result.Diagnose).
+	//
+	// Inside is the diagnosis, or nil; NotDiagnosed then says why, when a
+	// diagnosis was tried.
+	Inside       *outdiff.Diagnosis
+	NotDiagnosed string
+	// OldFile and NewFile are where the two versions were found.
+	OldFile, NewFile string
+	// Diffoscope is the path of diffoscope's HTML report on the two
+	// versions, when one was written.
+	Diffoscope string
 }
 
 // Content is a file's content as a log describes it: a digest (the hash

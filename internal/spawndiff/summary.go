@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
 )
 
@@ -58,16 +59,16 @@ func WriteSummary(w io.Writer, r *Result, opts TextOptions) error {
 	})
 	width := len("mnemonic")
 	for _, m := range rows[:min(len(rows), SummaryTop)] {
-		width = max(width, len(safe(m.mnemonic)))
+		width = max(width, len(quote.Display(m.mnemonic)))
 	}
 	t.line("")
 	t.line(t.p.Heading("Divergent actions by mnemonic:"))
 	t.line(fmt.Sprintf("  %-*s %11s %11s %11s", width, "mnemonic", "root causes", "downstream", "absorbed"))
 	for _, m := range rows[:min(len(rows), SummaryTop)] {
-		t.line(fmt.Sprintf("  %-*s %11d %11d %11d", width, safe(m.mnemonic), m.roots, m.downstream, m.absorbed))
+		t.line(fmt.Sprintf("  %-*s %11d %11d %11d", width, quote.Display(m.mnemonic), m.roots, m.downstream, m.absorbed))
 	}
 	if more := len(rows) - SummaryTop; more > 0 {
-		t.line("  … and ", plural(more, "more mnemonic"))
+		t.line("  … and ", report.Count(more, "more mnemonic"))
 	}
 
 	var roots []int
@@ -87,15 +88,19 @@ func WriteSummary(w io.Writer, r *Result, opts TextOptions) error {
 		if name == "" && len(a.Outputs) > 0 {
 			name = a.Outputs[0]
 		}
-		line := "  " + t.p.Faint(strconv.Itoa(n+1)+".") + " " + t.p.Caution(a.Verdict.String()) + " " + safe(a.Mnemonic) + " " + t.p.Finding(safe(name)) +
+		line := "  " + t.p.Faint(strconv.Itoa(n+1)+".") + " " + t.p.Caution(a.Verdict.String()) + " " + quote.Display(a.Mnemonic) + " " + t.p.Finding(quote.Display(name)) +
 			": " + strconv.Itoa(a.Downstream) + " downstream, " + strconv.Itoa(a.Absorbed) + " absorbed"
-		if r.Static != "" && !a.Explained() {
+		switch {
+		case r.Static == "" || a.Explained():
+		case len(a.UnknownPrograms()) > 0:
+			line += " " + t.p.Caution("(unknown program)")
+		default:
 			line += " " + t.p.Caution("(no static cause)")
 		}
 		t.line(line)
 	}
 	if more := len(roots) - SummaryTop; more > 0 {
-		t.line("  … and ", plural(more, "more root cause"))
+		t.line("  … and ", report.Count(more, "more root cause"))
 	}
 	return bw.Flush()
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/outdiff"
 	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
 )
@@ -63,8 +65,8 @@ func (t *textWriter) line(parts ...string) {
 func (t *textWriter) header() {
 	r := t.r
 	divergent := len(r.Actions)
-	t.line("Compared ", safe(r.Old), " (", plural(r.OldSpawns, "spawn"), ") with ", safe(r.New), " (", plural(r.NewSpawns, "spawn"), "): ",
-		t.p.Heading(plural(divergent, "action")+" diverge"), ", ", strconv.Itoa(r.Count(Identical)), " identical.")
+	t.line("Compared ", quote.Display(r.Old), " (", report.Count(r.OldSpawns, "spawn"), ") with ", quote.Display(r.New), " (", report.Count(r.NewSpawns, "spawn"), "): ",
+		t.p.Heading(report.Count(divergent, "action")+" diverge"), ", ", strconv.Itoa(r.Count(Identical)), " identical.")
 	roots, follow := 0, 0
 	var rootParts, followParts []string
 	for _, v := range Verdicts() {
@@ -82,15 +84,19 @@ func (t *textWriter) header() {
 		}
 	}
 	if roots > 0 {
-		t.line("  ", plural(roots, "root cause"), ": ", strings.Join(rootParts, ", "))
+		t.line("  ", report.Count(roots, "root cause"), ": ", strings.Join(rootParts, ", "))
 	}
 	if follow > 0 {
 		t.line("  ", strconv.Itoa(follow), " follow from them: ", strings.Join(followParts, ", "))
 	}
 	if r.Static != "" && roots > 0 {
 		_, explained := r.Roots()
-		t.line("  ", "the static analysis of ", safe(r.Static), " predicts ", strconv.Itoa(explained), " of ", plural(roots, "root cause"),
-			"; ", t.p.Caution(strconv.Itoa(roots-explained)+" unexplained"))
+		unexplained := strconv.Itoa(roots-explained) + " unexplained"
+		if n := r.UnknownRoots(); n > 0 {
+			unexplained += ", " + strconv.Itoa(n) + " of them running an unknown program"
+		}
+		t.line("  ", "the static analysis of ", quote.Visible(r.Static), " predicts ", strconv.Itoa(explained), " of ", report.Count(roots, "root cause"),
+			"; ", t.p.Caution(unexplained))
 	}
 }
 
@@ -102,16 +108,16 @@ func (t *textWriter) root(n int, a *Action) {
 	}
 	const indent = "     "
 	t.line("")
-	t.line("  ", t.p.Faint(strconv.Itoa(n)+"."), " ", t.p.Caution(a.Verdict.String()), " ", safe(a.Mnemonic), " ", t.p.Finding(safe(name)))
+	t.line("  ", t.p.Faint(strconv.Itoa(n)+"."), " ", t.p.Caution(a.Verdict.String()), " ", quote.Display(a.Mnemonic), " ", t.p.Finding(quote.Display(name)))
 	switch a.Verdict {
 	case Nondeterministic:
 		t.line(indent, "same command, environment and inputs")
 	case FlakyExit:
 		t.line(indent, "same command, environment and inputs; exit code ", strconv.Itoa(int(a.OldExit)), " -> ", strconv.Itoa(int(a.NewExit)))
 	case OnlyOld:
-		t.line(indent, "ran only in ", safe(t.r.Old))
+		t.line(indent, "ran only in ", quote.Display(t.r.Old))
 	case OnlyNew:
-		t.line(indent, "ran only in ", safe(t.r.New))
+		t.line(indent, "ran only in ", quote.Display(t.r.New))
 	case CommandChanged:
 		if c := a.Argument; c != nil {
 			old, new := excerpts(c.Old, c.New)
@@ -127,31 +133,32 @@ func (t *textWriter) root(n int, a *Action) {
 		}
 	case EnvironmentChanged:
 		if c := a.Variable; c != nil {
-			line := indent + safe(c.Name) + ": " + value(c.Old) + " -> " + value(c.New)
+			line := indent + quote.Display(c.Name) + ": " + value(c.Old) + " -> " + value(c.New)
 			if more := a.VariableChanges - 1; more > 0 {
-				line += " (and " + plural(more, "more variable") + ")"
+				line += " (and " + report.Count(more, "more variable") + ")"
 			}
 			t.line(line)
 		}
 	case InputChanged:
 		for _, c := range a.InputChanges {
-			t.line(indent, "input ", t.p.Finding(safe(c.Path)), ": ", safe(c.Old.Short()), " -> ", safe(c.New.Short()))
+			t.line(indent, "input ", t.p.Finding(quote.Display(c.Path)), ": ", quote.Visible(c.Old.Short()), " -> ", quote.Visible(c.New.Short()))
 		}
 		if more := a.SourceInputChanges - len(a.InputChanges); more > 0 {
-			t.line(indent, "… and ", plural(more, "more input"))
+			t.line(indent, "… and ", report.Count(more, "more input"))
 		}
 	}
 	for i, c := range a.OutputChanges {
 		if i == MaxListed {
-			t.line(indent, "… and ", plural(len(a.OutputChanges)-MaxListed, "more output"))
+			t.line(indent, "… and ", report.Count(len(a.OutputChanges)-MaxListed, "more output"))
 			break
 		}
-		t.line(indent, "output ", safe(c.Path), ": ", safe(c.Old.Short()), " -> ", safe(c.New.Short()))
+		t.line(indent, "output ", quote.Display(c.Path), ": ", quote.Visible(c.Old.Short()), " -> ", quote.Visible(c.New.Short()))
+		t.inside(indent+"  ", &a.OutputChanges[i])
 	}
 	t.causes(indent, a)
 	var follow []string
 	if a.Downstream > 0 {
-		follow = append(follow, plural(a.Downstream, "downstream action"))
+		follow = append(follow, report.Count(a.Downstream, "downstream action"))
 	}
 	if a.Absorbed > 0 {
 		follow = append(follow, strconv.Itoa(a.Absorbed)+" absorbed")
@@ -161,22 +168,31 @@ func (t *textWriter) root(n int, a *Action) {
 	}
 }
 
-// causes prints the static findings that predict the action's divergence,
-// or says there are none, and counts the action's other findings.
+// causes prints the static findings that predict the action's divergence;
+// when there are none, the programs it runs that no spec describes (a
+// cause nobody described), or else that nothing does; and counts the
+// action's other findings.
 func (t *textWriter) causes(indent string, a *Action) {
 	if t.r.Static == "" {
 		return
 	}
+	explained := a.Explained()
 	others := 0
 	for i := range a.Causes {
 		f := &a.Causes[i]
-		if f.Kind.PredictsDivergence() {
+		switch {
+		case f.Kind.PredictsDivergence():
 			t.line(indent, t.p.Heading("cause:"), " ", report.TaggedSentence(f, t.p))
-		} else {
+			for _, e := range f.Evidence {
+				t.line(indent, "  ", report.EvidenceLine(e, t.p))
+			}
+		case !explained && f.Kind == finding.UnknownProgram:
+			t.line(indent, t.p.Caution("unknown program:"), " ", report.TaggedSentence(f, t.p))
+		default:
 			others++
 		}
 	}
-	if !a.Explained() {
+	if !explained && len(a.UnknownPrograms()) == 0 {
 		t.line(indent, t.p.Caution("no static cause"), ": the analysis does not predict this divergence")
 	}
 	if others > 0 {
@@ -184,33 +200,14 @@ func (t *textWriter) causes(indent string, a *Action) {
 		if others == 1 {
 			verb = " that predicts"
 		}
-		t.line(indent, t.p.Faint("(and "+plural(others, "finding")+verb+" no divergence, in the JSON report)"))
+		t.line(indent, t.p.Faint("(and "+report.Count(others, "finding")+verb+" no divergence, in the JSON report)"))
 	}
-}
-
-func plural(n int, noun string) string {
-	s := strconv.Itoa(n) + " " + noun
-	if n != 1 {
-		s += "s"
-	}
-	return s
-}
-
-// safe returns s as it is when it prints as itself, and quoted otherwise
-// (control characters, escapes, invisible characters): a log must not
-// drive the terminal.
-func safe(s string) string {
-	q := quote.Quote(s)
-	if len(q) == len(s)+2 {
-		return s
-	}
-	return q
 }
 
 func safeList(ss []string) string {
 	parts := make([]string, len(ss))
 	for i, s := range ss {
-		parts[i] = safe(s)
+		parts[i] = quote.Display(s)
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
@@ -257,4 +254,76 @@ func excerpt(s string, start, diff int) string {
 		q += "…"
 	}
 	return q
+}
+
+// maxInside is how many differences inside an output the text report
+// shows; the JSON report has them all (up to outdiff's bound).
+const maxInside = 3
+
+// inside prints what differs inside an output (Result.Diagnose): the
+// diagnosis's class and the classes of its other differences, its first
+// differences and how many more there are; or why there is none; and
+// where diffoscope's report is.
+func (t *textWriter) inside(indent string, c *FileChange) {
+	switch d := c.Inside; {
+	case d != nil:
+		head := "inside (" + string(d.Format) + "): " + t.p.Caution(d.Class.String())
+		var others []string
+		for _, k := range d.Classes {
+			if k != d.Class {
+				others = append(others, k.String())
+			}
+		}
+		if len(others) > 0 {
+			head += " (also " + strings.Join(others, ", ") + ")"
+		}
+		t.line(indent, head)
+		// The differences that gave the class first, then the others.
+		shown := 0
+		for _, first := range []bool{true, false} {
+			for _, diff := range d.Differences {
+				if diff.Follows || (diff.Class == d.Class) != first || shown == maxInside {
+					continue
+				}
+				line := differenceText(diff)
+				if len(others) > 0 {
+					line = diff.Class.String() + ": " + line
+				}
+				t.line(indent, "  ", line)
+				shown++
+			}
+		}
+		if more := len(d.Differences) - shown + d.More; more > 0 {
+			t.line(indent, "  … and ", report.Count(more, "more difference"))
+		}
+		if d.Partial != "" {
+			t.line(indent, "  ", t.p.Faint("("+quote.Visible(d.Partial)+")"))
+		}
+	case c.NotDiagnosed != "":
+		t.line(indent, t.p.Faint("inside: not compared: "+quote.Visible(c.NotDiagnosed)))
+	}
+	if c.Diffoscope != "" {
+		t.line(indent, "diffoscope: ", quote.Display(c.Diffoscope))
+	}
+}
+
+// differenceText is one difference inside an output, on one line: where,
+// what, the two values and why; a member's, through to the first
+// difference inside it.
+func differenceText(d outdiff.Difference) string {
+	s := quote.Visible(d.At) + ": " + quote.Visible(d.What)
+	if in := d.Inside; in != nil {
+		for _, inner := range in.Differences {
+			if !inner.Follows {
+				return s + ", inside (" + string(in.Format) + "): " + differenceText(inner)
+			}
+		}
+	}
+	if d.Old != "" || d.New != "" {
+		s += " " + quote.Quote(d.Old) + " -> " + quote.Quote(d.New)
+	}
+	if d.Why != "" {
+		s += " (" + quote.Visible(d.Why) + ")"
+	}
+	return s
 }

@@ -43,6 +43,17 @@ func (l *Layout) buildPath(p string) (string, bool) {
 	return "", false
 }
 
+// above reports whether dir is an ancestor of the execution root, and
+// names it relative to the execution root ("..", "../.."): its absolute
+// path is a scratch directory of Bazel's, different in every run.
+func (l *Layout) above(dir string) (string, bool) {
+	rel, ok := within(l.ExecRoot, dir)
+	if !ok || rel == "." {
+		return "", false
+	}
+	return strings.Repeat("../", strings.Count(rel, "/")) + "..", true
+}
+
 // within reports whether p is dir or below it, and p relative to dir ("."
 // for dir itself).
 func within(p, dir string) (string, bool) {
@@ -314,6 +325,12 @@ func (c *classifier) access(v *actionView, p string, acc *access) (Undeclared, b
 		return c.buildAccess(v, p, rel, acc, listed, isDir)
 	}
 	if withinAny(p, c.layout.BazelRoot) {
+		// A directory above the execution root is Bazel's, but what it
+		// holds is none of the action's inputs: listing it is walking up
+		// (`ls ../../..`), not Bazel reading its own installation.
+		if up, ok := c.layout.above(p); ok && listed {
+			return Undeclared{Path: up, Class: DirectoryListing}, true
+		}
 		if listed || !isDir() {
 			c.addBaseline(p, RuleBazel)
 		}

@@ -73,8 +73,18 @@ var (
 	}
 )
 
+// scratchLayout is where `ahab trace` puts a build: the output base in
+// Bazel's scratch directory, beside the output user root.
+var scratchLayout = Layout{
+	ExecRoot:   "/scratch/ob/execroot/ws",
+	OutputBase: "/scratch/ob",
+	Workspace:  "/src/ws",
+	BazelRoot:  "/scratch",
+}
+
 type accessCase struct {
 	name   string
+	layout *Layout // testLayout when nil
 	action *Action
 	path   string
 	acc    access
@@ -111,6 +121,14 @@ func TestClassify(t *testing.T) {
 		{name: "a listing of a directory that is gone", action: genrule, path: "/ob/execroot/ws/bazel-out/k8-fastbuild/bin/pkg/out.txt.tmpdir", acc: access{ops: opList | opDir}},
 		{name: "Bazel's own installation", action: genrule, path: "/scratch/user_root/install/embedded.sh", acc: access{ops: opRead}, rule: RuleBazel},
 		{name: "Bazel's directories looked at", action: genrule, path: "/scratch/user_root", acc: access{ops: opStat | opDir}},
+		// Walking up from the execution root (`ls ../../..`) lists
+		// Bazel's directories, which hold no input of the action.
+		{name: "a listing of the directory above the execution root", layout: &scratchLayout, action: genrule, path: "/scratch/ob/execroot", acc: access{ops: opList | opDir}, class: DirectoryListing, shown: ".."},
+		{name: "a listing of the output base above the execution root", layout: &scratchLayout, action: genrule, path: "/scratch/ob", acc: access{ops: opList | opDir}, class: DirectoryListing, shown: "../.."},
+		{name: "a listing of Bazel's scratch directory above the output base", layout: &scratchLayout, action: genrule, path: "/scratch", acc: access{ops: opList | opDir}, class: DirectoryListing, shown: "../../.."},
+		{name: "a listing above Bazel's scratch directory", layout: &scratchLayout, action: genrule, path: "/", acc: access{ops: opList | opDir}, class: DirectoryListing},
+		{name: "a directory above the execution root looked at", layout: &scratchLayout, action: genrule, path: "/scratch/ob", acc: access{ops: opStat | opDir}},
+		{name: "a listing of Bazel's installation beside the output base", layout: &scratchLayout, action: genrule, path: "/scratch/user_root/install", acc: access{ops: opList | opDir}, rule: RuleBazel},
 
 		// The host.
 		{name: "a host file", action: genrule, path: "/etc/os-release", acc: access{ops: opRead, resolved: "/usr/lib/os-release"}, class: HostFile},
@@ -139,7 +157,11 @@ func TestClassify(t *testing.T) {
 		{name: "a host file the C++ toolchain does not declare", action: compile, path: "/etc/hosts", acc: access{ops: opRead}, class: HostFile},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newClassifier(testLayout, testFS())
+			layout := testLayout
+			if tc.layout != nil {
+				layout = *tc.layout
+			}
+			c := newClassifier(layout, testFS())
 			accesses := map[string]*access{tc.path: &tc.acc}
 			if tc.name == "a program it ran" || tc.name == "a symlink on the way to a program it ran" {
 				accesses["/usr/bin/cat"] = &access{ops: opExec | opNotDir}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/ahab-go/ahab/internal/report"
 )
 
 // fuzzSeeds are short real lines (testdata/recorded) and the shapes around
@@ -60,7 +58,9 @@ func FuzzScanner(f *testing.F) {
 }
 
 // FuzzAnalyze runs the whole analysis on arbitrary traces against a fixed
-// build: attribution and classification must not panic whatever the
+// build, laid out as the tests' machine and as `ahab trace` lays out its
+// scratch directory (where the directories above the execution root are
+// Bazel's): attribution and classification must not panic whatever the
 // process tree, and a failure is a ParseError.
 func FuzzAnalyze(f *testing.F) {
 	for _, s := range fuzzSeeds {
@@ -68,28 +68,29 @@ func FuzzAnalyze(f *testing.F) {
 	}
 	fsys := testFS()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		actions := []Action{*genrule, *compile, {Mnemonic: "Genrule", Argv: []string{"/bin/bash", "-c", "cat pkg/a"}}}
-		layout := testLayout
-		r, err := analyzeOn(bytes.NewReader(data), "strace.txt", actions, layout, fsys)
-		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %q, want a *ParseError", err)
+		for _, layout := range []Layout{testLayout, scratchLayout} {
+			actions := []Action{*genrule, *compile, {Mnemonic: "Genrule", Argv: []string{"/bin/bash", "-c", "cat pkg/a"}}}
+			r, err := analyzeOn(bytes.NewReader(data), "strace.txt", actions, layout, fsys)
+			if err != nil {
+				var pe *ParseError
+				if !errors.As(err, &pe) {
+					t.Fatalf("error %q, want a *ParseError", err)
+				}
+				return
 			}
-			return
-		}
-		if len(r.Actions)+len(r.Untraced) != len(actions) {
-			t.Fatalf("%d traced and %d untraced of %d actions", len(r.Actions), len(r.Untraced), len(actions))
-		}
-		var b bytes.Buffer
-		if err := WriteText(&b, r, report.Palette{}); err != nil {
-			t.Fatal(err)
-		}
-		if bytes.ContainsAny(b.Bytes(), "\x1b\r") {
-			t.Fatalf("raw control characters in the text report:\n%q", b.Bytes())
-		}
-		if err := WriteJSON(&b, r); err != nil {
-			t.Fatal(err)
+			if len(r.Actions)+len(r.Untraced) != len(actions) {
+				t.Fatalf("%d traced and %d untraced of %d actions", len(r.Actions), len(r.Untraced), len(actions))
+			}
+			var b bytes.Buffer
+			if err := WriteText(&b, r, TextOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if bytes.ContainsAny(b.Bytes(), "\x1b\r") {
+				t.Fatalf("raw control characters in the text report:\n%q", b.Bytes())
+			}
+			if err := WriteJSON(&b, r); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }

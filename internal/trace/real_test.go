@@ -126,6 +126,11 @@ var groundTruth = []truth{
 		[]string{"absolute_path /etc/os-release", "system_program"}},
 	{"//pkg:walk_up", "Genrule", "pkg/walk_up.txt", map[string]string{".walkrc": "workspace_file"}, "", []string{"system_program"}},
 	{"//pkg:glob", "Genrule", "pkg/glob.txt", map[string]string{"pkg/data": "directory_listing"}, "", []string{"system_program"}},
+	{"//pkg:list_up", "Genrule", "pkg/list_up.txt", map[string]string{
+		"..":       "directory_listing",
+		"../..":    "directory_listing",
+		"../../..": "directory_listing",
+	}, "", []string{"system_program"}},
 	{"//pkg:gcc_hdr", "Genrule", "pkg/use.o", map[string]string{
 		"pkg/hidden/hidden.h":  "workspace_file",
 		"/usr/include/stdio.h": "host_file",
@@ -271,9 +276,9 @@ func TestTraceRealBuild(t *testing.T) {
 		for _, want := range []string{
 			"//pkg:ws_leak Genrule → bazel-out/k8-fastbuild/bin/pkg/ws_leak.txt\n  workspace_file     pkg/secret.txt\n",
 			"//pkg:host_leak Genrule → bazel-out/k8-fastbuild/bin/pkg/host_leak.txt\n  host_file          /etc/os-release\n",
-			"12 actions traced; 5 read paths they had not declared",
+			"13 actions traced; 6 read paths they had not declared",
 			"  host_file          /etc/os-release\n  static: hermeticity violation [absolute_path]: Genrule action for target //pkg:host_leak references absolute path \"/etc/os-release\" in an argument: ",
-			"The static analysis (bazel aquery deps(//pkg:all)) also has findings for 5 of them; for 0, only the trace shows a problem.\n",
+			"The static analysis (bazel aquery deps(//pkg:all)) also has findings for 6 of them; for 0, only the trace shows a problem.\n",
 		} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("the text report on stdout lacks %q", want)

@@ -26,6 +26,7 @@ var excerpts = map[string][]string{
 	"genrules.strace": {"cat pkg/secret.txt", "cp pkg/declared.txt", "cat /etc/os-release", "ls pkg/data"},
 	"compiles.strace": {"gcc -I pkg/hidden", `"-c", "pkg/main.c"`},
 	"tools.strace":    {"realpath", "/pkg/tool >"},
+	"listing.strace":  {"ls .. ../.. ../../.."},
 }
 
 // Where the recorded paths are moved to, so that a re-recording differs

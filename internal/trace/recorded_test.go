@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/testenv"
 )
 
@@ -30,6 +29,7 @@ var recordedTargets = map[string]string{
 	"bazel-out/k8-fastbuild/bin/pkg/host_leak.txt":        "//pkg:host_leak",
 	"bazel-out/k8-fastbuild/bin/pkg/walk_up.txt":          "//pkg:walk_up",
 	"bazel-out/k8-fastbuild/bin/pkg/glob.txt":             "//pkg:glob",
+	"bazel-out/k8-fastbuild/bin/pkg/list_up.txt":          "//pkg:list_up",
 	"bazel-out/k8-fastbuild/bin/pkg/use.o":                "//pkg:gcc_hdr",
 	"bazel-out/k8-fastbuild/bin/pkg/honest.txt":           "//pkg:honest",
 	"bazel-out/k8-fastbuild/bin/pkg/with_tool.txt":        "//pkg:with_tool",
@@ -82,11 +82,11 @@ func analyzeRecorded(t *testing.T, name string) *Report {
 // against its golden (testdata/recorded/NAME.want), which was reviewed
 // against the real build's report.
 func TestRecordedExcerpts(t *testing.T) {
-	for _, name := range []string{"genrules.strace", "compiles.strace", "tools.strace"} {
+	for _, name := range []string{"genrules.strace", "compiles.strace", "tools.strace", "listing.strace"} {
 		t.Run(name, func(t *testing.T) {
 			r := analyzeRecorded(t, name)
 			var got bytes.Buffer
-			if err := WriteText(&got, r, report.Palette{}); err != nil {
+			if err := WriteText(&got, r, TextOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			golden := filepath.Join("testdata", "recorded", name[:len(name)-len(".strace")]+".want")

@@ -53,7 +53,7 @@ func TestReportGoldens(t *testing.T) {
 		golden string
 		write  func(*bytes.Buffer, *Report) error
 	}{
-		{"report.txt", func(b *bytes.Buffer, r *Report) error { return WriteText(b, r, report.Palette{}) }},
+		{"report.txt", func(b *bytes.Buffer, r *Report) error { return WriteText(b, r, TextOptions{}) }},
 		{"report.json", func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) }},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
@@ -68,7 +68,7 @@ func TestReportGoldens(t *testing.T) {
 
 func TestWriteTextEscapes(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteText(&b, testReport(), report.Palette{}); err != nil {
+	if err := WriteText(&b, testReport(), TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.ContainsAny(b.Bytes(), "\x1b\r") {
@@ -92,7 +92,7 @@ func TestWriteJSONEmpty(t *testing.T) {
 		t.Errorf("got %s, want %s (never null)", b.String(), want)
 	}
 	var clean bytes.Buffer
-	if err := WriteText(&clean, &Report{Actions: []ActionReport{{}}}, report.Palette{}); err != nil {
+	if err := WriteText(&clean, &Report{Actions: []ActionReport{{}}}, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := clean.String(); got != "1 action traced; 0 read paths they had not declared.\n" {
@@ -151,7 +151,7 @@ func TestCauses(t *testing.T) {
 
 	b.Reset()
 	p := report.Palette{Color: true}
-	if err := WriteText(&b, r, p); err != nil {
+	if err := WriteText(&b, r, TextOptions{Color: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -166,7 +166,7 @@ func TestCauses(t *testing.T) {
 	// Without a static analysis, no line says it found nothing.
 	r.Static = ""
 	b.Reset()
-	if err := WriteText(&b, r, report.Palette{}); err != nil {
+	if err := WriteText(&b, r, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "static") {

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/report"
 )
 
@@ -18,7 +19,8 @@ const summaryTop = 10
 // actions read what they had not declared, per class of read, and the
 // paths and targets with the most of them, each with how many actions;
 // then the same closing lines as WriteText.
-func WriteSummary(w io.Writer, r *Report, p report.Palette) error {
+func WriteSummary(w io.Writer, r *Report, opts TextOptions) error {
+	p := report.Palette{Color: opts.Color}
 	bw := bufio.NewWriter(w)
 	byClass := map[Class]int{}
 	byPath := map[string]int{}
@@ -48,7 +50,7 @@ func WriteSummary(w io.Writer, r *Report, p report.Palette) error {
 		}{{"Paths read by the most actions:", byPath}, {"Targets with the most such actions:", byTarget}} {
 			fmt.Fprintf(bw, "\n%s\n", p.Heading(list.title))
 			for i, e := range top(list.counts) {
-				fmt.Fprintf(bw, "  %d. %s: %d %s\n", i+1, display(e.key), e.n, plural(e.n, "action", "actions"))
+				fmt.Fprintf(bw, "  %d. %s: %d %s\n", i+1, quote.Display(e.key), e.n, report.Plural(e.n, "action", "actions"))
 			}
 		}
 		bw.WriteString("\n")

@@ -17,7 +17,13 @@
 # Environment: BUILD_TWICE_GAP (default 61) is the least number of seconds
 # between making the two copies; 61 makes even `ls -l`'s minute-resolution
 # times differ. BUILD_TWICE_KEEP=DIR also copies each build's bazel-bin to
-# DIR/old and DIR/new, to see what differs.
+# DIR/old and DIR/new, to see what differs, and describes each build in its
+# ahab-build.json there (paths, times, host, user, homes, environment) as
+# package outdiff reads it; `truth.py --keep DIR OUT_DIR` commits what the
+# tests need.
+# BUILD_TWICE_USER=NAME (as root) runs the second build as the account NAME,
+# made with useradd when there is none (and removed afterwards), with the
+# second copy and HOME owned by it.
 #
 # Leaves nothing behind: both Bazel servers are shut down and the scratch
 # directories removed, also on failure or interrupt.
@@ -35,6 +41,11 @@ out=$(cd "$2" && pwd)
 name=$(basename "$out")
 gap=${BUILD_TWICE_GAP:-61}
 keep=${BUILD_TWICE_KEEP:-}
+as_user=${BUILD_TWICE_USER:-}
+if [ -n "$as_user" ] && [ "$(id -u)" != 0 ]; then
+  echo "$0: BUILD_TWICE_USER=$as_user: only root can run a build as another account" >&2
+  exit 1
+fi
 
 # Ahab's sentinels (reference §2), set during the aquery as Ahab sets them.
 user_sentinel=ahab-sentinel-user-4f8a1c6b9d2e7350
@@ -57,20 +68,26 @@ new_copy=$elsewhere/later/checkout-two/$name
 old_vars=("HOME=$scratch/home-old" PATH=/usr/bin:/bin LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=GMT+12 BUILD_FLAVOR=old)
 new_vars=("HOME=$scratch/home-new" PATH=/usr/bin:/bin LANG=C LC_ALL=C TZ=GMT-14 BUILD_FLAVOR=new)
 old_env=(env -i "${old_vars[@]}" "USER=$(id -un)")
-new_env=(env -i "${new_vars[@]}" "USER=$(id -un)")
+new_env=(env -i "${new_vars[@]}" "USER=${as_user:-$(id -un)}")
+# What the second build's commands run under: the other account, if any.
+new_as=()
+new_logs=$scratch
 aquery_env=(env -i "${old_vars[@]}" "USER=$user_sentinel" "HOSTNAME=$hostname_sentinel")
 # Startup options shared by every command in one output base, so that no
 # command restarts the server; the server exits by itself if this script is
 # killed before it can shut it down.
 startup=(--max_idle_secs=600)
 
+made_user=
 cleanup() {
   local status=$?
   set +e
   [ -d "$old_copy" ] && (cd "$old_copy" && "${old_env[@]}" bazel "${startup[@]}" shutdown >/dev/null 2>&1)
-  [ -d "$new_copy" ] && (cd "$new_copy" && "${new_env[@]}" bazel "${startup[@]}" shutdown >/dev/null 2>&1)
+  [ -d "$new_copy" ] && (cd "$new_copy" && "${new_as[@]}" "${new_env[@]}" bazel "${startup[@]}" shutdown >/dev/null 2>&1)
   chmod -R u+w "$scratch" "$elsewhere" 2>/dev/null
   rm -rf "$scratch" "$elsewhere"
+  # The account, and what its Bazel server's JVM always leaves in /tmp.
+  [ -n "$made_user" ] && userdel "$made_user" 2>/dev/null && rm -rf "/tmp/hsperfdata_$made_user"
   for f in "${outputs[@]}"; do rm -f "$out/.$f.tmp"; done
   exit "$status"
 }
@@ -87,6 +104,20 @@ flags=(
   --spawn_strategy=standalone
 )
 no_cache=(--disk_cache= --remote_cache=)
+
+# The second build as another account: it must reach the stubs and its
+# copy, own its HOME and its copy, and have somewhere to write its logs.
+if [ -n "$as_user" ]; then
+  if ! id -u "$as_user" >/dev/null 2>&1; then
+    useradd --system --user-group --no-create-home --home-dir "/nonexistent/$as_user" --shell /usr/sbin/nologin "$as_user"
+    made_user=$as_user
+  fi
+  new_as=(setpriv "--reuid=$(id -u "$as_user")" "--regid=$(id -g "$as_user")" --init-groups)
+  chmod 0755 "$scratch" "$elsewhere"
+  mkdir -p "$scratch/home-new" "$scratch/new-logs"
+  chown "$as_user:" "$scratch/home-new" "$scratch/new-logs"
+  new_logs=$scratch/new-logs
+fi
 
 log=$scratch/command.txt
 note() { printf '%s\n' "$*" >>"$log"; }
@@ -124,15 +155,56 @@ copy() {
   echo "# kernel $(uname -sr)"
 } >"$log"
 
+# describe NAME START END COPY HOSTNAME USER VAR=VALUE...: describes build
+# NAME (old or new) in $keep/NAME/ahab-build.json, as package outdiff reads
+# a Build; its output base and execution root are in $scratch/NAME.info.
+describe() {
+  python3 - "$keep/$1/ahab-build.json" "$scratch" "$@" <<'PYTHON'
+import json, os, pwd, grp, sys
+path, scratch, name, start, end, copy, hostname, user, *variables = sys.argv[1:]
+info = dict(line.split(": ", 1) for line in open(os.path.join(scratch, name + ".info")).read().splitlines())
+paths = []
+for role, p in (("workspace", copy), ("output base", info["output_base"]), ("execution root", info["execution_root"])):
+    for spelling in dict.fromkeys((p, os.path.realpath(p))):
+        paths.append({"role": role, "path": spelling})
+env = dict(v.split("=", 1) for v in variables)
+account = pwd.getpwnam(user)
+build = {
+    "paths": paths,
+    "homes": list(dict.fromkeys((env.pop("HOME"), account.pw_dir))),
+    "start": start,
+    "end": end,
+    "hostname": hostname,
+    "user": user,
+    "uid": str(account.pw_uid),
+    "group": grp.getgrgid(account.pw_gid).gr_name,
+    "gid": str(account.pw_gid),
+    "env": {k: v for k, v in env.items() if k != "PATH"},
+}
+with open(path + ".tmp", "w") as f:
+    json.dump(build, f, indent=2, sort_keys=True)
+    f.write("\n")
+os.replace(path + ".tmp", path)
+PYTHON
+}
+now() { date -u +%FT%T.%NZ; }
+
 # The first build.
 umask 0022
+old_start=$(now)
 copy "$workspace" "$old_copy"
 copied_at=$(date +%s)
 note "# first copy at $old_copy, umask 0022, made at $(date -u -d "@$copied_at" +%FT%TZ)"
 run "$old_copy" "${old_env[@]}" bazel "${startup[@]}" build "${flags[@]}" "${no_cache[@]}" --jobs=1 \
   "--execution_log_json_file=$scratch/old.json" "--execution_log_binary_file=$scratch/old.binlog" //...
 
-[ -z "$keep" ] || { mkdir -p "$keep/old" && cp -RL "$old_copy/bazel-bin/." "$keep/old/"; }
+old_end=$(now)
+if [ -n "$keep" ]; then
+  mkdir -p "$keep/old" && cp -RL "$old_copy/bazel-bin/." "$keep/old/"
+  run "$old_copy" "${old_env[@]}" bazel "${startup[@]}" info output_base execution_root
+  mv "$scratch/last.out" "$scratch/old.info"
+  describe old "$old_start" "$old_end" "$old_copy" "$(hostname)" "$(id -un)" "${old_vars[@]}"
+fi
 
 # The aquery dump, as Ahab takes it: the output base `bazel info` reports,
 # then aquery with the sentinels and that output base pinned.
@@ -148,19 +220,33 @@ mv "$scratch/last.out" "$scratch/aquery.pb"
 wait=$((copied_at + gap - $(date +%s)))
 [ "$wait" -gt 0 ] && sleep "$wait"
 umask 0002
+new_start=$(now)
 copy "$workspace" "$new_copy" -r
 note "# second copy at $new_copy on $second_fs, umask 0002, made at $(date -u +%FT%TZ), files created in reverse order"
-new_build=(bazel "${startup[@]}" build "${flags[@]}" "${no_cache[@]}" --jobs=8
-  "--execution_log_json_file=$scratch/new.json" "--execution_log_binary_file=$scratch/new.binlog" //...)
+if [ -n "$as_user" ]; then
+  chown -R "$as_user:" "$new_copy"
+  note "# the second build runs as $as_user ($(id "$as_user")), which owns its copy and its HOME (first: $(id))"
+fi
+new_build=("${new_as[@]}" "${new_env[@]}" bazel "${startup[@]}" build "${flags[@]}" "${no_cache[@]}" --jobs=8
+  "--execution_log_json_file=$new_logs/new.json" "--execution_log_binary_file=$new_logs/new.binlog" //...)
+new_host=$(hostname)
 if unshare --uts sh -c 'hostname "$0"' "$new_hostname" 2>/dev/null; then
   note "# the second build runs in a new UTS namespace with host name $new_hostname (first: $(hostname))"
-  run "$new_copy" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$new_hostname" "${new_env[@]}" "${new_build[@]}"
+  run "$new_copy" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$new_hostname" "${new_build[@]}"
+  new_host=$new_hostname
 else
   note "# unshare --uts failed: both builds ran with host name $(hostname)"
-  run "$new_copy" "${new_env[@]}" "${new_build[@]}"
+  run "$new_copy" "${new_build[@]}"
 fi
-[ -z "$keep" ] || { mkdir -p "$keep/new" && cp -RL "$new_copy/bazel-bin/." "$keep/new/"; }
-run "$new_copy" "${new_env[@]}" bazel "${startup[@]}" shutdown
+new_end=$(now)
+[ "$new_logs" = "$scratch" ] || mv "$new_logs/new.json" "$new_logs/new.binlog" "$scratch/"
+if [ -n "$keep" ]; then
+  mkdir -p "$keep/new" && cp -RL "$new_copy/bazel-bin/." "$keep/new/"
+  run "$new_copy" "${new_as[@]}" "${new_env[@]}" bazel "${startup[@]}" info output_base execution_root
+  mv "$scratch/last.out" "$scratch/new.info"
+  describe new "$new_start" "$new_end" "$new_copy" "$new_host" "${as_user:-$(id -un)}" "${new_vars[@]}"
+fi
+run "$new_copy" "${new_as[@]}" "${new_env[@]}" bazel "${startup[@]}" shutdown
 umask 0022
 
 # Scratch paths in the logs are what they were; command.txt says which.

@@ -4,6 +4,10 @@
 usage: truth.py DIR            print DIR's table (old.json, new.json, aquery.pb)
        truth.py --check DIR    exit 1 unless DIR/truth.tsv has the same verdicts
        truth.py --write DIR    rewrite DIR/truth.tsv
+       truth.py --keep KEEP DIR
+                               copy into DIR/outputs the outputs of the root
+                               causes that differ, from KEEP (build-twice.sh's
+                               BUILD_TWICE_KEEP of the same run)
 
 The table has one row per spawn with outputs, keyed by the exec path of the
 first of its listedOutputs, sorted by that path:
@@ -35,6 +39,7 @@ Ahab, so that it is an independent check of `ahab diff`.
 import json
 import os
 import re
+import shutil
 import sys
 
 HEADER = ["output", "target", "mnemonic", "verdict", "cause", "note"]
@@ -250,8 +255,65 @@ def main(argv):
         sys.exit(f"{e.filename}: {e.strerror}, expected the output of build-twice.sh")
 
 
+# ROOT_VERDICTS are the verdicts of root causes, whose outputs --keep keeps;
+# a downstream output only repeats its origin's difference.
+ROOT_VERDICTS = {"nondeterministic", "input_changed", "command_changed", "environment_changed"}
+
+# MAX_KEPT bounds the size of one kept output: the corpus is committed.
+MAX_KEPT = 64 << 10
+
+BIN = re.compile(r"^bazel-out/[^/]+/bin/")
+
+
+def keep(kept, d):
+    """Copies into d/outputs/old and d/outputs/new, as bazel-bin holds them,
+    every output of a root cause whose digest differs between the logs, from
+    kept/old and kept/new (copies of each build's bazel-bin), with the
+    ahab-build.json that describes each build. Everything in d/outputs is
+    replaced."""
+    old_path, new_path = os.path.join(d, "old.json"), os.path.join(d, "new.json")
+    old, new = by_output(old_path, read_log(old_path)), by_output(new_path, read_log(new_path))
+    rows = {row[0]: row for row in read_truth(os.path.join(d, "truth.tsv"))}
+    out = os.path.join(d, "outputs")
+    tmp = out + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    for side in ("old", "new"):
+        os.makedirs(os.path.join(tmp, side))
+        shutil.copyfile(os.path.join(kept, side, "ahab-build.json"), os.path.join(tmp, side, "ahab-build.json"))
+    n = 0
+    for output in sorted(old):
+        row = rows.get(output)
+        if row is None or row[3] not in ROOT_VERDICTS or output not in new:
+            continue
+        old_files, new_files = digests(old[output].get("actualOutputs", [])), digests(new[output].get("actualOutputs", []))
+        for path in sorted(old_files.keys() & new_files.keys()):
+            if old_files[path] == new_files[path]:
+                continue
+            rel = BIN.sub("", path)
+            if rel == path:
+                print(f"{path}: not under bazel-out/*/bin, not kept", file=sys.stderr)
+                continue
+            sources = [os.path.join(kept, side, rel) for side in ("old", "new")]
+            if any(os.path.getsize(src) > MAX_KEPT for src in sources):
+                print(f"{path}: over {MAX_KEPT} bytes, not kept", file=sys.stderr)
+                continue
+            for side, src in zip(("old", "new"), sources):
+                dst = os.path.join(tmp, side, rel)
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                shutil.copyfile(src, dst)
+            n += 1
+    shutil.rmtree(out, ignore_errors=True)
+    os.replace(tmp, out)
+    print(f"{d}: kept both builds' versions of {n} outputs in {out}")
+
+
 def run(argv):
     mode = "print"
+    if argv and argv[0] == "--keep":
+        if len(argv) != 3:
+            sys.exit(__doc__.split("\n\n")[1])
+        keep(argv[1], argv[2])
+        return
     if argv and argv[0] in ("--check", "--write"):
         mode, argv = argv[0][2:], argv[1:]
     if len(argv) != 1:

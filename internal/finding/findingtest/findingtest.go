@@ -47,6 +47,43 @@ func OneOfEachKind() []finding.Counted {
 	return Sorted(fs)
 }
 
+// Full is a finding of kind k with every member the kind has set to a
+// value of its own (Kind.Members), and a piece of evidence: whatever a
+// printer or a reader of reports must handle for the kind.
+func Full(k finding.Kind) finding.Finding {
+	f := finding.Finding{Kind: k, Action: Ref("Mnemonic_"+k.String(), "//pkg_"+k.String()+":target"),
+		Evidence: []finding.Evidence{{File: "tools/gen.py", Line: 12, Text: "time.time() reaches the output"}}}
+	for _, m := range k.Members() {
+		switch m {
+		case finding.MemberSource:
+			f.Source = finding.Hostname
+		case finding.MemberSentinel:
+			f.Sentinel = "ahab-sentinel-hostname"
+		case finding.MemberSite:
+			f.Site = finding.Site{Location: finding.EnvVar, Key: "SITE_KEY", Value: "/site/value/ahab-sentinel-hostname"}
+		case finding.MemberActual:
+			f.Actual = "/actual/path:/bin"
+		case finding.MemberRequirement:
+			f.Requirement = "requirement-value"
+		case finding.MemberPath:
+			f.Path = "/path/value"
+		case finding.MemberProgram:
+			f.Program = Codegen
+		case finding.MemberWrappers:
+			f.Wrappers = []program.ID{ProcessWrapper}
+		case finding.MemberSynonym:
+			f.Synonym = &Clang
+		case finding.MemberUnmet:
+			f.Unmet = []finding.Unmet{{Because: "the unmet reason", AnyOf: []string{"--any-of"}}}
+		case finding.MemberVariation:
+			f.Variation = "clock"
+		case finding.MemberCommand, finding.MemberScriptCommand:
+			f.Command = "the script command"
+		}
+	}
+	return f
+}
+
 // Sorted is fs as a report lists them: each distinct finding once, with
 // the sum of its counts, in report order.
 func Sorted(fs []finding.Counted) []finding.Counted {

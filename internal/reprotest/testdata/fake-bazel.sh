@@ -3,7 +3,8 @@
 # each call (argv, working directory, umask, host name, TZ, LANG, LC_ALL)
 # as one line in $FAKE_BAZEL_RECORD and acts a little like Bazel: `build`
 # starts a "server" (a tail -f whose pid it writes where Bazel does), makes a
-# read-only directory in the output base and writes the execution log;
+# read-only directory in the output base, an output (pwd.txt, its working
+# directory) in the execution root's bazel-out, and writes the execution log;
 # `shutdown` stops the server. FAKE_BAZEL_MODE changes what build 2 (or
 # every build) does:
 #   fail2    build 2 prints 40 lines on stderr and exits 1
@@ -26,6 +27,8 @@ case $command in
     mkdir -p "$output_base/server" "$output_base/execroot/ro"
     touch "$output_base/execroot/ro/file"
     chmod 555 "$output_base/execroot/ro"
+    mkdir -p "$output_base/execroot/ws/bazel-out/k8-fastbuild/bin"
+    echo "$PWD" >"$output_base/execroot/ws/bazel-out/k8-fastbuild/bin/pwd.txt"
     # The "server" has the output base in its command line, as Bazel's has.
     : >"$output_base/server/server.pid.txt"
     tail -f "$output_base/server/server.pid.txt" </dev/null >/dev/null 2>&1 &

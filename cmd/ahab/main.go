@@ -10,6 +10,10 @@ import (
 )
 
 func main() {
+	os.Exit(run())
+}
+
+func run() int {
 	cli.HandleSignals()
-	os.Exit(cli.Main(os.Args[1:], cli.OS()))
+	return cli.Main(os.Args[1:], cli.OS())
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,9 +20,36 @@ var update = flag.Bool("update", false, "rewrite the scripts' golden files (revi
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"ahab":  main,
+		"ahab":  recordingStatus,
 		"bazel": fakeBazel,
 	})
+}
+
+// recordingStatus is ahab, which also writes its exit status to
+// $AHAB_STATUS_FILE for the script command status.
+func recordingStatus() {
+	code := run()
+	if f := os.Getenv("AHAB_STATUS_FILE"); f != "" {
+		os.WriteFile(f, []byte(strconv.Itoa(code)), 0o644)
+	}
+	os.Exit(code)
+}
+
+// status is the script command `status N`: the last ahab run exited N.
+// `! exec` says only that it failed; a CI acts on which status.
+func status(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: status N")
+	}
+	file := ts.Getenv("AHAB_STATUS_FILE")
+	got, err := os.ReadFile(file)
+	if err != nil {
+		ts.Fatalf("no ahab has exited since the last status: %v", err)
+	}
+	os.Remove(file)
+	if string(got) != args[0] {
+		ts.Fatalf("ahab exited %s, want %s", got, args[0])
+	}
 }
 
 // TestScripts runs the CLI as a user does, with testscript: ahab and a fake
@@ -37,11 +65,13 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"sarifvalid": sarifValid,
+			"status":     status,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CONFORMANCE", filepath.Join(root, "testdata", "conformance"))
 			env.Setenv("BUILDS", filepath.Join(root, "testdata", "builds"))
 			env.Setenv("FAKE_BAZEL_LOG", filepath.Join(env.WorkDir, "bazel.log"))
+			env.Setenv("AHAB_STATUS_FILE", filepath.Join(env.WorkDir, ".ahab-status"))
 			env.Setenv("VERSION", cli.Version())
 			// Where testscript put ahab and the fake bazel (first on PATH),
 			// for scripts that run them with nothing else on PATH.
@@ -71,10 +101,14 @@ func sarifValid(ts *testscript.TestScript, neg bool, args []string) {
 
 // fakeBazel stands in for Bazel. It appends its argv, working directory and
 // the USER and HOSTNAME it was given to $FAKE_BAZEL_LOG, then:
-//   - info: prints output_base: $FAKE_BAZEL_OUTPUT_BASE (and other keys);
+//   - info: prints output_base: $FAKE_BAZEL_OUTPUT_BASE (and other keys),
+//     or the value alone when asked for the key output_base;
 //   - aquery: copies $FAKE_BAZEL_DUMP to stdout, or nothing for `set()`;
-//   - config: lists one configuration, and shows it with
-//     action_env: [$FAKE_BAZEL_ACTION_ENV];
+//   - config --dump_all --output=json: shows three configurations: the
+//     host's, that of the dumps of testdata (checksum f5527a63…) with
+//     action_env [$FAKE_BAZEL_ACTION_ENV] and test_env
+//     [$FAKE_BAZEL_TEST_ENV], and one an earlier command left in the
+//     server, with action_env [USER=null];
 //   - query --output=location: says each label of its --query_file is
 //     declared in PACKAGE/BUILD.bazel (PACKAGE/BUILD in another
 //     repository) on line 10, 11, ... in the file's order, but the labels
@@ -110,6 +144,10 @@ func fakeBazel() {
 	}
 	switch cmd {
 	case "info":
+		if args[len(args)-1] == "output_base" {
+			fmt.Println(os.Getenv("FAKE_BAZEL_OUTPUT_BASE")) // the one key: its value alone
+			break
+		}
 		fmt.Printf("bazel-bin: /tmp/x/bin\noutput_base: %s\nrelease: release 4.2.3\n", os.Getenv("FAKE_BAZEL_OUTPUT_BASE"))
 	case "aquery":
 		if args[len(args)-1] == "set()" {
@@ -123,16 +161,24 @@ func fakeBazel() {
 		os.Stdout.Write(data)
 		if os.Getenv("FAKE_BAZEL_KEEP_GOING") != "" {
 			// --keep_going: the graph of what analysed, and exit 1.
-			fmt.Fprintf(os.Stderr, "ERROR: /ws/broken/BUILD:3:8: in cc_library rule //broken:lib: missing input file '//broken:gone.cc'\nWARNING: errors encountered while analyzing target '//broken:lib': it will not be built\nINFO: Elapsed time: 0.3s\n")
+			// As Bazel 4.2.3 says it: the target is named only on the
+			// line that continues the error, and in the warning.
+			fmt.Fprintf(os.Stderr, "ERROR: /ws/broken/BUILD:1:8: no such package 'nope': BUILD file not found in any of the following directories.\n - /ws/nope and referenced by '//broken:lib'\nWARNING: errors encountered while analyzing target '//broken:lib': it will not be built\nINFO: Analysis succeeded for only 1 of 2 top-level targets\nINFO: Elapsed time: 0.3s\n")
 			os.Exit(1)
 		}
 	case "config":
-		const id = "6e90e17ea7f256e25ba6cbd39f9028a32de863bcfc5c298943ee642cd98da496"
-		if args[len(args)-1] == id {
-			fmt.Printf("BuildConfiguration %s:\nFragment CoreOptions {\n  action_env: [%s]\n}\n", id, os.Getenv("FAKE_BAZEL_ACTION_ENV"))
-			break
+		if !slices.Contains(args, "--dump_all") || !slices.Contains(args, "--output=json") {
+			fmt.Fprintln(os.Stderr, "fake bazel: config without --dump_all --output=json")
+			os.Exit(2)
 		}
-		fmt.Printf("Available configurations:\n1a5556d0f344dad367ead1e3cf4335760edb448374e0eb758b7b32c8393e8b65 (host)\n%s\n", id)
+		config := func(hash string, host bool, actionEnv, testEnv string) string {
+			return fmt.Sprintf(`{"configHash":%q,"isHost":%v,"fragmentOptions":[{"name":"com.google.devtools.build.lib.analysis.config.CoreOptions","options":{"action_env":%q,"compilation_mode":"fastbuild"}},{"name":"com.google.devtools.build.lib.analysis.test.TestConfiguration$TestOptions","options":{"test_env":%q}}]}`,
+				hash, host, "["+actionEnv+"]", "["+testEnv+"]")
+		}
+		fmt.Printf("[%s,%s,%s]\n",
+			config("1a5556d0f344dad367ead1e3cf4335760edb448374e0eb758b7b32c8393e8b65", true, "", ""),
+			config("f5527a63a4773d9b4b1610a7539d7f704d66ef0ec083a237f84c700208babeed", false, os.Getenv("FAKE_BAZEL_ACTION_ENV"), os.Getenv("FAKE_BAZEL_TEST_ENV")),
+			config("5bc5f5a9f2eb0cdf1c1b1ad7e1d66e1ae6a0c3d5b1b1f1c5a33a4f7b2b0f6e0a", false, "USER=null", ""))
 	case "query":
 		os.Exit(fakeQuery(args))
 	default:

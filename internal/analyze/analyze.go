@@ -1,7 +1,8 @@
 // Package analyze runs the checks over every action of a graph as it is
 // decoded, on all cores, and gathers what they find into one finding.Set.
 //
-// A run has three steps, in this order:
+// A run has three steps, in this order, and a fourth when a Configurer
+// is given:
 //
 //  1. Command lines: as the decoder hands each action over, the checks of
 //     the check.CommandLine stage judge its command line, environment and
@@ -16,7 +17,11 @@
 //     whose programs must be read, a shell script, a workspace tool) are
 //     judged with their outputs and inputs named, and the workspace's
 //     files at hand (package execroot), once the graph is read.
-//  4. Targets: every finding names its action's target by id until now;
+//  4. Configurations (Options.Configurer): what the configurations the
+//     graph names give its actions beyond what the dump shows (the
+//     environment of C++ and test actions, what shell actions inherit) is
+//     judged by the checks that judge an environment.
+//  5. Targets: every finding names its action's target by id until now;
 //     finding.ResolveTargets puts the labels in, since the graph's targets
 //     come after its actions too.
 package analyze
@@ -58,6 +63,9 @@ type Options struct {
 	// Tree is where the workspace's files are, for the actions a check
 	// defers to read what they run; nil reads no file.
 	Tree *execroot.Tree
+	// Configurer, when not nil, adds a last step: what the configurations
+	// give actions beyond what the dump shows is judged too (Configurer).
+	Configurer *Configurer
 }
 
 // Progress is a snapshot of a run.
@@ -100,6 +108,8 @@ type worker struct {
 	// byAction is every action checked, with Options.ByAction; nil
 	// otherwise.
 	byAction []actionRecord
+	// configured are the actions the Configurer step looks at.
+	configured []configured
 	// deferred are the actions checks deferred to the Programs step, and
 	// generators the actions that make what may be a launcher.
 	deferred   []deferredAction
@@ -186,6 +196,10 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	// their inputs too, and the launchers the graph makes.
 	decodeOpts := aquery.Options{Format: opts.Format, Workers: n, ReuseActions: !opts.ByAction,
 		ArtifactPaths: opts.ByAction || defers, DepSets: defers && opts.Tree != nil}
+	var configs configurations
+	if opts.Configurer != nil {
+		decodeOpts.Configurations = configs.add
+	}
 	if opts.Progress != nil {
 		decodeOpts.Progress = func(b int64) { opts.Progress(Progress{BytesRead: b, Actions: checked.Load()}) }
 	}
@@ -199,6 +213,9 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 			w.byAction = append(w.byAction, actionRecord{mnemonic: a.Mnemonic, targetID: a.TargetID, outputIDs: a.OutputIDs})
 		}
 		w.check(checks, a, needInputs)
+		if opts.Configurer != nil {
+			w.remember(opts.Configurer, &a.Action, a.ConfigurationID)
+		}
 		pool <- w
 		checked.Add(1)
 		return nil
@@ -216,6 +233,9 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	}
 	if defers {
 		sets = append(sets, checkPrograms(graph, workers, opts.Tree, n))
+	}
+	if opts.Configurer != nil {
+		sets = append(sets, checkConfigured(opts.Configurer, configs.checksums, checks, workers))
 	}
 	if opts.Progress != nil {
 		opts.Progress(Progress{Actions: checked.Load(), Done: true})
@@ -265,15 +285,7 @@ func byAction(graph *aquery.Graph, workers []*worker) []ActionFindings {
 // Inputs step.
 func (w *worker) check(checks []*check.Check, a *aquery.Action, needInputs bool) {
 	if needInputs && len(a.InputDepSets) > 0 {
-		m, ok := w.mnemonic[a.Mnemonic]
-		if !ok {
-			if w.mnemonic == nil {
-				w.mnemonic = make(map[string]uint32)
-			}
-			m = uint32(len(w.mnemonics))
-			w.mnemonic[a.Mnemonic] = m
-			w.mnemonics = append(w.mnemonics, strings.Clone(a.Mnemonic))
-		}
+		m := w.mnemonicIndex(a.Mnemonic)
 		start := len(w.depSetIDs)
 		w.depSetIDs = append(w.depSetIDs, a.InputDepSets...)
 		w.withInputs = append(w.withInputs, inputs{mnemonic: m, targetID: a.TargetID, start: uint32(start), end: uint32(len(w.depSetIDs)), record: len(w.byAction) - 1})

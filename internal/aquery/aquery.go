@@ -72,7 +72,10 @@ func ParseFormat(s string) (Format, error) {
 // never assume any order).
 type Action struct {
 	action.Action // StatusInputs is left empty by Decode
-	InputDepSets  []uint32
+	// ConfigurationID is the dump's id of the action's configuration (0
+	// for none); Options.Configurations names its checksum.
+	ConfigurationID uint32
+	InputDepSets    []uint32
 	// OutputIDs are the artifacts the action writes; Graph.ArtifactPath
 	// names them when Options.ArtifactPaths was set.
 	OutputIDs []uint32
@@ -109,6 +112,10 @@ type Options struct {
 	// Graph.Inputs once the dump is read: what reading the files an
 	// action runs (its tools' scripts and sources) needs.
 	DepSets bool
+	// Configurations, when not nil, is told the id and checksum of every
+	// configuration of the dump (the id `bazel config` knows it by), from
+	// any decoding goroutine: what reading the options a build used needs.
+	Configurations func(id uint32, checksum string)
 }
 
 // Error is a dump that cannot be decoded. It renders as one line naming the
@@ -179,9 +186,9 @@ func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Gr
 		}
 	}
 	b := &builder{keepPaths: opts.ArtifactPaths || opts.DepSets, keepDepSets: opts.DepSets}
-	d := &elementDecoder{graph: b, fn: fn}
+	d := &elementDecoder{graph: b, fn: fn, configuration: opts.Configurations}
 	if opts.Workers > 1 && (format == Proto || format == StreamedProto) {
-		d.pipe = newPipeline(s, b, opts.Workers, opts.ReuseActions, fn)
+		d.pipe = newPipeline(s, b, opts.Workers, opts.ReuseActions, fn, opts.Configurations)
 	}
 	var err error
 	switch format {

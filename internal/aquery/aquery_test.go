@@ -227,8 +227,9 @@ func TestDecodeFields(t *testing.T) {
 				{ExecPath: "out/empty.params"},
 			},
 		},
-		InputDepSets: []uint32{3, 1},
-		OutputIDs:    []uint32{9},
+		ConfigurationID: 2,
+		InputDepSets:    []uint32{3, 1},
+		OutputIDs:       []uint32{9},
 	}
 	for _, format := range []Format{Proto, StreamedProto, JSONProto} {
 		t.Run(format.String(), func(t *testing.T) {

@@ -65,6 +65,8 @@ type elementDecoder struct {
 	refs   actionRefs // the last action's references
 	direct []uint32   // scratch for dep sets
 	trans  []uint32
+	// configuration is Options.Configurations.
+	configuration func(id uint32, checksum string)
 }
 
 // place is where an element is in the dump: its kind (the container
@@ -128,6 +130,9 @@ func (d *elementDecoder) other(body []byte, at place, m interface {
 	}
 	if err := proto.Unmarshal(body, m); err != nil {
 		return errors.New(trimProtoPrefix(err.Error()))
+	}
+	if c, ok := m.(*analysispb.Configuration); ok && d.configuration != nil && d.graph != nil {
+		d.configuration(c.GetId(), c.GetChecksum())
 	}
 	if d.graph != nil {
 		return d.graph.other(at, m.GetId())
@@ -463,6 +468,7 @@ func (d *elementDecoder) action(b []byte) (*Action, error) {
 			r.outputs, err = f.appendUint32s(r.outputs, "output_ids")
 		case 5:
 			r.configuration, err = f.uint32("configuration_id")
+			a.ConfigurationID = r.configuration
 		case 13:
 			r.primaryOutput, err = f.uint32("primary_output_id")
 		// Fields nothing reads, checked as prost checked them.

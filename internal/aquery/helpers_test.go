@@ -222,7 +222,7 @@ func unsafeStringData(s string) *byte { return unsafe.StringData(s) }
 // fromProtoAction converts a generated action to the model, the way Decode
 // decodes it.
 func fromProtoAction(pa *analysispb.Action, strs *interner) *Action {
-	a := &Action{InputDepSets: pa.GetInputDepSetIds(), OutputIDs: pa.GetOutputIds()}
+	a := &Action{ConfigurationID: pa.GetConfigurationId(), InputDepSets: pa.GetInputDepSetIds(), OutputIDs: pa.GetOutputIds()}
 	a.TargetID = pa.GetTargetId()
 	a.Mnemonic = strs.intern([]byte(pa.GetMnemonic()))
 	a.Arguments = pa.GetArguments()

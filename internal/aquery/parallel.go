@@ -122,7 +122,7 @@ const (
 	batchBytes = 256 << 10
 )
 
-func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action) error) *pipeline {
+func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action) error, configuration func(uint32, string)) *pipeline {
 	p := &pipeline{
 		work:     make(chan *batch, 2*workers),
 		ordered:  make(chan *batch, 2*workers+4),
@@ -135,7 +135,7 @@ func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			d := &elementDecoder{owned: true}
+			d := &elementDecoder{owned: true, configuration: configuration}
 			if reuse {
 				d.reuse = new(Action)
 			}

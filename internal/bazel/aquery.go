@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"runtime"
 	"strings"
 	"time"
@@ -151,100 +150,73 @@ func (r *Runner) Aquery(ctx context.Context, q AqueryRequest, consume func(stdou
 	if err != nil {
 		return err
 	}
-	// runCtx lets us kill Bazel when consume gives up; ctx.Err() still
-	// tells whether the caller cancelled.
-	runCtx, kill := context.WithCancel(ctx)
-	defer kill()
-	cmd, stderr := r.command(runCtx, withSentinels(r.environ()), args)
-	// Our own pipe rather than StdoutPipe: reading it does not depend on
-	// Wait, which runs alongside, so that once Bazel has exited a process
-	// it left behind holding the pipe open cannot keep us reading.
-	stdout, writeEnd, err := os.Pipe()
-	if err != nil {
-		return &SpawnError{Command: aqueryCommand, Executable: r.executable(), Err: err}
-	}
-	defer stdout.Close()
-	cmd.Stdout = writeEnd
-	guard, err := start(cmd, aqueryCommand)
-	writeEnd.Close()
+	p, err := r.start(ctx, Invocation{Command: aqueryCommand, Args: args, Env: withSentinels(r.environ())}, true)
 	if err != nil {
 		return err
 	}
-	var waitErr error
-	exited := make(chan struct{})
+	defer p.stdout.Close()
 	go func() {
-		waitErr = cmd.Wait()
-		close(exited)
-	}()
-	go func() {
+		<-p.exited
+		// Bazel has exited and its tree is gone: what it wrote is in the
+		// pipe, and a reader that still blocks waitDelay later waits on a
+		// process outside the tree that holds the pipe.
+		t := time.NewTimer(waitDelay)
+		defer t.Stop()
 		select {
-		case <-exited:
-			// Bazel has exited: what it wrote is in the pipe, and a
-			// reader that still blocks after waitDelay waits on a
-			// stray grandchild (Wait has waited that long already when
-			// the grandchild holds stderr too).
-			if !errors.Is(waitErr, exec.ErrWaitDelay) {
-				time.Sleep(waitDelay)
-			}
-		case <-guard.interrupted:
+		case <-t.C:
+		case <-p.killNow:
 		}
-		_ = stdout.SetReadDeadline(time.Now())
+		_ = p.stdout.SetReadDeadline(time.Now())
 	}()
 
-	out := &eofReader{r: stdout}
+	out := &eofReader{r: p.stdout}
 	consumeErr := consume(out)
 	killed := false
 	switch {
 	case consumeErr == nil:
-		if err := drain(out); err != nil && ctx.Err() == nil {
+		if err := drain(out); err != nil && Stopped(ctx) == nil {
 			consumeErr = err
 		}
 	case !out.atEOF:
 		// Bazel is still writing output nobody will read. Closing our end
 		// first makes a writer blocked on the pipe fail at once.
-		_ = stdout.Close()
+		_ = p.stdout.Close()
 		killed = true
-		kill()
+		p.kill()
 	}
-	<-exited
-	guard.release()
+	p.wait()
+	p.kill() // ends the deadline goroutine
 
-	select {
-	case <-guard.interrupted:
-		return stopped(aqueryCommand, ErrInterrupted)
-	default:
+	if p.stop != nil {
+		return &StoppedError{Command: aqueryCommand, Cause: p.stop}
 	}
-	state := cmd.ProcessState
+	state := p.cmd.ProcessState
 	if state != nil && !state.Success() {
 		switch {
 		case state.Exited() && !killed && consumeErr == nil && out.atEOF && out.n > 0:
 			// Bazel failed, but what it printed is a whole graph: with
 			// --keep_going, that of the targets it could analyse.
-			return &IncompleteError{Exit: exitError(aqueryCommand, state, stderr)}
+			return &IncompleteError{Exit: exitError(aqueryCommand, state, p.stderr)}
 		case state.Exited() && !killed:
 			// Bazel failed by itself: its stderr says why, and any decoding
 			// error is only a consequence.
-			return exitError(aqueryCommand, state, stderr)
-		case killed && ctx.Err() == nil:
+			return exitError(aqueryCommand, state, p.stderr)
+		case killed:
 			// We stopped Bazel while it was still writing, because its
 			// output could not be decoded; however it ended (killed, or
 			// exiting on the broken pipe, as a shell script does with
 			// status 141), the decoding error is the cause.
 			return &DecodeError{Err: consumeErr}
-		case ctx.Err() != nil:
-			return stopped(aqueryCommand, ctx.Err())
-		case !killed:
+		default:
 			// Killed by someone else (the OOM killer, say).
-			return exitError(aqueryCommand, state, stderr)
+			return exitError(aqueryCommand, state, p.stderr)
 		}
 	}
 	if consumeErr != nil {
 		return &DecodeError{Err: consumeErr}
 	}
-	// A grandchild holding stderr open past waitDelay costs us only the
-	// end of Bazel's stderr, which a successful Bazel does not need.
-	if waitErr != nil && !errors.Is(waitErr, exec.ErrWaitDelay) {
-		return fmt.Errorf("`%s`: %w", aqueryCommand, waitErr)
+	if p.waitErr != nil {
+		return fmt.Errorf("`%s`: %w", aqueryCommand, p.waitErr)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package bazel
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,7 +172,10 @@ func TestAqueryArgs(t *testing.T) {
 func TestParseInfo(t *testing.T) {
 	for _, tc := range []struct {
 		name, stdout, want, wantErr string
+		only                        bool
 	}{
+		{name: "the_one_key", stdout: "/home/u/.cache/bazel/_bazel_u/0123\n", want: "/home/u/.cache/bazel/_bazel_u/0123", only: true},
+		{name: "the_one_key_as_a_key", stdout: "bazel-bin: /x/bin\noutput_base: /ob\n", want: "/ob", only: true},
 		{name: "typical", stdout: "bazel-bin: /x/bin\noutput_base: /ob\nrelease: release 7.4.1\n", want: "/ob"},
 		{name: "key_and_value_trimmed", stdout: "  output_base \t:   /ob  \n", want: "/ob"},
 		{name: "split_at_first_colon", stdout: "output_base: /a:b: c\n", want: "/a:b: c"},
@@ -186,7 +190,7 @@ func TestParseInfo(t *testing.T) {
 			wantErr: "`bazel info` produced non-UTF-8 output: invalid UTF-8 at byte 18"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := parseInfo([]byte(tc.stdout))
+			got, err := parseInfo([]byte(tc.stdout), tc.only)
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {
 					t.Fatalf("parseInfo = %q, %v; want error %s", got, err, tc.wantErr)
@@ -245,4 +249,103 @@ func TestStderrTail(t *testing.T) {
 			}
 		})
 	}
+}
+
+// What Bazel 4.2.3 printed for `aquery --keep_going //broken/...` where one
+// target names a missing package and another a label its rule lacks: the
+// first error names its target only on the line that continues it.
+const keepGoingStderr = `Loading: 0 packages loaded
+Analyzing: 3 targets (1 packages loaded, 0 targets configured)
+ERROR: /ws/broken/BUILD:3:8: in cmd attribute of genrule rule //broken:badcmd: label '//broken:nothere' in $(location) expression is not a declared prerequisite of this rule
+ERROR: /ws/broken/BUILD:1:8: no such package 'nope': BUILD file not found in any of the following directories. Add a BUILD file to a directory to mark it as a package.
+ - /ws/nope and referenced by '//broken:lib'
+WARNING: errors encountered while analyzing target '//broken:badcmd': it will not be built
+WARNING: errors encountered while analyzing target '//broken:lib': it will not be built
+INFO: Analysis succeeded for only 1 of 3 top-level targets
+INFO: Analyzed 3 targets (1 packages loaded, 1 target configured).
+INFO: Found 1 target...
+
+ERROR: command succeeded, but not all targets were analyzed
+INFO: Elapsed time: 0.223s
+FAILED: Build did NOT complete successfully`
+
+func TestIncompleteErrorNamesTheTargets(t *testing.T) {
+	err := &IncompleteError{Exit: &ExitError{Command: "bazel aquery", Status: "exit status: 1", ExitCode: 1, Stderr: keepGoingStderr}}
+	want := "`bazel aquery` exited with exit status: 1, so the report covers only the targets it could analyse; Bazel says:\n" +
+		"  ERROR: /ws/broken/BUILD:3:8: in cmd attribute of genrule rule //broken:badcmd: label '//broken:nothere' in $(location) expression is not a declared prerequisite of this rule\n" +
+		"  ERROR: /ws/broken/BUILD:1:8: no such package 'nope': BUILD file not found in any of the following directories. Add a BUILD file to a directory to mark it as a package.\n" +
+		"   - /ws/nope and referenced by '//broken:lib'\n" +
+		"  WARNING: errors encountered while analyzing target '//broken:badcmd': it will not be built\n" +
+		"  WARNING: errors encountered while analyzing target '//broken:lib': it will not be built\n" +
+		"  ERROR: command succeeded, but not all targets were analyzed"
+	if got := err.Error(); got != want {
+		t.Errorf("IncompleteError =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestParseProgress(t *testing.T) {
+	for _, tc := range []struct {
+		line        string
+		phase       Phase
+		done, total int
+	}{
+		{"Starting local Bazel server and connecting to it...", Starting, 0, 0},
+		{"Loading: 0 packages loaded", Loading, 0, 0},
+		{"Analyzing: 11 targets (2 packages loaded, 0 targets configured)", Analyzing, 0, 0},
+		{"INFO: Analyzed 11 targets (6 packages loaded, 18 targets configured).", Analyzing, 0, 0},
+		{"INFO: Found 11 targets...", Building, 0, 0},
+		{"[0 / 2] [Prepa] BazelWorkspaceStatusAction stable-status.txt", Building, 0, 2},
+		{"[1,234 / 5,678] Compiling a.cc; 2s local", Building, 1234, 5678},
+		{"Fetching @local_config_cc; fetching", Fetching, 0, 0},
+		{"ERROR: no such package 'nope'", Message, 0, 0},
+		{"WARNING: errors encountered while analyzing target '//a:b'", Message, 0, 0},
+	} {
+		p, ok := parseProgress(tc.line)
+		if !ok || p.Phase != tc.phase || p.Done != tc.done || p.Total != tc.total || p.Line != tc.line {
+			t.Errorf("parseProgress(%q) = %+v, %v; want phase %s, %d / %d", tc.line, p, ok, tc.phase, tc.done, tc.total)
+		}
+	}
+	for _, line := range []string{"", "INFO: Elapsed time: 3.500s", "Target //a:b up-to-date:", "  bazel-bin/a/b"} {
+		if p, ok := parseProgress(line); ok {
+			t.Errorf("parseProgress(%q) = %+v, want nothing", line, p)
+		}
+	}
+}
+
+// Runner.Progress hears every line that says what Bazel does, an error
+// with the lines that continue it, from Bazel's stderr as it runs.
+func TestRunnerProgress(t *testing.T) {
+	f := newFakeBazel(t)
+	var got []string
+	r := f.runner("fail")
+	r.Progress = func(p Progress) { got = append(got, p.Command+" "+p.Phase.String()+" "+p.Line) }
+	if _, err := r.OutputBase(context.Background()); err == nil {
+		t.Fatal("the fake did not fail")
+	}
+	want := []string{"bazel info starting Starting local Bazel server and connecting to it...", "bazel info message ERROR: Skipping '//nope': no such package 'nope'"}
+	if !slices.Equal(got, want) {
+		t.Errorf("progress %q, want %q", got, want)
+	}
+}
+
+// Bazel's stderr is any bytes: each line gives at most one Progress, whose
+// Line is the line, and a writer that splits them never holds more than a
+// bounded line.
+func FuzzParseProgress(f *testing.F) {
+	f.Add([]byte("Loading: 0 packages loaded\n[1,2 / 3] x\nERROR: y\n - z\n"))
+	f.Add([]byte("[99999999999999999999 / 1] overflow\n\r\n"))
+	f.Fuzz(func(t *testing.T, stderr []byte) {
+		var lines []string
+		s := &lineSplitter{line: func(l string) { lines = append(lines, l) }}
+		s.Write(stderr)
+		s.flush()
+		for _, l := range lines {
+			if len(l) > maxLine || strings.Contains(l, "\n") {
+				t.Fatalf("a line of %d bytes: %q", len(l), l)
+			}
+			if p, ok := parseProgress(l); ok && (p.Line == "" || p.Done < 0 || p.Total < 0) {
+				t.Errorf("parseProgress(%q) = %+v", l, p)
+			}
+		}
+	})
 }

@@ -8,7 +8,7 @@ import (
 	"unicode"
 )
 
-// The two Bazel commands Ahab runs, as they appear in error messages (§1.7).
+// The Bazel commands of §1.7, as they appear in error messages.
 const (
 	infoCommand   = "bazel info"
 	aqueryCommand = "bazel aquery"
@@ -18,7 +18,7 @@ const (
 // the executable is not on PATH. Err names the executable (Go's exec
 // errors do: `exec: "bazel": executable file not found in $PATH`).
 type SpawnError struct {
-	Command    string // "bazel info" or "bazel aquery"
+	Command    string // "bazel info", "bazel aquery", …
 	Executable string // what we tried to run
 	Err        error
 }
@@ -33,7 +33,7 @@ func (e *SpawnError) Unwrap() error { return e.Err }
 // ExitError means Bazel ran and failed. It carries Bazel's stderr because
 // that is the only place the user learns why (§1.7, §6.5).
 type ExitError struct {
-	Command string // "bazel info" or "bazel aquery"
+	Command string // "bazel info", "bazel aquery", …
 	// Status reads "exit status: 1" (the reference's shape) or, when Bazel
 	// was killed by a signal, Go's "signal: killed".
 	Status string
@@ -50,6 +50,10 @@ func (e *ExitError) Error() string {
 	return fmt.Sprintf("`%s` exited with %s:\n%s", e.Command, e.Status, e.Stderr)
 }
 
+// LastLines is the end of Stderr, its last n lines: what explains a
+// failed build, without its hour of progress.
+func (e *ExitError) LastLines(n int) string { return lastLines(e.Stderr, n) }
+
 // IncompleteError means Bazel failed, yet the graph it printed decoded to
 // its end: with --keep_going, aquery prints the graph of every target it
 // could analyse and exits 1 for the rest. The analysis stands for what it
@@ -58,13 +62,26 @@ type IncompleteError struct {
 	Exit *ExitError
 }
 
-// Error lists Bazel's own error lines, which name the targets that failed.
+// Error lists what Bazel said went wrong: its ERROR: lines with the
+// indented lines that continue them, which may be the only ones naming
+// the target (" - /ws/nope and referenced by '//broken:lib'"), and its
+// warnings that a target will not be built.
 func (e *IncompleteError) Error() string {
 	var lines []string
+	inError := false
 	for line := range strings.Lines(e.Exit.Stderr) {
-		if strings.HasPrefix(line, "ERROR:") {
-			lines = append(lines, "  "+strings.TrimRight(line, "\n"))
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case strings.HasPrefix(line, "ERROR:"):
+			inError = true
+		case inError && isContinuation(line):
+		case strings.HasPrefix(line, "WARNING: errors encountered while analyzing target"):
+			inError = false
+		default:
+			inError = false
+			continue
 		}
+		lines = append(lines, "  "+line)
 	}
 	if len(lines) == 0 {
 		lines = []string{"  (Bazel printed no ERROR line; its output ends:)", "  " + lastLine(e.Exit.Stderr)}

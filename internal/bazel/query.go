@@ -3,6 +3,7 @@ package bazel
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -107,22 +108,12 @@ func (r *Runner) Locations(ctx context.Context, q LocationsRequest) (map[string]
 		return nil, err
 	}
 	var stdout bytes.Buffer
-	cmd, stderr := r.command(ctx, withSentinels(r.environ()), args)
-	cmd.Stdout = &stdout
-	guard, err := start(cmd, queryCommand)
+	err = r.Run(ctx, Invocation{Command: queryCommand, Args: args, Env: withSentinels(r.environ()), Stdout: &stdout})
+	if exit, ok := errors.AsType[*ExitError](err); ok && exit.ExitCode == partialSuccess {
+		err = nil
+	}
 	if err != nil {
 		return nil, err
-	}
-	waitErr := cmd.Wait()
-	guard.release()
-	state := cmd.ProcessState
-	switch {
-	case state != nil && !state.Success() && ctx.Err() != nil && !state.Exited():
-		return nil, stopped(queryCommand, ctx.Err())
-	case state != nil && !state.Success() && state.ExitCode() != partialSuccess:
-		return nil, exitError(queryCommand, state, stderr)
-	case waitErr != nil && (state == nil || state.Success()):
-		return nil, fmt.Errorf("`%s`: %w", queryCommand, waitErr)
 	}
 	byCanonical := map[string]string{}
 	for _, label := range q.Labels {
@@ -174,4 +165,61 @@ func canonicalLabel(label string) string {
 		label = "//" + rest
 	}
 	return label
+}
+
+// TargetsRequest asks which targets a query expression names, configured
+// as a build with the same options would configure them.
+type TargetsRequest struct {
+	OutputBase      string
+	Configs         []string
+	CompilationMode string
+	Flags           []string
+	Expr            string
+}
+
+// Targets runs `bazel cquery EXPR` with the build's options, so that what
+// it names is what the build would configure, and returns the labels of
+// the targets it prints, each once, in its order: a query turned into the
+// targets of a `bazel build --target_pattern_file`. It runs with the
+// aquery's environment (the sentinels), so that it shares the server of
+// the static analysis in the same output base.
+func (r *Runner) Targets(ctx context.Context, q TargetsRequest) ([]string, error) {
+	root, err := OutputUserRoot(q.OutputBase)
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"--output_base=" + q.OutputBase, "--output_user_root=" + root, "cquery"}
+	for _, c := range q.Configs {
+		args = append(args, "--config="+c)
+	}
+	if q.CompilationMode != "" {
+		args = append(args, "--compilation_mode="+q.CompilationMode)
+	}
+	args = append(append(args, q.Flags...), "--output=label", q.Expr)
+	var stdout bytes.Buffer
+	if err := r.Run(ctx, Invocation{Command: cqueryCommand, Args: args, Env: withSentinels(r.environ()), Stdout: &stdout}); err != nil {
+		return nil, err
+	}
+	return parseTargets(stdout.String()), nil
+}
+
+const cqueryCommand = "bazel cquery"
+
+// parseTargets reads cquery's --output=label: one configured target a
+// line, "//a:b (7c9f3e1)", "//a:b.txt (null)" for a source file.
+func parseTargets(out string) []string {
+	var labels []string
+	seen := map[string]bool{}
+	for line := range strings.Lines(out) {
+		line = strings.TrimSpace(line)
+		if i := strings.LastIndex(line, " ("); i > 0 && strings.HasSuffix(line, ")") {
+			line = line[:i]
+		}
+		if line == "" || seen[line] || !strings.HasPrefix(line, "//") && !strings.HasPrefix(line, "@") {
+			continue
+		}
+		seen[line] = true
+		labels = append(labels, line)
+	}
+	return labels
 }

@@ -153,3 +153,17 @@ func FuzzParseLocations(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseTargets(f *testing.F) {
+	f.Add("//a:b (7c9f3e1)\n//a:b.txt (null)\n@r//x:y (HOST)\n")
+	f.Add("INFO: no target\n\n (x)\n//a:b (\n")
+	f.Fuzz(func(t *testing.T, out string) {
+		seen := map[string]bool{}
+		for _, l := range parseTargets(out) {
+			if seen[l] || !strings.HasPrefix(l, "//") && !strings.HasPrefix(l, "@") || strings.ContainsAny(l, "\n") {
+				t.Errorf("parseTargets(%q) gave %q", out, l)
+			}
+			seen[l] = true
+		}
+	})
+}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -435,14 +436,13 @@ func realPath(t *testing.T, path string) string {
 	return real
 }
 
-// A process Bazel leaves behind holding its stdout open does not keep Ahab
-// reading once Bazel has exited: the read ends waitDelay later, with what
-// Bazel wrote.
-func TestAqueryStopsReadingAfterBazelExits(t *testing.T) {
+// A process Bazel leaves behind in its session is killed when Bazel
+// exits: it cannot keep Ahab reading, nor outlive the command.
+func TestAqueryKillsWhatBazelLeaves(t *testing.T) {
 	f := newFakeBazel(t)
-	start := time.Now()
+	started := filepath.Join(t.TempDir(), "started")
 	var got []byte
-	err := f.runner("orphan").Aquery(context.Background(), AqueryRequest{OutputBase: "/ob/x", Label: "//..."}, func(stdout io.Reader) error {
+	err := f.runner("orphan", "AHAB_FAKE_BAZEL_STARTED="+started).Aquery(context.Background(), AqueryRequest{OutputBase: "/ob/x", Label: "//..."}, func(stdout io.Reader) error {
 		var err error
 		got, err = io.ReadAll(stdout)
 		return err
@@ -450,7 +450,41 @@ func TestAqueryStopsReadingAfterBazelExits(t *testing.T) {
 	if err != nil || string(got) != "graph\n" {
 		t.Fatalf("Aquery = %q, %v; want the graph and no error", got, err)
 	}
-	if elapsed := time.Since(start); elapsed > waitDelay+10*time.Second {
-		t.Errorf("Aquery took %v, want about %v", elapsed, waitDelay)
+	pid := readPID(t, started+".child")
+	if p, ok := readProc(pid); ok {
+		t.Errorf("the process Bazel left behind still runs: %+v", p)
 	}
+}
+
+// A process outside Bazel's session holding its stdout open does not keep
+// Ahab reading once Bazel has exited: the read ends waitDelay later, with
+// what Bazel wrote.
+func TestAqueryStopsReadingAfterBazelExits(t *testing.T) {
+	f := newFakeBazel(t)
+	started := filepath.Join(t.TempDir(), "started")
+	var got []byte
+	err := f.runner("daemon", "AHAB_FAKE_BAZEL_STARTED="+started).Aquery(context.Background(), AqueryRequest{OutputBase: "/ob/x", Label: "//..."}, func(stdout io.Reader) error {
+		var err error
+		got, err = io.ReadAll(stdout)
+		return err
+	})
+	if pid := readPID(t, started+".child"); pid > 0 {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	if err != nil || string(got) != "graph\n" {
+		t.Fatalf("Aquery = %q, %v; want the graph and no error", got, err)
+	}
+}
+
+func readPID(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
 }

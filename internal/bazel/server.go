@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -20,41 +19,52 @@ import (
 const ShutdownTimeout = 60 * time.Second
 
 // Shutdown stops the server of an output base that Ahab started for its
-// own use (a scratch output base, never the user's): `bazel shutdown` with
-// the startup options Runner's commands use, in a process group of its
-// own so that a Ctrl-C meant for Ahab does not cut it short; then
-// KillServer for whatever is left. It runs whatever became of the
-// caller's context: a server must not outlive the command that started
-// it.
+// own use (a scratch output base, never the user's): `bazel shutdown`
+// with the startup options Runner's commands use (through Run, so that
+// only a second Ctrl-C cuts it short), then KillServer for whatever is
+// left. It runs whatever became of the caller's context: a server must
+// not outlive the command that started it.
 func (r *Runner) Shutdown(outputBase string) error {
+	return r.ShutdownWith(outputBase, Invocation{})
+}
+
+// ShutdownWith is Shutdown for a server started with more startup
+// options or through a wrapper: inv gives them (Args holds the startup
+// options, which must be those the server was started with, or the
+// client would start another; Wrap, Dir and Env as for Run).
+func (r *Runner) ShutdownWith(outputBase string, inv Invocation) error {
 	root, err := OutputUserRoot(outputBase)
 	if err != nil {
 		return err
 	}
-	// With no server running, `bazel shutdown` starts none and says nothing.
-	ctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, r.executable(), "--output_base="+outputBase, "--output_user_root="+root, "shutdown")
-	cmd.Dir = r.Dir
-	cmd.Env = r.environ()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	_ = cmd.Run() // what is left is killed below, whatever it said
+	if _, err := os.Lstat(filepath.Join(outputBase, "server")); err == nil {
+		// With no server running, `bazel shutdown` starts none and says nothing.
+		ctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+		defer cancel()
+		inv.Command = "bazel shutdown"
+		startup := inv.Args
+		if len(startup) == 0 {
+			startup = []string{"--output_base=" + outputBase, "--output_user_root=" + root}
+		}
+		inv.Args = append(slices.Clone(startup), "shutdown")
+		_ = r.Run(ctx, inv) // what is left is killed below, whatever it said
+	}
 	return KillServer(outputBase)
 }
 
-// KillServer kills (SIGKILL) every live server process of outputBase and
-// waits for each to be gone: the one its pid file names, if /proc says it
-// is still that output base's, and any process started with
-// --output_base=outputBase. `bazel shutdown` may fail or hang, and a
-// server still starting when its client was stopped does not answer it.
+// KillServer kills (SIGKILL) every live server process of outputBase,
+// with the actions it runs, and waits for them to be gone: the one its
+// pid file names, if /proc says it is still that output base's, and any
+// process started with --output_base=outputBase. `bazel shutdown` may
+// fail or hang, and a server still starting when its client was stopped
+// does not answer it.
 func KillServer(outputBase string) error {
+	if pids := serverPIDs(outputBase); len(pids) > 0 {
+		killServerTree(pids)
+	}
 	var errs []error
 	for _, pid := range serverPIDs(outputBase) {
-		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-			errs = append(errs, fmt.Errorf("killing the Bazel server (pid %d) of %s: %w", pid, outputBase, err))
-			continue
-		}
-		waitGone(pid)
+		errs = append(errs, fmt.Errorf("the Bazel server (pid %d) of %s outlived SIGKILL", pid, outputBase))
 	}
 	return errors.Join(errs...)
 }
@@ -98,17 +108,6 @@ func alive(pid int) bool {
 	}
 	cmdline, err := os.ReadFile(procCmdline(pid))
 	return err != nil || len(cmdline) > 0
-}
-
-// waitGone waits a little for a killed process to be gone. The server is
-// not our child: reaping it is not ours to do, so a zombie counts as gone.
-func waitGone(pid int) {
-	for range 500 {
-		if !alive(pid) {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // RemoveAll removes a scratch directory Bazel wrote into (an output base,

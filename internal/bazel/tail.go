@@ -6,13 +6,13 @@ import (
 	"strings"
 )
 
-// stderrLimit bounds how much of Bazel's stderr we keep. Bazel prints its
-// progress there for the whole (possibly hour-long) aquery; the error that
+// stderrLimit bounds how much of Bazel's stderr is kept. Bazel prints its
+// progress there for the whole (possibly hour-long) command; the error that
 // explains a failure is at the end.
 const stderrLimit = 64 << 10
 
 // stderrTail is an io.Writer keeping the last stderrLimit bytes written.
-// os/exec writes it from one goroutine and we read it after Wait, so it
+// One goroutine writes it and it is read once the writer is done, so it
 // needs no lock.
 type stderrTail struct {
 	buf     []byte
@@ -55,4 +55,66 @@ func (t *stderrTail) String() string {
 	}
 	return fmt.Sprintf("[%d earlier bytes of Bazel's stderr omitted]\n", dropped) +
 		strings.ToValidUTF8(string(kept), "\uFFFD")
+}
+
+// lastLines is the end of text: its last n lines.
+func lastLines(text string, n int) string {
+	end := len(text)
+	for i := 0; i < n; i++ {
+		j := strings.LastIndexByte(text[:end], '\n')
+		if j < 0 {
+			return text
+		}
+		if i == n-1 {
+			return text[j+1:]
+		}
+		end = j
+	}
+	return text
+}
+
+// maxLine bounds a line of stderr handed to Runner.Progress; the rest of
+// a longer line is dropped.
+const maxLine = 4 << 10
+
+// lineSplitter is an io.Writer that hands each complete line written to
+// it, without its newline, to line.
+type lineSplitter struct {
+	line func(string)
+	part []byte
+	long bool // the line being gathered is over maxLine
+}
+
+func (s *lineSplitter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			s.add(p)
+			break
+		}
+		s.add(p[:i])
+		s.line(string(s.part))
+		s.part, s.long = s.part[:0], false
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (s *lineSplitter) add(b []byte) {
+	if s.long {
+		return
+	}
+	if len(s.part)+len(b) > maxLine {
+		b, s.long = b[:maxLine-len(s.part)], true
+	}
+	s.part = append(s.part, b...)
+}
+
+// flush hands on an unfinished last line.
+func (s *lineSplitter) flush() {
+	if len(s.part) > 0 {
+		s.line(string(s.part))
+		s.part = s.part[:0]
+	}
 }

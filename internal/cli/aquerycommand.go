@@ -20,13 +20,14 @@ func runAqueryCommand(args []string, sys System) error {
 		fmt.Fprint(sys.Stdout, "Usage: ahab aquery-command [--config NAME]... [--compilation-mode MODE] [--bazel-flag FLAG]... [--output-base DIR] LABEL...\n\n"+
 			"Prints the command that writes an aquery dump as Ahab takes it (USER and HOSTNAME\n"+
 			"set to its sentinels, the output base pinned), to save and analyze later with\n"+
-			"--aquery-file. It asks `bazel info` for the output base unless --output-base gives it.\n")
+			"--aquery-file. It asks `bazel info` for the output base unless --output-base gives it.\n\n"+
+			exitStatusHelp)
 		return nil
 	}
 	if o.aqueryFile != "" || o.explainJSON != "" {
 		return usageError{"ahab aquery-command prints a command for a LABEL; --aquery-file and --explain-json do not apply"}
 	}
-	runner := newRunner(o, sys)
+	runner := o.runner(sys, nil)
 	if err := inWorkspace(runner.Dir); err != nil {
 		return err
 	}

@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -35,26 +37,23 @@ import (
 // status.
 func Main(args []string, sys System) int {
 	if len(args) > 0 {
-		switch args[0] {
-		case "program":
-			return finish(sys, runProgram(args[1:], sys))
-		case "merge":
-			return finish(sys, runMerge(args[1:], sys))
-		case "kinds":
-			return finish(sys, runKinds(args[1:], sys))
-		case "diff":
-			return finish(sys, runDiff(args[1:], sys))
-		case "reprotest":
-			return finish(sys, runReprotest(args[1:], sys))
-		case "trace":
-			return finish(sys, runTrace(args[1:], sys))
-		case "aquery-command":
-			return finish(sys, runAqueryCommand(args[1:], sys))
+		run, ok := map[string]func([]string, System) error{
+			"program":        runProgram,
+			"merge":          runMerge,
+			"kinds":          runKinds,
+			"diff":           runDiff,
+			"reprotest":      runReprotest,
+			"trace":          runTrace,
+			"aquery-command": runAqueryCommand,
+		}[args[0]]
+		if ok {
+			return finish(sys, command{Name: "ahab " + args[0], Failure: ExitFailure}, run(args[1:], sys))
 		}
 	}
+	main := command{Name: "ahab", Failure: ExitFailure}
 	o, fs, err := parseAnalysis(args)
 	if err != nil {
-		return finish(sys, err)
+		return finish(sys, main, err)
 	}
 	switch {
 	case o.help:
@@ -64,30 +63,8 @@ func Main(args []string, sys System) int {
 		fmt.Fprintf(sys.Stdout, "ahab %s\n", Version())
 		return ExitOK
 	}
-	return finish(sys, run(o, sys))
-}
-
-// finish turns the error of a run into an exit status, printing it unless
-// the run already said everything it had to say.
-func finish(sys System, err error) int {
-	if err == nil {
-		return ExitOK
-	}
-	var e exitError
-	if errors.As(err, &e) {
-		return e.code
-	}
-	if errors.Is(err, bazel.ErrInterrupted) {
-		printError(sys, err)
-		return ExitInterrupted
-	}
-	var u usageError
-	if errors.As(err, &u) {
-		fmt.Fprintf(sys.Stderr, "error: %s\n\nRun 'ahab --help' for usage.\n", quote.Lines(u.msg))
-		return ExitUsage
-	}
-	printError(sys, err)
-	return ExitFindings
+	main.Failure = failureStatus(o.mode)
+	return finish(sys, main, run(o, sys))
 }
 
 // resolver resolves the user's file paths (§1.2): a relative path is taken
@@ -177,10 +154,10 @@ func run(o *options, sys System) error {
 	}
 	if a.failed != nil {
 		// --keep_going: what analysed is reported; what did not fails
-		// the run.
+		// the run, as Bazel failed.
 		fmt.Fprintf(sys.Stderr, "\n%s\n", quote.Lines(a.failed.Error()))
-		if err == nil {
-			err = exitError{ExitFindings}
+		if err == nil || errors.Is(err, exitError{ExitFindings}) {
+			err = exitError{failureStatus(o.mode)}
 		}
 	}
 	return err
@@ -414,11 +391,12 @@ func analyzeGraph(ctx context.Context, o *options, sys System, res resolver, lib
 	if o.verbose {
 		aopts.Visit = func(i int, a *aquery.Action) { printAction(sys.Stdout, i, a) }
 	}
-	prog := newProgress(sys)
-	if prog != nil {
-		aopts.Progress = prog.update
+	prog := o.progress
+	if prog == nil {
+		prog = newProgress(sys, "ahab")
 		defer prog.clear()
 	}
+	aopts.Progress = prog.update
 
 	if o.aqueryFile != "" {
 		if o.aqueryFormat != "" {
@@ -437,7 +415,7 @@ func analyzeGraph(ctx context.Context, o *options, sys System, res resolver, lib
 		return analyzeFile(res.path(o.aqueryFile), sys, checks, aopts)
 	}
 
-	runner := newRunner(o, sys)
+	runner := o.runner(sys, prog)
 	if err := inWorkspace(runner.Dir); err != nil {
 		return analysis{}, err
 	}
@@ -456,26 +434,32 @@ func analyzeGraph(ctx context.Context, o *options, sys System, res resolver, lib
 		aopts.Format = aquery.Proto
 	}
 	if o.mode != mode.Ahab02 {
-		// What the build inherits from the environment never shows in
-		// aquery; Bazel's configuration says it.
-		if prog != nil {
+		// What the configurations give the actions beyond what aquery
+		// shows (inherited variables, the environment of C++ and test
+		// actions), read from those the aquery used, in one Bazel call
+		// once the graph is read.
+		aopts.Configurer = &analyze.Configurer{Applies: bazel.OmitsEnvironment, Read: func(checksums map[uint32]string) map[uint32]analyze.Configuration {
 			prog.phase("bazel config")
-		}
-		inherited, err := runner.InheritedActionEnv(ctx, req)
-		if err != nil {
-			warn(sys, "could not read Bazel's configuration, so variables the build inherits from the environment (--action_env=NAME) are not reported: %s", oneLine(err.Error()))
-		} else if len(inherited) > 0 {
-			checks = check.All(lib, inherited...)
-		}
+			configs, err := runner.Configurations(ctx, req, slices.Collect(maps.Values(checksums)))
+			if err != nil {
+				warn(sys, "could not read Bazel's configuration, so what the build's configuration gives its actions beyond what aquery shows (variables inherited with --action_env=NAME, the environment of C++ and test actions) is not reported: %s", oneLine(err.Error()))
+				return nil
+			}
+			out := map[uint32]analyze.Configuration{}
+			for id, sum := range checksums {
+				if c, ok := configs[sum]; ok {
+					out[id] = analyze.Configuration{Inherited: c.Inherited(), Env: c.Environment}
+				}
+			}
+			return out
+		}}
 	}
 	if o.mode != mode.Ahab02 {
 		root, _ := bazel.WorkspaceRoot(runner.Dir)
 		aopts.Tree = &execroot.Tree{Workspace: root, OutputBase: req.OutputBase}
 	}
-	if prog != nil {
-		prog.phase("bazel aquery")
-	}
-	a := analysis{source: "the aquery output of " + quote.Quote(req.Label)}
+	prog.phase("bazel aquery")
+	a := analysis{source: "the aquery output of " + quote.Quote(o.query())}
 	err = runner.Aquery(ctx, req, func(stdout io.Reader) error {
 		var err error
 		a.Result, err = analyze.Dump(stdout, "stdout", checks, aopts)
@@ -509,28 +493,38 @@ func inWorkspace(dir string) error {
 	return fmt.Errorf("%s is not inside a Bazel workspace (no MODULE.bazel, WORKSPACE.bazel or WORKSPACE in it or above it): run ahab in your workspace, or analyze a saved dump with --aquery-file", quote.IfNeeded(where))
 }
 
-// newRunner is the Bazel the analysis runs.
-func newRunner(o *options, sys System) *bazel.Runner {
+// runner is the Bazel the command runs, in the working directory of §1.2,
+// telling prog what Bazel says it does.
+func (o *options) runner(sys System, prog *progress) *bazel.Runner {
 	return &bazel.Runner{
-		Bazel: cmp.Or(o.bazel, "bazel"),
-		Dir:   bazel.WorkingDir(sys.LookupEnv),
-		Env:   sys.Environ(),
+		Bazel:    cmp.Or(o.bazel, "bazel"),
+		Dir:      bazel.WorkingDir(sys.LookupEnv),
+		Env:      sys.Environ(),
+		Progress: prog.onBazel,
 	}
 }
 
 // aqueryRequest is the aquery of the command line, its output base asked of
-// `bazel info` unless --output-base gives it.
+// `bazel info` unless --output-base gives it. With an output base other
+// than the one the workspace's convenience links lead into, the patterns
+// of the whole workspace leave the links out (bazel.Scope).
 func aqueryRequest(ctx context.Context, o *options, runner *bazel.Runner, prog *progress) (bazel.AqueryRequest, error) {
 	outputBase := o.outputBase
 	if outputBase == "" {
-		if prog != nil {
-			prog.phase("bazel info")
+		prog.phase("bazel info")
+		info := runner.OutputBaseOnly
+		if o.mode == mode.Ahab02 {
+			info = runner.OutputBase // §2 step 1's argv
 		}
-		ob, err := runner.OutputBase(ctx)
+		ob, err := info(ctx)
 		if err != nil {
 			return bazel.AqueryRequest{}, err
 		}
 		outputBase = ob
+	}
+	label := o.query()
+	if ws, ok := bazel.WorkspaceRoot(runner.Dir); ok {
+		label = bazel.ScopeFor(ws, outputBase).Query(label)
 	}
 	return bazel.AqueryRequest{
 		OutputBase:      outputBase,
@@ -538,7 +532,7 @@ func aqueryRequest(ctx context.Context, o *options, runner *bazel.Runner, prog *
 		CompilationMode: o.compilationMode,
 		Flags:           o.bazelFlags,
 		Output:          o.aqueryOutput,
-		Label:           o.query(),
+		Label:           label,
 	}, nil
 }
 

@@ -43,6 +43,7 @@ func TestCommandLine(t *testing.T) {
 		{"a_bool_flag_is_refused_two_values", []string{"//a", "--no-fail", "--no-fail=false"}, ExitUsage, `invalid argument "false" for "--no-fail" flag: already given as "true"`},
 		{"the_same_value_twice_is_said_once", []string{"--shut-up", "--help", "--shut-up=true"}, ExitOK, ""},
 		{"an_unknown_flag_is_refused", []string{"--nope"}, ExitUsage, "unknown flag: --nope"},
+		{"a_label_with_a_control_character_is_refused", []string{"//a\x1b[2J"}, ExitUsage, `LABEL "//a\u{1b}[2J" holds a control character`},
 		{"aquery_format_needs_a_file", []string{"//a", "--aquery-format", "proto"}, ExitUsage, "--aquery-format needs --aquery-file"},
 		{"a_saved_dump_takes_no_bazel_flags", []string{"--aquery-file", "x.pb", "--bazel-flag=--keep_going"}, ExitUsage, "do not apply"},
 		{"help_is_not_an_error", []string{"--help"}, ExitOK, ""},
@@ -95,8 +96,12 @@ func TestExitStatus(t *testing.T) {
 		{"no_fail_passes_a_run_with_findings", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--no-fail"}, ExitOK},
 		{"a_matching_expectation_passes", []string{"--compat", "0.2", "--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", nonEmpty}, ExitOK},
 		{"a_differing_expectation_fails", []string{"--compat", "0.2", "--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", empty}, ExitFindings},
-		{"an_expectation_of_another_judgement_fails", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", nonEmpty}, ExitFindings},
-		{"a_missing_dump_is_an_error", []string{"--aquery-file", filepath.Join(dir, "missing.pb")}, ExitFindings},
+		// A failure to run is not a finding: a CI can tell them apart.
+		{"an_expectation_of_another_judgement_cannot_be_compared", []string{"--aquery-file", filepath.Join(conformanceDir, "synthetic", "c.json"), "--expect-json", nonEmpty}, ExitFailure},
+		{"a_missing_dump_is_a_failure", []string{"--aquery-file", filepath.Join(dir, "missing.pb")}, ExitFailure},
+		// §1.4: Ahab 0.2 exits 1 for any runtime error.
+		{"a_missing_dump_under_compat_is_1", []string{"--compat", "0.2", "--aquery-file", filepath.Join(dir, "missing.pb")}, ExitFindings},
+		{"a_usage_mistake_is_2_in_every_mode", []string{"--compat", "0.2", "--aquery-file", filepath.Join(dir, "missing.pb"), "//x"}, ExitUsage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sys, _, stderr := testSystem(nil)
@@ -176,9 +181,9 @@ func TestValuesAreCheckedFirst(t *testing.T) {
 		want string
 	}{
 		{[]string{"//...", "--compilation-mode=fast"}, ExitUsage, `--compilation-mode "fast", expected one of: fastbuild, dbg, opt`},
-		{[]string{"//...", "--output-base=" + filepath.Join(dir, "no", "such")}, ExitFindings, "neither it nor its parent directory exists"},
-		{[]string{"//...", "--output-base=" + filepath.Join(dir, "file")}, ExitFindings, "is not a directory"},
-		{[]string{"//...", "--write-json=" + filepath.Join(dir, "nope", "r.json")}, ExitFindings, "does not exist, expected an existing directory"},
+		{[]string{"//...", "--output-base=" + filepath.Join(dir, "no", "such")}, ExitFailure, "neither it nor its parent directory exists"},
+		{[]string{"//...", "--output-base=" + filepath.Join(dir, "file")}, ExitFailure, "is not a directory"},
+		{[]string{"//...", "--write-json=" + filepath.Join(dir, "nope", "r.json")}, ExitFailure, "does not exist, expected an existing directory"},
 		{[]string{"//...", "--write-json="}, ExitUsage, "--write-json needs a file name"},
 		{[]string{"//...", "--compat=0.3"}, ExitUsage, `--compat: unknown version "0.3"`},
 	} {

@@ -24,11 +24,6 @@ import (
 	"github.com/ahab-go/ahab/internal/spawndiff"
 )
 
-// ExitDiverged is the status of `ahab diff` and `ahab reprotest` when the
-// builds diverge: distinct from 1, so that a script can tell "the build is
-// not reproducible" from "the comparison failed".
-const ExitDiverged = 3
-
 const diffUsage = `Usage: ahab diff [flags] OLD NEW [LABEL...]
 
 Compares the execution logs of two builds of the same sources and reports
@@ -43,10 +38,12 @@ OLD and NEW are logs Bazel wrote with --execution_log_binary_file,
 --execution_log_json_file or --execution_log_compact_file, in any mix; the
 format is recognised from the content.
 
-With a static analysis (LABEL, which runs bazel aquery as ahab LABEL does;
---aquery-file; or a saved --report), each divergent action gets the
-findings of the same action beside it, and the report says how many root
-causes no finding predicts: the measure of what the analysis misses.
+With a static analysis (LABEL, a pattern or a query, which runs bazel
+aquery as ahab LABEL does, of deps(LABEL): every action its build runs,
+its dependencies' and external repositories' included; --aquery-file; or a
+saved --report), each divergent action gets the findings of the same action
+beside it, and the report says how many root causes no finding predicts:
+the measure of what the analysis misses.
 
 With --outputs OLD_DIR NEW_DIR, the two builds' outputs (output bases,
 execution roots, bazel-out or bazel-bin trees, or what ahab reprotest
@@ -54,11 +51,7 @@ execution roots, bazel-out or bazel-bin trees, or what ahab reprotest
 inside it, classified when the bytes name a path, a time, a user, an
 order...; --diffoscope DIR adds diffoscope's HTML report on each pair.
 
-Exit status:
-  0  the builds agree (or --no-fail)
-  1  an error
-  2  the command line is wrong
-  3  some action diverges
+Divergent builds exit 1, as findings do (0 with --no-fail).
 
 Flags:
 `
@@ -134,10 +127,7 @@ func parseDiff(args []string) (*diffOptions, *pflag.FlagSet, error) {
 	onceString(fs, &d.report, "report", "", "put the findings of the saved Ahab JSON report `FILE` beside each divergent action (matched by target and mnemonic, so only for logs that name targets: Bazel 7 and later)")
 	fs.StringArrayVar(&o.reproSpecs, "repro-specs", nil, "read reproducibility specs from `FILE` for the static analysis (repeatable)")
 	onceString(fs, &o.compat, "compat", "", "judge the static causes as Ahab `VERSION` did (only 0.2)")
-	fs.StringArrayVar(&o.configs, "config", nil, "with LABEL, pass `NAME` to aquery as --config=NAME (repeatable)")
-	onceString(fs, &o.compilationMode, "compilation-mode", "", "with LABEL, pass `MODE` to aquery as --compilation_mode=MODE")
-	onceString(fs, &o.bazel, "bazel", "", "with LABEL, the Bazel `PATH` to run (default \"bazel\")")
-	fs.StringArrayVar(&o.bazelFlags, "bazel-flag", nil, "with LABEL, pass `FLAG` to bazel aquery verbatim (repeatable); give the flags of the builds that wrote the logs")
+	o.addBazelFlags(fs, "the aquery of LABEL (give the builds' own)")
 	onceString(fs, &o.outputBase, "output-base", "", "with LABEL, use this Bazel output base `DIR` for the aquery")
 	// Read by takeOutputs; here for the help.
 	fs.String("outputs", "", "say what differs inside each root cause's outputs, read from the two builds' outputs `OLD_DIR NEW_DIR` (output bases, execution roots, bazel-out or bazel-bin trees)")
@@ -156,6 +146,9 @@ func parseDiff(args []string) (*diffOptions, *pflag.FlagSet, error) {
 		return nil, fs, usageError{"--diffoscope compares the builds' outputs: give them with --outputs OLD_DIR NEW_DIR"}
 	}
 	d.oldLog, d.newLog, o.labels = fs.Arg(0), fs.Arg(1), fs.Args()[2:]
+	if err := checkLabels(o.labels); err != nil {
+		return nil, fs, err
+	}
 	if err := o.parseCompat(); err != nil {
 		return nil, fs, err
 	}
@@ -200,7 +193,7 @@ func runDiff(args []string, sys System) error {
 		return err
 	}
 	if d.help {
-		fmt.Fprint(sys.Stdout, diffUsage+fs.FlagUsagesWrapped(76))
+		fmt.Fprint(sys.Stdout, helpText(diffUsage, fs))
 		return nil
 	}
 	res := newResolver(sys)
@@ -289,7 +282,7 @@ func presentDiff(sys System, r *spawndiff.Result, writeJSON string, summary, noF
 		return err
 	}
 	if len(r.Actions) > 0 && !noFail {
-		return exitError{ExitDiverged}
+		return exitError{ExitFindings}
 	}
 	return nil
 }
@@ -321,10 +314,8 @@ func compareLogs(sys System, oldPath, newPath string, format execlog.Format) (*s
 		}
 	}
 	var read [2]atomic.Int64
-	prog := newProgress(sys)
-	if prog != nil {
-		defer prog.clear()
-	}
+	prog := newProgress(sys, "ahab diff")
+	defer prog.clear()
 	logs := [2]*spawndiff.Log{}
 	errs := [2]error{}
 	var wg sync.WaitGroup
@@ -332,11 +323,9 @@ func compareLogs(sys System, oldPath, newPath string, format execlog.Format) (*s
 		wg.Go(func() {
 			l := spawndiff.NewLog(paths[i])
 			opts := execlog.Options{Format: format, ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}
-			if prog != nil {
-				opts.Progress = func(n int64) {
-					read[i].Store(n)
-					prog.logs(&read[0], &read[1], total)
-				}
+			opts.Progress = func(n int64) {
+				read[i].Store(n)
+				prog.logs(&read[0], &read[1], total)
 			}
 			// The name goes into the reader's messages, escaped once here.
 			_, errs[i] = execlog.Read(bufio.NewReaderSize(files[i], 1<<20), quote.IfNeeded(paths[i]), opts, l.Add)
@@ -383,7 +372,7 @@ func staticAnalysis(d *diffOptions, sys System, res resolver) (*analyze.Index, s
 	if err != nil {
 		return nil, "", err
 	}
-	o.byAction = true
+	o.byAction, o.wholeBuild = true, true
 	a, err := analyzeGraph(context.Background(), o, sys, res, lib)
 	if err != nil {
 		return nil, "", err
@@ -393,7 +382,7 @@ func staticAnalysis(d *diffOptions, sys System, res resolver) (*analyze.Index, s
 	}
 	source := o.aqueryFile
 	if source == "" {
-		source = "bazel aquery " + o.query()
+		source = "bazel aquery " + quote.IfNeeded(o.query())
 	}
 	return analyze.NewIndex(a.ByAction), source, nil
 }

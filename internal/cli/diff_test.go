@@ -98,8 +98,8 @@ func TestDiffAgainstRealBuilds(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "diff.json")
 				sys, stdout, stderr := testSystem(nil)
 				code := Main([]string{"diff", logs[0], logs[1], "--aquery-file", c.Aquery, "--write-json", out}, sys)
-				if code != ExitDiverged {
-					t.Fatalf("exit %d, want %d (the builds diverge); stderr:\n%s", code, ExitDiverged, stderr)
+				if code != ExitFindings {
+					t.Fatalf("exit %d, want %d (the builds diverge); stderr:\n%s", code, ExitFindings, stderr)
 				}
 				rep := readDiffReport(t, out)
 				checkVerdicts(t, rep, c)
@@ -190,19 +190,19 @@ func TestDiffCommandLine(t *testing.T) {
 		code           int
 		stdout, stderr string
 	}{
-		{"diverging_builds_exit_3", []string{c.OldLog, c.NewLog}, ExitDiverged, "5 root causes: 1 nondeterministic, 4 input_changed", ""},
+		{"diverging_builds_exit_1", []string{c.OldLog, c.NewLog}, ExitFindings, "5 root causes: 1 nondeterministic, 4 input_changed", ""},
 		{"no_fail_exits_0", []string{c.OldLog, c.NewLog, "--no-fail"}, ExitOK, "9 actions diverge", ""},
 		{"a_log_compared_with_itself_agrees", []string{c.OldLog, c.OldBinlog}, ExitOK, "0 actions diverge, 11 identical", ""},
-		{"causes_from_a_dump", []string{c.OldLog, c.NewLog, "--aquery-file", c.Aquery}, ExitDiverged, "predicts 5 of 5 root causes; 0 unexplained", ""},
-		{"the_summary_counts_by_mnemonic", []string{c.OldLog, c.NewLog, "--summary"}, ExitDiverged, "Root causes with the largest cascades:\n  1. nondeterministic Genrule bazel-out/k8-fastbuild/bin/cascade/clock.txt: 2 downstream, 1 absorbed", ""},
-		{"json_on_stdout_puts_the_text_on_stderr", []string{c.OldLog, c.NewLog, "--write-json", "-"}, ExitDiverged, `"verdict":"nondeterministic"`, "Root causes, producers first:"},
+		{"causes_from_a_dump", []string{c.OldLog, c.NewLog, "--aquery-file", c.Aquery}, ExitFindings, "predicts 5 of 5 root causes; 0 unexplained", ""},
+		{"the_summary_counts_by_mnemonic", []string{c.OldLog, c.NewLog, "--summary"}, ExitFindings, "Root causes with the largest cascades:\n  1. nondeterministic Genrule bazel-out/k8-fastbuild/bin/cascade/clock.txt: 2 downstream, 1 absorbed", ""},
+		{"json_on_stdout_puts_the_text_on_stderr", []string{c.OldLog, c.NewLog, "--write-json", "-"}, ExitFindings, `"verdict":"nondeterministic"`, "Root causes, producers first:"},
 		{"one_log_is_a_usage_error", []string{c.OldLog}, ExitUsage, "", "ahab diff needs two execution logs"},
 		{"two_analyses_are_a_usage_error", []string{c.OldLog, c.NewLog, "//...", "--aquery-file", c.Aquery}, ExitUsage, "", "give one static analysis"},
 		{"bazel_flags_need_a_label", []string{c.OldLog, c.NewLog, "--bazel-flag=--config=ci"}, ExitUsage, "", "and none is given"},
 		{"an_unknown_log_format", []string{c.OldLog, c.NewLog, "--log-format", "xml"}, ExitUsage, "", "--log-format: unknown execution log format"},
-		{"a_missing_log_names_the_file", []string{c.OldLog, filepath.Join(dir, "nope.log")}, ExitFindings, "", "nope.log"},
-		{"a_broken_log_names_file_and_entry", []string{c.OldLog, garbage}, ExitFindings, "", "garbage.log: spawn 1"},
-		{"a_missing_json_directory_fails_before_reading", []string{c.OldLog, c.NewLog, "--write-json", filepath.Join(dir, "no", "x.json")}, ExitFindings, "", "does not exist"},
+		{"a_missing_log_names_the_file", []string{c.OldLog, filepath.Join(dir, "nope.log")}, ExitFailure, "", "nope.log"},
+		{"a_broken_log_names_file_and_entry", []string{c.OldLog, garbage}, ExitFailure, "", "garbage.log: spawn 1"},
+		{"a_missing_json_directory_fails_before_reading", []string{c.OldLog, c.NewLog, "--write-json", filepath.Join(dir, "no", "x.json")}, ExitFailure, "", "does not exist"},
 		{"help", []string{"--help"}, ExitOK, "Usage: ahab diff", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -233,7 +233,7 @@ func TestDiffReportNeedsTargets(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	sys, _, stderr = testSystem(nil)
-	if code := Main([]string{"diff", c.OldLog, c.NewLog, "--report", saved}, sys); code != ExitDiverged {
+	if code := Main([]string{"diff", c.OldLog, c.NewLog, "--report", saved}, sys); code != ExitFindings {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if !strings.Contains(stderr.String(), "the logs name no targets") {
@@ -254,7 +254,7 @@ func TestReprotestCommandLine(t *testing.T) {
 		{"an_unknown_variation", []string{"//...", "--vary", "path,moon"}, ExitUsage, "--vary: "},
 		{"specs_need_the_static_analysis", []string{"//...", "--no-static", "--repro-specs", "s.json"}, ExitUsage, "--no-static leaves out"},
 		{"json_and_summary_on_stdout", []string{"//...", "--write-json", "-", "--summary"}, ExitUsage, "both write to standard output"},
-		{"a_missing_json_directory_fails_first", []string{"//...", "--write-json", "/nonexistent/dir/x.json"}, ExitFindings, "does not exist"},
+		{"a_missing_json_directory_fails_first", []string{"//...", "--write-json", "/nonexistent/dir/x.json"}, ExitFailure, "does not exist"},
 		{"vary_env_needs_a_value", []string{"//...", "--vary-env", "FLAVOR"}, ExitUsage, `--vary-env "FLAVOR": expected NAME=VALUE`},
 		{"vary_env_without_the_env_variation", []string{"//...", "--vary=-env", "--vary-env", "A=b"}, ExitUsage, "--vary-env sets variables of the env variation"},
 		{"user_without_the_user_variation", []string{"//...", "--vary", "path,tz", "--user", "bob"}, ExitUsage, "--user names the account of the user variation"},

@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/spf13/pflag"
@@ -45,8 +47,15 @@ type options struct {
 	// byAction keeps every action's findings (analyze.Options.ByAction),
 	// for `ahab diff`.
 	byAction bool
+	// wholeBuild asks aquery for every action the build of the labels
+	// runs, deps(LABEL), not only the labels' own: what judges each spawn
+	// of a build (diff, reprotest, trace).
+	wholeBuild bool
 	// session is the Bazel the analysis ran, once it has; nil otherwise.
 	session *bazelSession
+	// progress, when not nil, is the command's, which the analysis shows
+	// its own on; nil gives it one of its own.
+	progress *progress
 }
 
 // once is a flag value that may be given one value, as the original's
@@ -115,8 +124,7 @@ func onceBool(fs *pflag.FlagSet, p *bool, name, short, usage string) {
 func analysisFlags(o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("ahab", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.StringArrayVar(&o.configs, "config", nil, "pass `NAME` to aquery as --config=NAME (repeatable, in order)")
-	onceString(fs, &o.compilationMode, "compilation-mode", "", "pass `MODE` to aquery as --compilation_mode=MODE (fastbuild, dbg, opt)")
+	o.addBazelFlags(fs, "aquery")
 	onceBool(fs, &o.noFail, "no-fail", "", "print the report but exit 0 even when something was found")
 	onceString(fs, &o.writeJSON, "write-json", "", "also write the findings to `FILE` as a JSON report (atomically)")
 	onceString(fs, &o.expectJSON, "expect-json", "", "compare the findings with the report in `FILE`: silent and 0 on a match, a diff and 1 otherwise")
@@ -127,8 +135,6 @@ func analysisFlags(o *options) *pflag.FlagSet {
 	onceString(fs, &o.aqueryFile, "aquery-file", "", "read a saved aquery dump from `FILE` (- for stdin) instead of running Bazel: proto, streamed_proto or jsonproto, detected from the content")
 	onceString(fs, &o.aqueryFormat, "aquery-format", "", "with --aquery-file, read it as `FORMAT` (proto, streamed_proto, jsonproto) instead of detecting it")
 	onceString(fs, &o.aqueryOutput, "aquery-output", "", "ask Bazel for `FORMAT` (proto, or streamed_proto for Bazel 7 and later)")
-	onceString(fs, &o.bazel, "bazel", "", "the Bazel `PATH` to run (default \"bazel\", so bazelisk works)")
-	fs.StringArrayVar(&o.bazelFlags, "bazel-flag", nil, "pass `FLAG` to bazel aquery verbatim (repeatable), e.g. --bazel-flag=--keep_going")
 	onceString(fs, &o.outputBase, "output-base", "", "use this Bazel output base `DIR` instead of asking bazel info (kept verbatim); with --aquery-file, where the dump's external repositories are, for reading the tools they hold")
 	onceString(fs, &o.workspace, "workspace", "", "with --aquery-file, the workspace `DIR` the dump was taken in, for reading the scripts, tools and sources its actions run")
 	onceString(fs, &o.compat, "compat", "", "judge exactly as Ahab `VERSION` did (only 0.2): the original's checks, verdicts and report, byte for byte")
@@ -139,6 +145,30 @@ func analysisFlags(o *options) *pflag.FlagSet {
 	onceBool(fs, &o.version, "version", "V", "print the version and exit")
 	onceBool(fs, &o.help, "help", "h", "print this help and exit")
 	return fs
+}
+
+// addBazelFlags adds the flags of every command that runs Bazel, which
+// mean the same in each: --config, --compilation-mode and --bazel-flag go
+// to what (the aquery; the builds and the aquery), --bazel names Bazel.
+func (o *options) addBazelFlags(fs *pflag.FlagSet, what string) {
+	fs.StringArrayVar(&o.configs, "config", nil, "pass `NAME` to "+what+" as --config=NAME (repeatable, in order)")
+	onceString(fs, &o.compilationMode, "compilation-mode", "", "pass `MODE` to "+what+" as --compilation_mode=MODE (fastbuild, dbg, opt)")
+	fs.StringArrayVar(&o.bazelFlags, "bazel-flag", nil, "pass `FLAG` to "+what+" verbatim (repeatable), e.g. --bazel-flag=--keep_going")
+	onceString(fs, &o.bazel, "bazel", "", "the Bazel `PATH` to run (default \"bazel\", so bazelisk works)")
+}
+
+// bazelArgs are the options --config, --compilation-mode and
+// --bazel-flag give a Bazel command, in the aquery's order: the configs,
+// then the mode (so that it beats a config's), then the flags.
+func (o *options) bazelArgs() []string {
+	var args []string
+	for _, c := range o.configs {
+		args = append(args, "--config="+c)
+	}
+	if o.compilationMode != "" {
+		args = append(args, "--compilation_mode="+o.compilationMode)
+	}
+	return append(args, o.bazelFlags...)
 }
 
 // parseAnalysis parses the command line of an analysis. A usage mistake is
@@ -160,10 +190,8 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 		return nil, fs, err
 	}
 	o.labels = fs.Args()
-	for _, l := range o.labels {
-		if strings.TrimSpace(l) == "" {
-			return nil, fs, usageError{"an empty LABEL: give a label or query, e.g. //... or \"//... - //x/...\""}
-		}
+	if err := checkLabels(o.labels); err != nil {
+		return nil, fs, err
 	}
 	if o.query() == "" && o.explainJSON == "" && o.aqueryFile == "" {
 		return nil, fs, usageError{"a LABEL to analyze is required, unless --explain-json or --aquery-file is given"}
@@ -186,10 +214,30 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 	return o, fs, nil
 }
 
+// checkLabels refuses a LABEL that is empty, or that holds a control
+// character, which no label or query can: Bazel would only echo it back
+// in its error, where it could forge a line of Ahab's.
+func checkLabels(labels []string) error {
+	for _, l := range labels {
+		if strings.TrimSpace(l) == "" {
+			return usageError{"an empty LABEL: give a label or query, e.g. //... or \"//... - //x/...\""}
+		}
+		if strings.ContainsFunc(l, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f || 0x80 <= r && r < 0xa0 }) || !utf8.ValidString(l) {
+			return usageError{fmt.Sprintf("LABEL %s holds a control character, which no label or query can", quoteArg(l))}
+		}
+	}
+	return nil
+}
+
 // query is what aquery is asked for: the labels given, as one union, as
-// `bazel build` takes several; else the default label.
+// `bazel build` takes several; else the default label. With wholeBuild,
+// the actions of their whole build: deps() of the labels as `bazel build`
+// takes them (-//x excludes).
 func (o *options) query() string {
-	if len(o.labels) == 0 {
+	switch {
+	case o.wholeBuild:
+		return "deps(" + bazel.Query(o.labels) + ")"
+	case len(o.labels) == 0:
 		return o.defaultLabel
 	}
 	return strings.Join(o.labels, " + ")
@@ -291,18 +339,12 @@ are analysed as their union. Every subcommand has --help.
 Flags:
 `
 
-const usageTail = `
-Exit status:
-  0  nothing found (or --no-fail, or --expect-json matched)
-  1  something found, --expect-json differed, or an error
-  2  the command line is wrong
-  3  (ahab diff, ahab reprotest) the builds diverge
-`
-
 func usage(fs *pflag.FlagSet) string {
-	var b strings.Builder
-	b.WriteString(usageHead)
-	b.WriteString(fs.FlagUsagesWrapped(76))
-	b.WriteString(usageTail)
-	return b.String()
+	return helpText(usageHead, fs)
+}
+
+// helpText is a command's --help: its head, its flags and the exit
+// statuses, which are the same in every command.
+func helpText(head string, fs *pflag.FlagSet) string {
+	return head + fs.FlagUsagesWrapped(76) + "\n" + exitStatusHelp
 }

@@ -43,7 +43,7 @@ func runMerge(args []string, sys System) error {
 		return flagError(err)
 	}
 	if o.help {
-		fmt.Fprint(sys.Stdout, mergeUsage+fs.FlagUsagesWrapped(76))
+		fmt.Fprint(sys.Stdout, helpText(mergeUsage, fs))
 		return nil
 	}
 	if fs.NArg() == 0 {
@@ -96,7 +96,7 @@ func runKinds(args []string, sys System) error {
 		return nil
 	}
 	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
-		fmt.Fprintln(sys.Stdout, "Usage: ahab kinds [KIND | --markdown]\n\nLists the kinds of finding, explains one, or prints docs/kinds.md.")
+		fmt.Fprint(sys.Stdout, "Usage: ahab kinds [KIND | --markdown]\n\nLists the kinds of finding, explains one, or prints docs/kinds.md.\n\n"+exitStatusHelp)
 		return nil
 	}
 	switch len(args) {

@@ -50,7 +50,7 @@ func runProgram(args []string, sys System) error {
 		return flagError(err)
 	}
 	if help {
-		fmt.Fprint(sys.Stdout, programUsage+fs.FlagUsagesWrapped(76))
+		fmt.Fprint(sys.Stdout, helpText(programUsage, fs))
 		return nil
 	}
 	if err := o.parseCompat(); err != nil {

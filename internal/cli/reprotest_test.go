@@ -51,8 +51,8 @@ func TestReprotestRealBuild(t *testing.T) {
 		"HOME":                    os.Getenv("HOME"),
 		"TMPDIR":                  tmp,
 	})
-	if code := Main(args, sys); code != ExitDiverged {
-		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitDiverged, stderr)
+	if code := Main(args, sys); code != ExitFindings {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitFindings, stderr)
 	}
 	// The test's temporary directories are closed to other accounts.
 	if want := "not varied: user: the scratch directory's parent "; os.Geteuid() == 0 && !strings.Contains(stderr.String(), want) {
@@ -142,8 +142,8 @@ func TestReprotestAccount(t *testing.T) {
 		"HOME":                    os.Getenv("HOME"),
 		"TMPDIR":                  tmp,
 	})
-	if code := Main(args, sys); code != ExitDiverged {
-		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitDiverged, stderr)
+	if code := Main(args, sys); code != ExitFindings {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitFindings, stderr)
 	}
 	t.Logf("stderr:\n%s", stderr)
 	if !strings.Contains(stderr.String(), "varied user: root (uid 0, gid 0) -> ahab-reprotest") {
@@ -187,7 +187,7 @@ func TestReprotestAccount(t *testing.T) {
 	again := filepath.Join(root, "diff.json")
 	sys2, _, stderr2 := testSystem(map[string]string{"PATH": os.Getenv("PATH")})
 	if code := Main([]string{"diff", filepath.Join(keep, "old.binlog"), filepath.Join(keep, "new.binlog"),
-		"--outputs", filepath.Join(keep, "old"), filepath.Join(keep, "new"), "--write-json", again}, sys2); code != ExitDiverged {
+		"--outputs", filepath.Join(keep, "old"), filepath.Join(keep, "new"), "--write-json", again}, sys2); code != ExitFindings {
 		t.Fatalf("ahab diff --outputs: exit %d; stderr:\n%s", code, stderr2)
 	}
 	insides := func(path string) string {

@@ -7,13 +7,15 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/atomicfile"
 	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/mode"
+	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/trace"
 )
 
-const traceUsage = `Usage: ahab trace [flags] LABEL
+const traceUsage = `Usage: ahab trace [flags] LABEL...
 
 Builds LABEL with Bazel under strace, in a scratch output base with no cache
 and every action run unsandboxed, and reports per action the files it opened,
@@ -21,21 +23,22 @@ stat'ed or listed outside what it declared: workspace files, host files and
 directory listings. What the host C toolchain and C library read on their own
 (the dynamic loader, locales, gcc's installation, the C++ toolchain's declared
 include directories) is summarised once as the baseline. Beside each action
-are the findings of the static analysis (bazel aquery of LABEL in the same
-output base, with Ahab's own judgement), so you see which reads it predicted.
-Nothing is left behind: the aquery's server is shut down, the build runs with
---batch and the scratch directory is removed, also on Ctrl-C. See
-docs/trace.md.
+are the findings of the static analysis (bazel aquery of deps(LABEL) in the
+same output base, with Ahab's own judgement: every action the build runs,
+its dependencies' and external repositories' included), so you see which
+reads it predicted. Each LABEL is a target pattern (-//x excludes) or a
+query, whose targets (bazel cquery) are built. Nothing is left behind: the
+aquery's server is shut down, the build runs with --batch, leaves your
+bazel-* links alone and has a TMPDIR of its own, and the scratch directory
+is removed, also on Ctrl-C or SIGTERM, which stop the build's whole process
+tree. See docs/trace.md.
 
 The report goes to standard output; with --write-json -, the JSON goes there
 and the report to standard error.
 
-Needs strace (apt-get install strace) and Linux.
-
-Exit status:
-  0  no action read anything undeclared beyond the baseline
-  1  some action did, or an error
-  2  the command line is wrong
+Needs strace (apt-get install strace) and Linux. An action that read
+anything undeclared beyond the baseline is a finding: exit 1 (0 with
+--no-fail).
 
 Flags:
 `
@@ -43,62 +46,88 @@ Flags:
 // runTrace is `ahab trace`.
 func runTrace(args []string, sys System) error {
 	var (
-		writeJSON, bazelPath, keepTrace string
-		bazelFlags, reproSpecs          []string
-		help                            bool
+		o                    options
+		writeJSON, keepTrace string
+		summary, noFail      bool
 	)
 	fs := pflag.NewFlagSet("ahab trace", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.Usage = func() {}
+	o.addBazelFlags(fs, "the build and the aquery")
 	onceString(fs, &writeJSON, "write-json", "", "also write the report to `FILE` as JSON (atomically; - for standard output)")
-	onceString(fs, &bazelPath, "bazel", "", "the Bazel `PATH` to run (default \"bazel\")")
-	fs.StringArrayVar(&bazelFlags, "bazel-flag", nil, "pass `FLAG` to bazel aquery and build verbatim (repeatable), e.g. --bazel-flag=--config=ci")
-	fs.StringArrayVar(&reproSpecs, "repro-specs", nil, "also read reproducibility specs from `FILE` for the static analysis (repeatable)")
+	onceBool(fs, &summary, "summary", "", "print the reads counted (per class; the paths and targets with the most) instead of every action")
+	onceBool(fs, &noFail, "no-fail", "", "print the report but exit 0 even when an action read something undeclared")
+	fs.StringArrayVar(&o.reproSpecs, "repro-specs", nil, "also read reproducibility specs from `FILE` for the static analysis (repeatable)")
 	onceString(fs, &keepTrace, "keep-trace", "", "keep the raw strace output and the execution log in `DIR`")
-	onceBool(fs, &help, "help", "h", "print this help and exit")
+	onceBool(fs, &o.help, "help", "h", "print this help and exit")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
-	if help {
-		fmt.Fprint(sys.Stdout, traceUsage+fs.FlagUsagesWrapped(76))
+	if o.help {
+		fmt.Fprint(sys.Stdout, helpText(traceUsage, fs))
 		return nil
 	}
-	switch fs.NArg() {
-	case 0:
+	o.labels = fs.Args()
+	if len(o.labels) == 0 {
 		return usageError{"ahab trace needs a LABEL to build"}
-	case 1:
-	default:
-		return usageError{fmt.Sprintf("unexpected argument %s: ahab trace builds one LABEL", quoteArg(fs.Arg(1)))}
+	}
+	if err := checkLabels(o.labels); err != nil {
+		return err
+	}
+	if writeJSON == "-" && summary {
+		return usageError{"--write-json - and --summary both write to standard output; write the JSON to a file"}
 	}
 	res := newResolver(sys)
 	// What the user wrote is checked before the build, which takes minutes.
+	if err := o.checkValues(res); err != nil {
+		return err
+	}
 	if writeJSON != "" {
 		if err := checkOutputDir("--write-json", res.path(writeJSON)); err != nil {
 			return err
 		}
 	}
-	lib, err := loadLibrary(res.paths(reproSpecs), mode.Default)
+	lib, err := loadLibrary(res.paths(o.reproSpecs), mode.Default)
 	if err != nil {
 		return err
 	}
-	o := trace.Options{
-		Label:     fs.Arg(0),
-		Bazel:     bazelPath,
-		Dir:       bazel.WorkingDir(sys.LookupEnv),
-		Env:       sys.Environ(),
-		Flags:     bazelFlags,
-		KeepTrace: res.path(keepTrace),
-		Library:   lib,
-		Warn:      func(msg string) { warn(sys, "%s", msg) },
+	ctx, release := bazel.WithSignals(context.Background())
+	defer release()
+	prog := newProgress(sys, "ahab trace")
+	defer prog.clear()
+	o.progress = prog
+	t := trace.Options{
+		Labels:        o.labels,
+		Bazel:         o.bazel,
+		Dir:           bazel.WorkingDir(sys.LookupEnv),
+		Env:           sys.Environ(),
+		Flags:         o.bazelArgs(),
+		KeepTrace:     res.path(keepTrace),
+		Progress:      phaseWriter{prog},
+		BazelProgress: prog.onBazel,
+		Warn:          func(msg string) { warn(sys, "%s", msg) },
+		Static: func(ctx context.Context, outputBase string) (*analyze.Index, string, error) {
+			a := o
+			a.outputBase = outputBase
+			a.byAction, a.wholeBuild = true, true
+			result, err := analyzeGraph(ctx, &a, sys, res, lib)
+			if err != nil {
+				return nil, "", err
+			}
+			if result.failed != nil {
+				// --keep_going analysed what it could: the build will fail
+				// on the rest and say why.
+				warn(sys, "the static analysis is incomplete: %s", oneLine(result.failed.Error()))
+			}
+			return analyze.NewIndex(result.ByAction), "bazel aquery " + quote.IfNeeded(a.query()), nil
+		},
 	}
-	if sys.StderrIsTerminal {
-		o.Progress = sys.Stderr
-	}
-	r, err := trace.Run(context.Background(), o)
+	r, err := trace.Run(ctx, t)
 	if err != nil {
 		return err
 	}
-	return presentTrace(sys, res, writeJSON, r)
+	prog.clear()
+	return presentTrace(sys, res, writeJSON, summary, noFail, r)
 }
 
 // presentTrace writes the reports of a trace as the analysis does
@@ -106,7 +135,7 @@ func runTrace(args []string, sys System) error {
 // there (--write-json -), in which case the text goes to standard error.
 // The JSON is in place before the text is written. It fails the run when
 // some action read something undeclared.
-func presentTrace(sys System, res resolver, writeJSON string, r *trace.Report) error {
+func presentTrace(sys System, res resolver, writeJSON string, summary, noFail bool, r *trace.Report) error {
 	out, terminal := sys.Stdout, sys.StdoutIsTerminal
 	if writeJSON == "-" {
 		out, terminal = sys.Stderr, sys.StderrIsTerminal
@@ -123,10 +152,14 @@ func presentTrace(sys System, res resolver, writeJSON string, r *trace.Report) e
 			return err
 		}
 	}
-	if err := trace.WriteText(out, r, trace.TextOptions{Color: sys.color(terminal)}); err != nil {
+	write := trace.WriteText
+	if summary {
+		write = trace.WriteSummary
+	}
+	if err := write(out, r, trace.TextOptions{Color: sys.color(terminal)}); err != nil {
 		return err
 	}
-	if r.Found() {
+	if r.Found() && !noFail {
 		return exitError{ExitFindings}
 	}
 	return nil

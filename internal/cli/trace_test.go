@@ -18,8 +18,10 @@ func TestTraceCommandLine(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"a_label_is_required", []string{"trace"}, ExitUsage, "ahab trace needs a LABEL to build"},
-		{"one_label_only", []string{"trace", "//a", "//b"}, ExitUsage, `unexpected argument "//b": ahab trace builds one LABEL`},
+		{"a_label_is_required", []string{"trace"}, ExitUsage, "ahab trace needs a LABEL to build\n\nRun 'ahab trace --help' for usage."},
+		{"an_empty_label", []string{"trace", "//a", " "}, ExitUsage, "an empty LABEL"},
+		{"a_bad_compilation_mode", []string{"trace", "//a", "--compilation-mode", "fast"}, ExitUsage, `--compilation-mode "fast", expected one of`},
+		{"json_and_summary_on_stdout", []string{"trace", "//a", "--write-json", "-", "--summary"}, ExitUsage, "both write to standard output"},
 		{"write_json_once", []string{"trace", "--write-json", "a", "--write-json", "b", "//a"}, ExitUsage, "already given as"},
 		{"an_unknown_flag", []string{"trace", "--aquery-file", "x", "//a"}, ExitUsage, "unknown flag: --aquery-file"},
 		{"help", []string{"trace", "--help"}, ExitOK, ""},
@@ -42,8 +44,8 @@ func TestTraceCommandLine(t *testing.T) {
 func TestTraceWithoutStrace(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	sys, _, stderr := testSystem(map[string]string{"BUILD_WORKING_DIRECTORY": t.TempDir()})
-	if code := Main([]string{"trace", "//a"}, sys); code != ExitFindings {
-		t.Errorf("exit %d, want %d", code, ExitFindings)
+	if code := Main([]string{"trace", "//a"}, sys); code != ExitFailure {
+		t.Errorf("exit %d, want %d", code, ExitFailure)
 	}
 	want := "Error: strace not found (exec: \"strace\": executable file not found in $PATH): ahab trace runs the build under strace; install it with `apt-get install strace`\n"
 	if stderr.String() != want {
@@ -59,8 +61,8 @@ func TestTraceOutsideAWorkspace(t *testing.T) {
 	}
 	t.Setenv("PATH", dir)
 	sys, _, stderr := testSystem(map[string]string{"BUILD_WORKING_DIRECTORY": dir})
-	if code := Main([]string{"trace", "//a"}, sys); code != ExitFindings {
-		t.Errorf("exit %d, want %d", code, ExitFindings)
+	if code := Main([]string{"trace", "//a"}, sys); code != ExitFailure {
+		t.Errorf("exit %d, want %d", code, ExitFailure)
 	}
 	if !strings.Contains(stderr.String(), ": not in a Bazel workspace, expected a WORKSPACE, WORKSPACE.bazel or MODULE.bazel file here or above\n") {
 		t.Errorf("stderr %q", stderr)
@@ -72,8 +74,8 @@ func TestTraceChecksTheReportDirectoryFirst(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	dir := t.TempDir()
 	sys, _, stderr := testSystem(map[string]string{"BUILD_WORKING_DIRECTORY": dir})
-	if code := Main([]string{"trace", "--write-json", "missing/r.json", "//a"}, sys); code != ExitFindings {
-		t.Errorf("exit %d, want %d", code, ExitFindings)
+	if code := Main([]string{"trace", "--write-json", "missing/r.json", "//a"}, sys); code != ExitFailure {
+		t.Errorf("exit %d, want %d", code, ExitFailure)
 	}
 	want := "Error: --write-json " + quoteArg(filepath.Join(dir, "missing", "r.json")) + ": the directory " + quoteArg(filepath.Join(dir, "missing")) + " does not exist, expected an existing directory to write the report in\n"
 	if stderr.String() != want {
@@ -88,8 +90,8 @@ func TestTraceBadReproSpecs(t *testing.T) {
 		t.Fatal(err)
 	}
 	sys, _, stderr := testSystem(map[string]string{"BUILD_WORKING_DIRECTORY": dir})
-	if code := Main([]string{"trace", "--repro-specs", "specs.json", "//a"}, sys); code != ExitFindings {
-		t.Errorf("exit %d, want %d", code, ExitFindings)
+	if code := Main([]string{"trace", "--repro-specs", "specs.json", "//a"}, sys); code != ExitFailure {
+		t.Errorf("exit %d, want %d", code, ExitFailure)
 	}
 	if !strings.Contains(stderr.String(), "specs.json") || strings.Contains(stderr.String(), "strace") {
 		t.Errorf("stderr %q, want an error naming the spec file, before strace is looked for", stderr)
@@ -113,19 +115,23 @@ func TestPresentTrace(t *testing.T) {
 		name           string
 		report         *trace.Report
 		writeJSON      string
+		summary        bool
+		noFail         bool
 		code           int
 		stdout, stderr string // what each must contain ("" for nothing at all)
 		file           bool   // the JSON report is written to report.json
 	}{
-		{"text_on_stdout", dirty, "", ExitFindings, textMark, "", false},
-		{"clean", clean, "", ExitOK, "1 action traced; 0 read paths they had not declared.\n", "", false},
-		{"json_to_a_file", dirty, "report.json", ExitFindings, textMark, "", true},
-		{"json_on_stdout_text_on_stderr", dirty, "-", ExitFindings, `"class": "host_file"`, textMark, false},
+		{"text_on_stdout", dirty, "", false, false, ExitFindings, textMark, "", false},
+		{"clean", clean, "", false, false, ExitOK, "1 action traced; 0 read paths they had not declared.\n", "", false},
+		{"json_to_a_file", dirty, "report.json", false, false, ExitFindings, textMark, "", true},
+		{"json_on_stdout_text_on_stderr", dirty, "-", false, false, ExitFindings, `"class": "host_file"`, textMark, false},
+		{"no_fail", dirty, "", false, true, ExitOK, textMark, "", false},
+		{"summary", dirty, "", true, false, ExitFindings, "Paths read by the most actions:\n  1. /etc/os-release: 1 action\n", "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			sys, stdout, stderr := testSystem(map[string]string{"BUILD_WORKING_DIRECTORY": dir})
-			code := finish(sys, presentTrace(sys, newResolver(sys), tc.writeJSON, tc.report))
+			code := finish(sys, command{Name: "ahab trace", Failure: ExitFailure}, presentTrace(sys, newResolver(sys), tc.writeJSON, tc.summary, tc.noFail, tc.report))
 			if code != tc.code {
 				t.Errorf("exit %d, want %d", code, tc.code)
 			}

@@ -304,3 +304,77 @@ func stubsDir(t *testing.T) string {
 	}
 	return dir
 }
+
+// TestRealBuildStoppedLeavesNoTempFile stops Run while an action hangs
+// after making a temporary file: the file was in the build's own TMPDIR,
+// under the scratch directory, and nothing is left in the user's.
+func TestRealBuildStoppedLeavesNoTempFile(t *testing.T) {
+	testenv.Slow(t, "starts a build with the real Bazel and stops it", "bazel")
+	c, err := buildcorpus.Load("cascade")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures := t.TempDir()
+	workspace := filepath.Join(fixtures, "cascade")
+	if err := os.CopyFS(workspace, os.DirFS(c.Workspace)); err != nil {
+		t.Fatal(err)
+	}
+	stubs := filepath.Join(fixtures, "stubs")
+	if err := os.CopyFS(stubs, os.DirFS(stubsDir(t))); err != nil {
+		t.Fatal(err)
+	}
+	scratch, userTmp, marker := filepath.Join(fixtures, "scratch"), filepath.Join(fixtures, "tmp"), filepath.Join(fixtures, "temp-file")
+	for _, d := range []string{scratch, userTmp, filepath.Join(workspace, "hang")} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	build := `genrule(
+    name = "hang",
+    outs = ["hang.txt"],
+    cmd = "f=$$(mktemp); echo $$f > ` + marker + `; sleep 600; touch $@",
+)
+`
+	if err := os.WriteFile(filepath.Join(workspace, "hang", "BUILD"), []byte(build), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TMPDIR=") && !strings.HasPrefix(kv, "TEST_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "TMPDIR="+userTmp)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := os.Stat(marker); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	b, err := Run(ctx, Options{Labels: []string{"//hang"}, Workspace: workspace, Env: env, BazelFlags: buildcorpus.OfflineFlags(stubs), TempDir: scratch, Vary: &Variations{}})
+	if err == nil {
+		b.Close()
+		t.Fatal("Run finished, expected it stopped")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, expected it stopped by the context", err)
+	}
+	temp, _ := os.ReadFile(marker)
+	if !strings.HasPrefix(string(temp), scratch+string(filepath.Separator)) {
+		t.Errorf("the action made its temporary file at %s, expected it under the scratch directory %s", temp, scratch)
+	}
+	if left := listTree(t, userTmp); len(left) > 0 {
+		t.Errorf("left in the user's TMPDIR: %q", left)
+	}
+	if left := listTree(t, scratch); len(left) > 0 {
+		t.Errorf("left behind in %s: %q", scratch, left)
+	}
+	if procs := processesNaming(t, scratch); len(procs) > 0 {
+		t.Errorf("processes still running with %s in their command line:\n%s", scratch, strings.Join(procs, "\n"))
+	}
+}

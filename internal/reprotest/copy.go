@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/ahab-go/ahab/internal/bazel"
 )
 
 // copyWorkspace copies the workspace src to dst (which must not exist), as
@@ -19,8 +21,10 @@ import (
 //
 // Everything is copied, .git included (a workspace_status_command often
 // runs git, and a symbolic link to the user's .git would let git write to
-// it), except the convenience symlinks at the top (bazel-*), which point
-// into the user's output base. Symbolic links are copied as links: a
+// it), except the convenience links, which point into the user's output
+// base: the bazel-* links at the top, and any link below it into an output
+// base's execution root (bazel.IsConvenienceLink: a nested workspace's).
+// Bazel would walk into them. Symbolic links are copied as links: a
 // relative one keeps pointing inside the copy, an absolute one where it
 // pointed. Sockets, pipes and devices are skipped.
 func copyWorkspace(ctx context.Context, src, dst string, umask int, reverse bool) error {
@@ -43,7 +47,7 @@ func copyWorkspace(ctx context.Context, src, dst string, umask int, reverse bool
 		if rel == "." {
 			return nil
 		}
-		if d.Type()&fs.ModeSymlink != 0 && !strings.ContainsRune(rel, filepath.Separator) && strings.HasPrefix(rel, "bazel-") {
+		if d.Type()&fs.ModeSymlink != 0 && (!strings.ContainsRune(rel, filepath.Separator) && strings.HasPrefix(rel, "bazel-") || bazel.IsConvenienceLink(path)) {
 			return nil
 		}
 		info, err := d.Info()

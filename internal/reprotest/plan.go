@@ -32,6 +32,7 @@ type build struct {
 	copyDir    string   // the workspace's copy, where Bazel runs
 	outputBase string
 	log        string // --execution_log_binary_file
+	tmp        string // the TMPDIR of Bazel and its actions, under roots
 	umask      int    // the copy's and Bazel's umask, or -1 to inherit ours
 	reverse    bool   // create the copy's files in reverse order
 	hostname   string // the host name Bazel runs under; "" for the machine's
@@ -40,8 +41,12 @@ type build struct {
 	// client is the argv up to and including Bazel's startup options, the
 	// same for every command in this output base; args follow it.
 	client []string
-	args   []string
-	env    []string
+	// bazelAt is where the Bazel executable is in client: what comes
+	// before it is a wrapper (unshare, sh, setpriv…), its startup options
+	// after.
+	bazelAt int
+	args    []string
+	env     []string
 }
 
 // host is what Run found out about the machine, and made for the builds.
@@ -118,6 +123,9 @@ func plan(o *Options, bazelPath, dir string, n int, h host) build {
 		otherFS = h.otherFS
 	}
 	b.roots, b.copyDir, b.outputBase = layout(dir, otherFS, o.Workspace, n, o.Vary.Path)
+	// A TMPDIR of the build's own, removed with it: what an action leaves
+	// there when the build is stopped must not stay in the user's.
+	b.tmp = filepath.Join(b.roots[0], "tmp")
 	second := n == 2
 	if o.Vary.Umask {
 		b.umask = FirstUmask
@@ -171,6 +179,7 @@ func plan(o *Options, bazelPath, dir string, n int, h host) build {
 	if personality := setarchFlags(o, h, second); len(personality) > 0 {
 		b.client = append(append(b.client, "setarch", h.arch), personality...)
 	}
+	b.bazelAt = len(b.client)
 	b.client = append(b.client, bazelPath)
 	b.client = append(b.client, startupFlags(b.outputBase)...)
 	if b.home != "" && h.bazelrc != "" {
@@ -182,10 +191,19 @@ func plan(o *Options, bazelPath, dir string, n int, h host) build {
 	if o.Vary.Jobs {
 		b.args = append(b.args, "--jobs="+strconv.Itoa(jobs(second, h.cpus)))
 	}
-	b.args = append(b.args, "--execution_log_binary_file="+b.log, "--")
+	b.args = append(b.args, "--execution_log_binary_file="+b.log)
+	if len(o.Targets) > 0 {
+		b.args = append(b.args, "--target_pattern_file="+targetFile(dir))
+		return b
+	}
+	b.args = append(b.args, "--")
 	b.args = append(b.args, o.Labels...)
 	return b
 }
+
+// targetFile is where Run writes Options.Targets, in the scratch
+// directory dir.
+func targetFile(dir string) string { return filepath.Join(dir, "targets.txt") }
 
 // jobs is the --jobs of the first or the second build under Jobs: one,
 // then twice the CPUs, so that actions start in other orders and run side
@@ -222,7 +240,7 @@ func startupFlags(outputBase string) []string {
 }
 
 // buildEnv is the user's environment with the variations' values for the
-// first or the second build.
+// first or the second build, and its own TMPDIR.
 func buildEnv(o *Options, h host, b build, second bool) []string {
 	base := o.Env
 	if base == nil {
@@ -269,6 +287,9 @@ func buildEnv(o *Options, h host, b build, second bool) []string {
 				unset[name] = true
 			}
 		}
+	}
+	if b.tmp != "" {
+		put("TMPDIR", b.tmp)
 	}
 	env := make([]string, 0, len(base)+len(set))
 	for _, kv := range base {

@@ -2,14 +2,16 @@
 // varied conditions, and hands back both execution logs and output trees:
 // the engine of `ahab reprotest`, as reprotest is for the distributions
 // and `bb detect nondeterminism` for Bazel. Comparing the logs is package
-// spawndiff's work, and the outputs package outdiff's.
+// spawndiff's work, the outputs package outdiff's, and running Bazel
+// package bazel's.
 //
-// Both builds run in copies of the workspace, each with its own output
-// base and server, in a scratch directory: the user's workspace, output
-// base and server are never touched. Each server is shut down as soon as
-// its build ends; its outputs are kept for the comparison (Builds.Outputs)
-// and the rest removed; the scratch directory goes with Builds.Close, or
-// at once when Run fails or is stopped.
+// Both builds run in copies of the workspace (without its convenience
+// links), each with its own output base, server and TMPDIR, in a scratch
+// directory: the user's workspace, output base, server and TMPDIR are never
+// touched. Each server is shut down as soon as its build ends; its outputs
+// are kept for the comparison (Builds.Outputs) and the rest removed; the
+// scratch directory goes with Builds.Close, or at once when Run fails or
+// is stopped.
 package reprotest
 
 import (
@@ -20,11 +22,9 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/ahab-go/ahab/internal/bazel"
@@ -77,8 +77,16 @@ type Options struct {
 	// new/ (each build's bazel-out, and the outdiff.BuildFile that
 	// describes it); Builds.Outputs are then there, and Close leaves them.
 	KeepOutputs string
+	// Targets, when not empty, are the targets to build instead of
+	// Labels (a query's, resolved): the builds read them from a file
+	// (--target_pattern_file), however many there are. Labels still name
+	// what is built in messages.
+	Targets []string
 	// Progress, when not nil, gets one line per phase.
 	Progress io.Writer
+	// BazelProgress, when not nil, is told what Bazel says it is doing
+	// (bazel.Runner.Progress).
+	BazelProgress func(bazel.Progress)
 }
 
 // Builds are the two builds' execution logs. Close removes them (unless
@@ -126,19 +134,18 @@ func (b *Builds) Close() error {
 type BuildError struct {
 	Build int    // 1 or 2
 	Dir   string // where it ran: the copy of the workspace
-	// Status is "exit status: N", or Go's "signal: killed".
-	Status   string
-	ExitCode int // -1 when a signal ended it
-	// Stderr is the end of Bazel's stderr (tailLines lines at most).
-	Stderr string
+	// Exit is Bazel's failure, with the end of its stderr.
+	Exit *bazel.ExitError
 }
 
 func (e *BuildError) Error() string {
-	return fmt.Sprintf("build %d of 2 (`bazel build` in %s) exited with %s:\n%s", e.Build, e.Dir, e.Status, e.Stderr)
+	return fmt.Sprintf("build %d of 2 (`bazel build` in %s) exited with %s:\n%s", e.Build, e.Dir, e.Exit.Status, e.Exit.LastLines(tailLines))
 }
 
+func (e *BuildError) Unwrap() error { return e.Exit }
+
 // StoppedError is a Run stopped by a signal or by its context: Err is
-// bazel.ErrInterrupted or the context's error.
+// bazel.ErrInterrupted, bazel.ErrTerminated or the context's cause.
 type StoppedError struct {
 	Phase string // what was running, as "build 2 of 2"
 	Err   error
@@ -150,12 +157,11 @@ func (e *StoppedError) Error() string {
 func (e *StoppedError) Unwrap() error { return e.Err }
 
 // Run builds o.Labels twice and returns the two logs; the caller must
-// Close the Builds. Run owns SIGINT and SIGTERM while it runs (it holds
-// them from bazel.Guarding's handler): the first SIGINT, or SIGTERM, or
-// the end of ctx stops the running build as Ctrl-C would (Bazel runs in a
-// process group of its own, so it hears it from us alone), a second SIGINT
-// kills it, and either way the servers are shut down and the scratch
-// directory removed before Run returns a *StoppedError.
+// Close the Builds. Run holds SIGINT and SIGTERM while it runs
+// (bazel.WithSignals): the first, or the end of ctx, stops the running
+// build as Ctrl-C would, a second kills it, and either way the servers are
+// shut down and the scratch directory removed before Run returns a
+// *StoppedError.
 func Run(ctx context.Context, o Options) (*Builds, error) {
 	if len(o.Labels) == 0 {
 		return nil, errors.New("reprotest: no target pattern to build")
@@ -190,17 +196,15 @@ func Run(ctx context.Context, o Options) (*Builds, error) {
 		o.Vary = &def
 	}
 
-	release := bazel.HoldSignals()
+	ctx, release := bazel.WithSignals(ctx)
 	defer release()
-	s := newStopper(ctx)
-	defer s.close()
-
 	dir, err := os.MkdirTemp(o.TempDir, "ahab-reprotest-")
 	if err != nil {
 		return nil, fmt.Errorf("reprotest: %w", err)
 	}
 	b := &Builds{dir: dir, Varied: *o.Vary}
-	if err := b.run(s, &o, bazelPath); err != nil {
+	runner := &bazel.Runner{Bazel: bazelPath, Progress: o.BazelProgress}
+	if err := b.run(ctx, runner, &o, bazelPath); err != nil {
 		if cerr := b.Close(); cerr != nil {
 			err = errors.Join(err, cerr)
 		}
@@ -216,10 +220,15 @@ func cmp(s, def string) string {
 	return s
 }
 
-func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
-	h, err := b.probe(s.ctx, o)
+func (b *Builds) run(ctx context.Context, runner *bazel.Runner, o *Options, bazelPath string) error {
+	h, err := b.probe(ctx, o)
 	if err != nil {
 		return err
+	}
+	if len(o.Targets) > 0 {
+		if err := os.WriteFile(targetFile(b.dir), []byte(strings.Join(o.Targets, "\n")+"\n"), 0o644); err != nil {
+			return fmt.Errorf("reprotest: %w", err)
+		}
 	}
 	// What the machine allows of the variations asked for.
 	asked, vary := *o.Vary, *o
@@ -230,7 +239,7 @@ func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
 	var gap time.Duration
 	for n := 1; n <= 2; n++ {
 		phase := fmt.Sprintf("build %d of 2", n)
-		if err := s.err(phase); err != nil {
+		if err := stoppedIn(ctx, phase); err != nil {
 			return err
 		}
 		p := plan(o, bazelPath, b.dir, n, h)
@@ -240,7 +249,7 @@ func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
 			// See Variations.Time: the copies' times must differ.
 			if wait := o.Gap - time.Since(copied); wait > 0 {
 				b.progress(o, "waiting %v so that the second copy is made %v after the first", wait.Round(time.Millisecond), o.Gap)
-				if err := s.sleep(phase, wait); err != nil {
+				if err := sleep(ctx, phase, wait); err != nil {
 					return err
 				}
 			}
@@ -250,21 +259,24 @@ func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
 		if n == 2 {
 			gap = start.Sub(copied)
 		}
-		if err := copyWorkspace(s.ctx, o.Workspace, p.copyDir, p.umask, p.reverse); err != nil {
-			if stopped := s.err(phase); stopped != nil {
+		if err := copyWorkspace(ctx, o.Workspace, p.copyDir, p.umask, p.reverse); err != nil {
+			if stopped := stoppedIn(ctx, phase); stopped != nil {
 				return stopped
 			}
 			return err
 		}
 		copied = time.Now()
+		if err := os.MkdirAll(p.tmp, 0o755); err != nil {
+			return fmt.Errorf("%s: %w", phase, err)
+		}
 		if err := prepare(p); err != nil {
 			return err
 		}
 		b.progress(o, "%s in %s", phase, p.copyDir)
-		buildErr := s.bazel(phase, p)
+		buildErr := p.build(ctx, runner, phase)
 		// The server goes before anything else, also when the build failed
 		// or was stopped.
-		downErr := shutdown(p)
+		downErr := p.shutdown(runner)
 		if buildErr != nil {
 			return errors.Join(buildErr, downErr)
 		}
@@ -289,7 +301,7 @@ func (b *Builds) run(s *stopper, o *Options, bazelPath string) error {
 	b.Reached = b.reached(asked, o, h, plans, gap)
 	switch {
 	case o.KeepOutputs != "":
-		return b.keepOutputs(s.ctx, o.KeepOutputs)
+		return b.keepOutputs(ctx, o.KeepOutputs)
 	case o.KeepDir != "":
 		return b.keep(o.KeepDir)
 	}
@@ -349,131 +361,64 @@ func otherFileSystem(workspace, tempDir string) string {
 	return dir
 }
 
-// stopper turns SIGINT, SIGTERM and the caller's context into the
-// stopping of the running build.
-type stopper struct {
-	ctx     context.Context // done on the first signal or the caller's end
-	cancel  context.CancelFunc
-	kill    chan struct{} // closed on the second SIGINT
-	signals chan os.Signal
-	done    chan struct{}
-	// interrupted is set before ctx ends when a signal ended it.
-	interrupted chan struct{}
-}
-
-func newStopper(parent context.Context) *stopper {
-	ctx, cancel := context.WithCancel(parent)
-	s := &stopper{ctx: ctx, cancel: cancel, kill: make(chan struct{}), signals: make(chan os.Signal, 4),
-		done: make(chan struct{}), interrupted: make(chan struct{})}
-	signal.Notify(s.signals, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		n := 0
-		for {
-			select {
-			case <-s.signals:
-				if n++; n == 1 {
-					close(s.interrupted)
-					cancel()
-				} else if n == 2 {
-					close(s.kill)
-				}
-			case <-s.done:
-				return
-			}
-		}
-	}()
-	return s
-}
-
-func (s *stopper) close() {
-	signal.Stop(s.signals)
-	close(s.done)
-	s.cancel()
-}
-
-// err is the error of a Run stopped before phase, or nil.
-func (s *stopper) err(phase string) error {
-	select {
-	case <-s.interrupted:
-		return &StoppedError{Phase: phase, Err: bazel.ErrInterrupted}
-	default:
-	}
-	if err := s.ctx.Err(); err != nil {
-		return &StoppedError{Phase: phase, Err: context.Cause(s.ctx)}
+// stoppedIn is the error of a Run stopped before or during phase, or nil.
+func stoppedIn(ctx context.Context, phase string) error {
+	if err := bazel.Stopped(ctx); err != nil {
+		return &StoppedError{Phase: phase, Err: err}
 	}
 	return nil
 }
 
-func (s *stopper) sleep(phase string, d time.Duration) error {
+func sleep(ctx context.Context, phase string, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
 		return nil
-	case <-s.ctx.Done():
-		return s.err(phase)
+	case <-ctx.Done():
+		return stoppedIn(ctx, phase)
 	}
 }
 
-// stopDelay is how long a stopped build has to end after its SIGINT before
-// it is killed: Bazel cancels the running actions first.
-const stopDelay = 30 * time.Second
-
 // tailLines is how many of Bazel's last lines of stderr a BuildError
-// keeps.
+// shows.
 const tailLines = 30
 
-// bazel runs build p.
-func (s *stopper) bazel(phase string, p build) error {
-	argv := p.argv(p.args...)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = p.copyDir
-	cmd.Env = p.env
-	tail := &lineTail{max: tailLines}
-	cmd.Stdout = io.Discard
-	cmd.Stderr = tail
-	// A process group of its own: a Ctrl-C at the terminal reaches us
-	// alone, and we pass on exactly one SIGINT (Bazel's client takes a
-	// third as leave to kill its server hard).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%s: failed to start `%s`: %w", phase, strings.Join(argv, " "), err)
+// invocation is the Bazel command args in build p: through its wrapper,
+// with its startup options, in its copy and environment.
+func (p *build) invocation(command string, args ...string) bazel.Invocation {
+	return bazel.Invocation{
+		Command: command,
+		Wrap:    p.client[:p.bazelAt],
+		Args:    append(slices.Clone(p.client[p.bazelAt+1:]), args...),
+		Dir:     p.copyDir,
+		Env:     p.env,
 	}
-	exited := make(chan struct{})
-	go func() {
-		select {
-		case <-s.ctx.Done():
-			_ = cmd.Process.Signal(os.Interrupt)
-		case <-exited:
-			return
-		}
-		t := time.NewTimer(stopDelay)
-		defer t.Stop()
-		select {
-		case <-s.kill:
-		case <-t.C:
-		case <-exited:
-			return
-		}
-		_ = cmd.Process.Kill()
-	}()
-	err := cmd.Wait()
-	close(exited)
-	if stopped := s.err(phase); stopped != nil {
-		return stopped
+}
+
+// build runs build p.
+func (p *build) build(ctx context.Context, runner *bazel.Runner, phase string) error {
+	err := runner.Run(ctx, p.invocation("bazel build", p.args...))
+	if stopped, ok := errors.AsType[*bazel.StoppedError](err); ok {
+		return &StoppedError{Phase: phase, Err: stopped.Cause}
 	}
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		e := &BuildError{Build: p.n, Dir: p.copyDir, ExitCode: exit.ExitCode(), Stderr: tail.String()}
-		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			e.Status = exit.String()
-		} else {
-			e.Status = "exit status: " + strconv.Itoa(exit.ExitCode())
-		}
-		return e
+	if exit, ok := errors.AsType[*bazel.ExitError](err); ok {
+		return &BuildError{Build: p.n, Dir: p.copyDir, Exit: exit}
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", phase, err)
+	}
+	return nil
+}
+
+// shutdown stops build p's server, if it started one: `bazel shutdown`
+// with the build's startup options, through its wrapper (as the build's
+// account, whose server it is), then whatever server of its output base
+// is still there is killed with what it runs. It runs whatever became of
+// the caller's context: a server must not outlive Run.
+func (p *build) shutdown(runner *bazel.Runner) error {
+	if err := runner.ShutdownWith(p.outputBase, p.invocation("")); err != nil {
+		return fmt.Errorf("build %d of 2: %w", p.n, err)
 	}
 	return nil
 }

@@ -209,7 +209,7 @@ func TestPlan(t *testing.T) {
 		umask:   -1, reverse: true,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := &Options{Labels: []string{"//a/...", "-//a:slow"}, Workspace: "/home/u/ws", Env: userEnv, BazelFlags: bazelFlags, Vary: &tc.vary}
+			o := &Options{Labels: []string{"//a/...", "-//a:slow"}, Workspace: "/home/u/ws", Env: append(slices.Clone(userEnv), "TMPDIR=/home/u/tmp"), BazelFlags: bazelFlags, Vary: &tc.vary}
 			if strings.Contains(tc.name, "--vary-env") {
 				o.VaryEnv = []string{"FLAVOR=second", "CC=clang"}
 			}
@@ -237,8 +237,14 @@ func TestPlan(t *testing.T) {
 			if want := args(log, tc.jobs...); p.log != log || !slices.Equal(p.args, want) {
 				t.Errorf("log %s, args\n%q, expected %s and\n%q", p.log, p.args, log, want)
 			}
-			if !slices.Equal(p.env, tc.env) {
-				t.Errorf("env\n%q, expected\n%q", p.env, tc.env)
+			// Each build has a TMPDIR of its own, in the first root (the
+			// copy's, or the one on a tmpfs, is removed with it).
+			tmp := "/scratch/r/1/tmp"
+			if tc.n == 2 && tc.vary.Path {
+				tmp = "/scratch/r/2/tmp"
+			}
+			if env := append(slices.Clone(tc.env), "TMPDIR="+tmp); !slices.Equal(p.env, env) {
+				t.Errorf("env\n%q, expected\n%q", p.env, env)
 			}
 			if p.umask != tc.umask || p.reverse != tc.reverse {
 				t.Errorf("umask %#o, reverse %v, expected %#o, %v", p.umask, p.reverse, tc.umask, tc.reverse)
@@ -247,6 +253,16 @@ func TestPlan(t *testing.T) {
 				t.Errorf("shutdown argv %q, expected the client's and shutdown", got)
 			}
 		})
+	}
+}
+
+// A query's targets, resolved, are read from a file: however many there
+// are, they fit.
+func TestPlanTargets(t *testing.T) {
+	o := &Options{Labels: []string{"deps(//a)"}, Targets: []string{"//a:a", "//b:b"}, Workspace: "/home/u/ws", Vary: &Variations{}}
+	p := plan(o, "/usr/bin/bazel", "/scratch/r", 1, host{})
+	if got := p.args[len(p.args)-1]; got != "--target_pattern_file=/scratch/r/targets.txt" || slices.Contains(p.args, "--") {
+		t.Errorf("args %q, expected the targets read from /scratch/r/targets.txt", p.args)
 	}
 }
 
@@ -279,7 +295,17 @@ func TestCopyWorkspace(t *testing.T) {
 	write("pkg/tool.sh", 0o755)
 	write(".git/HEAD", 0o644)
 	write("pkg/deep/bazel-x/f", 0o644) // a bazel-* name below the top is sources
-	for name, target := range map[string]string{"bazel-bin": "/nowhere/bin", "bazel-ws": "/nowhere", "pkg/link": "BUILD", "pkg/bazel-out": "/abs"} {
+	// A nested workspace built on its own has links into an output base
+	// too, whatever their prefix.
+	ob := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ob, "execroot", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ob, "DO_NOT_BUILD_HERE"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"bazel-bin": "/nowhere/bin", "bazel-ws": "/nowhere", "pkg/link": "BUILD", "pkg/bazel-out": "/abs",
+		"pkg/deep/bazel-sub": filepath.Join(ob, "execroot", "sub"), "pkg/deep/out-sub": filepath.Join(ob, "execroot", "sub")} {
 		if err := os.Symlink(target, filepath.Join(src, name)); err != nil {
 			t.Fatal(err)
 		}
@@ -329,21 +355,6 @@ func TestCopyWorkspace(t *testing.T) {
 			t.Errorf("copy with a cancelled context: %v, expected context.Canceled", err)
 		}
 	})
-}
-
-func TestLineTail(t *testing.T) {
-	tail := &lineTail{max: 3}
-	for _, chunk := range []string{"one\ntw", "o\nthree\n", "four\n\xff", "five", "\n\n"} {
-		tail.Write([]byte(chunk))
-	}
-	if got, want := tail.String(), "four\n\uFFFDfive"; got != want {
-		t.Errorf("tail %q, expected %q", got, want)
-	}
-	long := &lineTail{max: 2}
-	long.Write([]byte(strings.Repeat("x", 3*maxLine) + "END"))
-	if got := long.String(); len(got) > 2*maxLine+3 || !strings.HasSuffix(got, "END") {
-		t.Errorf("a long line kept %d bytes, ending %q", len(got), got[len(got)-5:])
-	}
 }
 
 // fake runs Run with testdata/fake-bazel.sh as Bazel, in mode.
@@ -543,15 +554,15 @@ func TestRunFailures(t *testing.T) {
 		if !errors.As(err, &be) {
 			t.Fatalf("error %v, expected a *BuildError", err)
 		}
-		if be.Build != 2 || be.ExitCode != 1 || be.Status != "exit status: 1" {
-			t.Errorf("build %d, %s (%d), expected build 2, exit status: 1", be.Build, be.Status, be.ExitCode)
+		if be.Build != 2 || be.Exit.ExitCode != 1 || be.Exit.Status != "exit status: 1" {
+			t.Errorf("build %d, %s (%d), expected build 2, exit status: 1", be.Build, be.Exit.Status, be.Exit.ExitCode)
 		}
 		wantTail := make([]string, 0, tailLines)
 		for i := 40 - tailLines + 1; i <= 40; i++ {
 			wantTail = append(wantTail, "line "+strconv.Itoa(i))
 		}
-		if be.Stderr != strings.Join(wantTail, "\n") {
-			t.Errorf("stderr %q, expected Bazel's last %d lines", be.Stderr, tailLines)
+		if got := be.Exit.LastLines(tailLines); got != strings.Join(wantTail, "\n") {
+			t.Errorf("stderr %q, expected Bazel's last %d lines", got, tailLines)
 		}
 		if !strings.HasPrefix(err.Error(), "build 2 of 2 (`bazel build` in ") || !strings.Contains(err.Error(), ") exited with exit status: 1:\nline 11\n") {
 			t.Errorf("message %q", err)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/cli"
 	"github.com/ahab-go/ahab/internal/testenv"
 	"github.com/ahab-go/ahab/internal/trace"
@@ -276,7 +278,7 @@ func TestTraceRealBuild(t *testing.T) {
 			"//pkg:host_leak Genrule → bazel-out/k8-fastbuild/bin/pkg/host_leak.txt\n  host_file          /etc/os-release\n",
 			"13 actions traced; 6 read paths they had not declared",
 			"  host_file          /etc/os-release\n  static: hermeticity violation [absolute_path]: Genrule action for target //pkg:host_leak references absolute path \"/etc/os-release\" in an argument: ",
-			"The static analysis (bazel aquery //pkg:all) also has findings for 6 of them; for 0, only the trace shows a problem.\n",
+			"The static analysis (bazel aquery deps(//pkg:all)) also has findings for 6 of them; for 0, only the trace shows a problem.\n",
 		} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("the text report on stdout lacks %q", want)
@@ -339,7 +341,7 @@ func processesUsing(dir string) []string {
 
 // TestTraceInterrupted sends the test process a SIGINT, as Ctrl-C would,
 // while the traced build runs: Run must stop Bazel and strace, remove its
-// scratch directory and return an InterruptedError.
+// scratch directory and return a *StoppedError.
 func TestTraceInterrupted(t *testing.T) {
 	requireTools(t)
 	tmp := extractWorkspace(t)
@@ -353,7 +355,7 @@ func TestTraceInterrupted(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		_, err := trace.Run(context.Background(), trace.Options{
-			Label:   "//pkg:all",
+			Labels:  []string{"//pkg:all"},
 			Dir:     filepath.Join(tmp, "ws"),
 			Env:     bazelEnv(home),
 			TempDir: scratch,
@@ -386,14 +388,100 @@ func TestTraceInterrupted(t *testing.T) {
 	}
 	err := <-done
 	t.Logf("Run returned %v after %s", err, time.Since(start).Round(time.Millisecond))
-	var stopped *trace.InterruptedError
+	var stopped *trace.StoppedError
 	if !errors.As(err, &stopped) {
-		t.Fatalf("error %v, want an *InterruptedError", err)
+		t.Fatalf("error %v, want a *StoppedError", err)
 	}
 	if names := dirNames(t, scratch); len(names) > 0 {
 		t.Errorf("%s holds %v after the interrupt, expected nothing", scratch, names)
 	}
 	if procs := processesUsing(scratch); len(procs) > 0 {
 		t.Errorf("processes still running in the scratch directory: %v", procs)
+	}
+}
+
+// TestTraceStoppedDuringAHangingAction stops `ahab trace` with SIGTERM (a
+// CI's timeout) and with SIGINT while an action hangs, ignoring both, in
+// the session Bazel's process-wrapper made for it: the build's whole
+// process tree must go, the action with it, and the scratch directory.
+func TestTraceStoppedDuringAHangingAction(t *testing.T) {
+	requireTools(t)
+	for _, tc := range []struct {
+		name   string
+		signal syscall.Signal
+		want   error
+	}{
+		{"sigterm", syscall.SIGTERM, bazel.ErrTerminated},
+		{"sigint", syscall.SIGINT, bazel.ErrInterrupted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := extractWorkspace(t)
+			scratch, home := filepath.Join(tmp, "scratch"), filepath.Join(tmp, "home")
+			for _, d := range []string{home, scratch, filepath.Join(tmp, "ws", "hang")} {
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			build := `genrule(
+    name = "hang",
+    outs = ["hang.txt"],
+    cmd = "trap '' TERM INT; sleep 600 & echo $$! > ` + tmp + `/sleep.pid; echo $$$$ > ` + tmp + `/hang.pid; wait; touch $@",
+    tags = ["no-cache"],
+)
+`
+			if err := os.WriteFile(filepath.Join(tmp, "ws", "hang", "BUILD"), []byte(build), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				_, err := trace.Run(context.Background(), trace.Options{
+					Labels:  []string{"//hang"},
+					Dir:     filepath.Join(tmp, "ws"),
+					Env:     bazelEnv(home),
+					TempDir: scratch,
+					Grace:   2 * time.Second,
+				})
+				done <- err
+			}()
+			var pids []int
+			for deadline := time.Now().Add(3 * time.Minute); len(pids) < 2; time.Sleep(50 * time.Millisecond) {
+				pids = pids[:0]
+				for _, f := range []string{"hang.pid", "sleep.pid"} {
+					if b, err := os.ReadFile(filepath.Join(tmp, f)); err == nil {
+						if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+							pids = append(pids, pid)
+						}
+					}
+				}
+				select {
+				case err := <-done:
+					t.Fatalf("the trace ended before the action hung: %v", err)
+				default:
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the action did not start in 3 minutes")
+				}
+			}
+			if err := syscall.Kill(os.Getpid(), tc.signal); err != nil {
+				t.Fatal(err)
+			}
+			err := <-done
+			var stopped *trace.StoppedError
+			if !errors.As(err, &stopped) || !errors.Is(err, tc.want) {
+				t.Fatalf("error %v, want a *StoppedError for %v", err, tc.want)
+			}
+			for _, pid := range pids {
+				if stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat")); err == nil && !strings.Contains(string(stat), ") Z ") {
+					t.Errorf("process %d of the hanging action still runs: %s", pid, stat)
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			if names := dirNames(t, scratch); len(names) > 0 {
+				t.Errorf("%s holds %v after the trace was stopped, expected nothing", scratch, names)
+			}
+			if procs := processesUsing(scratch); len(procs) > 0 {
+				t.Errorf("processes still running in the scratch directory: %v", procs)
+			}
+		})
 	}
 }

@@ -7,16 +7,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
-	"unicode"
 
+	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/bazel"
-	"github.com/ahab-go/ahab/internal/quote"
-	"github.com/ahab-go/ahab/internal/spec"
 )
 
 // Syscalls are the system calls traced: every way to open, stat, probe,
@@ -38,8 +34,9 @@ const straceStringLimit = 131072
 
 // Options say what to build and how.
 type Options struct {
-	// Label is the target pattern to build, one argument.
-	Label string
+	// Labels are what to build: target patterns as `bazel build` takes
+	// them, or a query expression, whose targets (bazel cquery) are built.
+	Labels []string
 	// Bazel is the Bazel executable ("bazel" when empty).
 	Bazel string
 	// Strace is the strace executable ("strace" when empty).
@@ -49,7 +46,9 @@ type Options struct {
 	Dir string
 	// Env is Bazel's environment (nil for this process's).
 	Env []string
-	// Flags are passed to `bazel build` before Ahab's own, which win.
+	// Flags are passed to `bazel build` (and the cquery of a query)
+	// before Ahab's own, which win: the user's --config,
+	// --compilation_mode and --bazel-flag values.
 	Flags []string
 	// KeepTrace, when set, is a directory to keep the raw strace output
 	// (strace.txt) and the execution log (execution_log.binpb) in.
@@ -57,18 +56,22 @@ type Options struct {
 	// TempDir is where the scratch directory is made (os.TempDir() when
 	// empty).
 	TempDir string
-	// Progress receives Bazel's stderr as it runs; nil keeps only its tail,
-	// for errors.
+	// Progress, when not nil, gets one line per phase.
 	Progress io.Writer
-	// Grace is how long Bazel has to stop after an interrupt before it is
-	// killed (10 s when zero).
+	// BazelProgress, when not nil, is told what Bazel says it is doing
+	// (bazel.Runner.Progress).
+	BazelProgress func(bazel.Progress)
+	// Grace is how long Bazel has to stop after an interrupt before its
+	// process tree is killed (bazel.DefaultGrace when zero).
 	Grace time.Duration
-	// Library is the reproducibility-spec library the static analysis
-	// judges programs with; nil means the built-in one of Ahab's own
-	// judgement (mode.Default).
-	Library *spec.Library
-	// Warn, when not nil, is told (one line each) what the static analysis
-	// could not do that the report does without.
+	// Static, when not nil, runs the static analysis of the labels with
+	// runner in the scratch output base the build then uses, and returns
+	// its findings by action and what it ran (the report's Static); Run
+	// shuts down the server it starts before the build. Nil means no
+	// static analysis: the actions have no causes.
+	Static func(ctx context.Context, outputBase string) (*analyze.Index, string, error)
+	// Warn, when not nil, is told (one line each) what the trace could
+	// not do that the report does without.
 	Warn func(string)
 }
 
@@ -84,38 +87,34 @@ func (e *MissingStraceError) Error() string {
 
 func (e *MissingStraceError) Unwrap() error { return e.Err }
 
-// BuildError means a Bazel command of the trace failed. It carries the tail
-// of Bazel's stderr, which says why.
-type BuildError struct {
-	Command  string // "bazel build (under strace)"
-	ExitCode int
-	Stderr   string
+// StoppedError means a signal or the end of the context stopped the
+// trace; Err is bazel.ErrInterrupted, bazel.ErrTerminated or the
+// context's cause. Bazel's process tree was stopped (or killed) and the
+// scratch directory removed before it was returned.
+type StoppedError struct {
+	Err error
 }
 
-func (e *BuildError) Error() string {
-	return fmt.Sprintf("`%s` exited with exit status: %d:\n%s", e.Command, e.ExitCode, e.Stderr)
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("ahab trace was stopped (%v): the traced build was cancelled and its scratch directory removed", e.Err)
 }
 
-// InterruptedError means a signal or the context stopped the trace. Bazel
-// was asked to stop (and killed if it did not in time) and the scratch
-// output base removed before it was returned.
-type InterruptedError struct {
-	Cause string // "interrupt", "terminated", or the context's error
-}
+func (e *StoppedError) Unwrap() error { return e.Err }
 
-func (e *InterruptedError) Error() string {
-	return fmt.Sprintf("stopped (%s): the traced build was cancelled and its scratch output base removed", e.Cause)
-}
+// buildCommand names the traced build in errors.
+const buildCommand = "bazel build (under strace)"
 
-// Run analyses o.Label with `bazel aquery`, then builds it with Bazel under
-// strace, both in one scratch output base, and reports what each action read
-// without declaring it, beside what the static analysis found in it. It
-// leaves nothing behind: the aquery's server is shut down before the build,
-// which runs with --batch, and the scratch directory (output user root,
-// output base, trace) is removed before Run returns, also when a SIGINT or
-// SIGTERM stops it.
+// Run builds o.Labels with Bazel under strace, in a scratch output base
+// (after the static analysis, o.Static, in the same one), and reports
+// what each action read without declaring it, beside what the static
+// analysis found in it. It leaves nothing behind: the static analysis's
+// server is shut down before the build, which runs with --batch and no
+// convenience links; the scratch directory (output user root, output
+// base, TMPDIR, trace) is removed before Run returns, also when a SIGINT
+// or SIGTERM stops it (bazel.WithSignals: Bazel's whole process tree is
+// stopped, then killed).
 func Run(ctx context.Context, o Options) (*Report, error) {
-	if o.Label == "" {
+	if len(o.Labels) == 0 {
 		return nil, errors.New("no label to build, expected a target pattern such as //pkg:target")
 	}
 	strace := o.Strace
@@ -129,6 +128,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	ctx, release := bazel.WithSignals(ctx)
+	defer release()
 	tmp, err := os.MkdirTemp(o.TempDir, "ahab-trace-")
 	if err != nil {
 		return nil, fmt.Errorf("cannot make a scratch directory: %w", err)
@@ -137,23 +138,24 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if tmp, err = filepath.EvalSymlinks(tmp); err != nil {
 		return nil, err
 	}
-	// Caught for the whole run, so that whenever one arrives the scratch
-	// directory is removed before we exit.
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(signals)
 	s := &session{
-		o:       o,
-		signals: signals,
-		strace:  strace,
+		o:      o,
+		strace: strace,
+		runner: &bazel.Runner{Bazel: o.Bazel, Dir: o.Dir, Env: o.Env, Progress: o.BazelProgress, Grace: o.Grace},
 		// The output user root is the output base's parent, as the
 		// analysis's aquery pins it (bazel.OutputUserRoot): the aquery and
 		// the build then share Bazel's install base and the external
 		// repositories the aquery fetched.
 		userRoot:   tmp,
 		outputBase: filepath.Join(tmp, "output_base"),
+		tmpDir:     filepath.Join(tmp, "tmp"),
 		traceFile:  filepath.Join(tmp, "strace.txt"),
 		execLog:    filepath.Join(tmp, execLogName),
+		targetFile: filepath.Join(tmp, "targets.txt"),
+		scope:      bazel.ScopeFor(workspace, filepath.Join(tmp, "output_base")),
+	}
+	if err := os.Mkdir(s.tmpDir, 0o755); err != nil {
+		return nil, err
 	}
 	if o.KeepTrace != "" {
 		// Absolute: strace and Bazel run in o.Dir, we read them here.
@@ -170,12 +172,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	// The static analysis first: it fails fast on a label Bazel cannot
 	// analyse, and the build then finds the external repositories fetched
 	// (outside the trace, where they are no action's doing).
-	static, err := s.static(ctx)
+	static, source, err := s.static(ctx)
 	if err != nil {
-		return nil, err
+		return nil, s.stoppedOr(ctx, err)
 	}
 	if err := s.build(ctx); err != nil {
-		return nil, err
+		return nil, s.stoppedOr(ctx, err)
 	}
 	actions, err := s.actions()
 	if err != nil {
@@ -203,21 +205,24 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Static = "bazel aquery " + quote.IfNeeded(o.Label)
+	r.Static = source
 	return r, s.stopped(ctx)
 }
 
-// stopped returns an InterruptedError if a signal came or ctx ended since
-// the last command.
+// stopped returns a *StoppedError if a signal came or ctx ended.
 func (s *session) stopped(ctx context.Context) error {
-	select {
-	case sig := <-s.signals:
-		return &InterruptedError{Cause: sig.String()}
-	case <-ctx.Done():
-		return &InterruptedError{Cause: ctx.Err().Error()}
-	default:
-		return nil
+	if err := bazel.Stopped(ctx); err != nil {
+		return &StoppedError{Err: err}
 	}
+	return nil
+}
+
+// stoppedOr is err, or the *StoppedError of a trace stopped meanwhile.
+func (s *session) stoppedOr(ctx context.Context, err error) error {
+	if stopped := s.stopped(ctx); stopped != nil {
+		return stopped
+	}
+	return err
 }
 
 // execLogName is the execution log's file name. Bazel writes it in its
@@ -228,19 +233,16 @@ const execLogName = "execution_log.binpb"
 // session is one Run's files and commands.
 type session struct {
 	o          Options
-	signals    chan os.Signal
 	strace     string
+	runner     *bazel.Runner
 	userRoot   string
 	outputBase string
+	tmpDir     string
 	traceFile  string
 	execLog    string
-}
-
-func (s *session) bazel() string {
-	if s.o.Bazel == "" {
-		return "bazel"
-	}
-	return s.o.Bazel
+	targetFile string
+	scope      bazel.Scope
+	targets    []string // the query's targets; nil for patterns
 }
 
 // startup are Bazel's startup options: batch mode, so that no server
@@ -250,19 +252,21 @@ func (s *session) startup() []string {
 	return []string{"--batch", "--output_user_root=" + s.userRoot, "--output_base=" + s.outputBase}
 }
 
-// BuildArgs is the traced command line: strace, then Bazel.
-func (s *session) buildArgs() []string {
-	args := []string{
+// wrapper is strace's argv, to which Bazel's is appended.
+func (s *session) wrapper() []string {
+	return []string{
 		s.strace, "--seccomp-bpf", "-f", "-y",
 		fmt.Sprintf("-s%d", straceStringLimit),
 		"-o", s.traceFile,
 		"-e", "trace=" + strings.Join(Syscalls, ","),
-		s.bazel(),
 	}
-	args = append(args, s.startup()...)
-	args = append(args, "build")
+}
+
+// buildArgs is the traced build's argv after Bazel's executable.
+func (s *session) buildArgs() []string {
+	args := append(s.startup(), "build")
 	args = append(args, s.o.Flags...)
-	return append(args,
+	args = append(args,
 		// Every action runs here and now, unsandboxed, so that strace sees
 		// it: no sandbox (not permitted in containers, and it would hide
 		// the host behind its mounts), no cache, no remote execution.
@@ -270,14 +274,37 @@ func (s *session) buildArgs() []string {
 		"--disk_cache=",
 		"--remote_cache=",
 		"--remote_executor=",
+		// The build runs in the user's workspace: its convenience links
+		// must stay as they are, pointing into the user's output base.
+		"--symlink_prefix=/",
 		// What each spawn declared.
-		"--execution_log_binary_file="+s.execLog,
-		"--", s.o.Label)
+		"--execution_log_binary_file="+s.execLog)
+	if s.targets != nil {
+		return append(args, "--target_pattern_file="+s.targetFile)
+	}
+	args = append(args, "--")
+	return append(args, s.scope.Patterns(s.o.Labels)...)
+}
+
+// buildEnv is the build's environment: the user's, with TMPDIR in the
+// scratch directory, where what an action leaves is removed with it.
+func (s *session) buildEnv() []string {
+	base := s.o.Env
+	if base == nil {
+		base = os.Environ()
+	}
+	env := make([]string, 0, len(base)+1)
+	for _, kv := range base {
+		if !strings.HasPrefix(kv, "TMPDIR=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "TMPDIR="+s.tmpDir)
 }
 
 func (s *session) build(ctx context.Context) error {
-	s.progress("ahab trace: building %s under strace\n", s.o.Label)
-	return s.run(ctx, "bazel build (under strace)", s.buildArgs())
+	s.progress("building %s under strace\n", strings.Join(s.o.Labels, " "))
+	return s.runner.Run(ctx, bazel.Invocation{Command: buildCommand, Wrap: s.wrapper(), Args: s.buildArgs(), Env: s.buildEnv()})
 }
 
 func (s *session) actions() ([]Action, error) {
@@ -289,86 +316,17 @@ func (s *session) actions() ([]Action, error) {
 	return readExecLog(f, filepath.Base(s.execLog))
 }
 
-// run runs argv in its own process group, so that a Ctrl-C reaches it only
-// through us: on SIGINT or SIGTERM (or the end of ctx) the group gets SIGINT,
-// which Bazel answers by cancelling the build, and SIGKILL if it is still
-// there after the grace period. strace blocks those signals itself while it
-// writes to a file, so it stays to the end and exits with Bazel.
-func (s *session) run(ctx context.Context, command string, argv []string) error {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = s.o.Dir
-	cmd.Env = s.o.Env
-	tail := &tailWriter{}
-	cmd.Stderr = tail
-	if s.o.Progress != nil {
-		cmd.Stderr = io.MultiWriter(tail, s.o.Progress)
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := s.stopped(ctx); err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("cannot start `%s`: %w", command, err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-
-	var cause string
-	var err error
-	select {
-	case err = <-done:
-	case sig := <-s.signals:
-		cause = sig.String()
-	case <-ctx.Done():
-		cause = ctx.Err().Error()
-	}
-	if cause != "" {
-		pgid := cmd.Process.Pid
-		_ = syscall.Kill(-pgid, syscall.SIGINT)
-		select {
-		case <-done:
-		case <-time.After(s.grace()):
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-			<-done
-		}
-		return &InterruptedError{Cause: cause}
-	}
-	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return &BuildError{Command: command, ExitCode: exit.ExitCode(), Stderr: strings.TrimRightFunc(tail.String(), unicode.IsSpace)}
-		}
-		return fmt.Errorf("`%s`: %w", command, err)
-	}
-	return nil
-}
-
-// findWorkspace is the directory at or above dir holding a WORKSPACE,
-// WORKSPACE.bazel or MODULE.bazel file, symlinks resolved.
+// findWorkspace is the workspace root at or above dir
+// (bazel.WorkspaceRoot), symlinks resolved.
 func findWorkspace(dir string) (string, error) {
-	if dir == "" {
-		var err error
-		if dir, err = os.Getwd(); err != nil {
-			return "", err
+	root, ok := bazel.WorkspaceRoot(dir)
+	if !ok {
+		if dir == "" {
+			dir, _ = os.Getwd()
 		}
+		return "", fmt.Errorf("%s: not in a Bazel workspace, expected a WORKSPACE, WORKSPACE.bazel or MODULE.bazel file here or above", dir)
 	}
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	if dir, err = filepath.EvalSymlinks(dir); err != nil {
-		return "", err
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		for _, name := range []string{"WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel"} {
-			if st, err := os.Stat(filepath.Join(d, name)); err == nil && !st.IsDir() {
-				return d, nil
-			}
-		}
-		if d == filepath.Dir(d) {
-			return "", fmt.Errorf("%s: not in a Bazel workspace, expected a WORKSPACE, WORKSPACE.bazel or MODULE.bazel file here or above", dir)
-		}
-	}
+	return filepath.EvalSymlinks(root)
 }
 
 // findExecRoot is the one directory in <output base>/execroot.
@@ -388,27 +346,4 @@ func findExecRoot(outputBase string) (string, error) {
 		return "", fmt.Errorf("%s: %d execution roots (%s), expected one", dir, len(roots), strings.Join(roots, ", "))
 	}
 	return filepath.Join(dir, roots[0]), nil
-}
-
-// tailWriter keeps the last tailLimit bytes written to it: Bazel's stderr
-// holds its progress for the whole build, and the reason for a failure at
-// the end.
-type tailWriter struct{ buf []byte }
-
-const tailLimit = 32 << 10
-
-func (t *tailWriter) Write(p []byte) (int, error) {
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 2*tailLimit {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailLimit:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailWriter) String() string {
-	b := t.buf
-	if len(b) > tailLimit {
-		b = b[len(b)-tailLimit:]
-	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
 }

@@ -3,14 +3,19 @@ package trace
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ahab-go/ahab/internal/action"
+	"github.com/ahab-go/ahab/internal/analyze"
 	bazelrun "github.com/ahab-go/ahab/internal/bazel"
 )
 
@@ -28,24 +33,32 @@ func TestOverheadScriptTracesTheSameCalls(t *testing.T) {
 
 func TestBuildArgs(t *testing.T) {
 	s := &session{
-		o:          Options{Label: "//pkg:all", Bazel: "/opt/bazel", Flags: []string{"--config=ci", "--spawn_strategy=sandboxed"}},
+		o:          Options{Labels: []string{"//pkg:all"}, Bazel: "/opt/bazel", Flags: []string{"--config=ci", "--spawn_strategy=sandboxed"}},
 		strace:     "strace",
 		userRoot:   "/s",
 		outputBase: "/s/output_base",
 		traceFile:  "/s/strace.txt",
 		execLog:    "/s/execution_log.binpb",
+		targetFile: "/s/targets.txt",
 	}
-	got := s.buildArgs()
+	wantWrap := []string{"strace", "--seccomp-bpf", "-f", "-y", "-s131072", "-o", "/s/strace.txt", "-e", "trace=" + strings.Join(Syscalls, ",")}
+	if got := s.wrapper(); !slices.Equal(got, wantWrap) {
+		t.Errorf("strace's argv:\n%q\nwant:\n%q", got, wantWrap)
+	}
 	want := []string{
-		"strace", "--seccomp-bpf", "-f", "-y", "-s131072", "-o", "/s/strace.txt", "-e", "trace=" + strings.Join(Syscalls, ","),
-		"/opt/bazel", "--batch", "--output_user_root=/s", "--output_base=/s/output_base", "build",
+		"--batch", "--output_user_root=/s", "--output_base=/s/output_base", "build",
 		"--config=ci", "--spawn_strategy=sandboxed",
-		"--spawn_strategy=standalone", "--disk_cache=", "--remote_cache=", "--remote_executor=",
+		"--spawn_strategy=standalone", "--disk_cache=", "--remote_cache=", "--remote_executor=", "--symlink_prefix=/",
 		"--execution_log_binary_file=/s/execution_log.binpb",
 		"--", "//pkg:all",
 	}
-	if !slices.Equal(got, want) {
+	if got := s.buildArgs(); !slices.Equal(got, want) {
 		t.Errorf("argv:\n%q\nwant (the user's flags first, so that ours win):\n%q", got, want)
+	}
+	// A query's targets come from the target file.
+	s.targets = []string{"//pkg:a"}
+	if got := s.buildArgs(); got[len(got)-1] != "--target_pattern_file=/s/targets.txt" || slices.Contains(got, "--") {
+		t.Errorf("argv for a query's targets: %q", got)
 	}
 }
 
@@ -85,23 +98,12 @@ func TestFindExecRoot(t *testing.T) {
 	}
 }
 
-func TestTailWriter(t *testing.T) {
-	var w tailWriter
-	for i := 0; i < 10000; i++ {
-		w.Write([]byte(strings.Repeat("x", 99) + "\n"))
-	}
-	w.Write([]byte("the reason\n"))
-	s := w.String()
-	if len(s) != tailLimit || !strings.HasSuffix(s, "the reason\n") {
-		t.Errorf("tail of %d bytes ending %q, want %d ending with the reason", len(s), s[len(s)-20:], tailLimit)
-	}
-}
-
 // fakeTools writes a workspace and fake strace and bazel: the strace runs
 // the command after its options; the bazel appends its command to
-// bazel.log beside it, and runs script for build, aquery (as the static
-// analysis runs it) for aquery, and succeeds at anything else (config,
-// shutdown) without a word.
+// bazel.log beside it, and runs script for build, aquery for aquery
+// (which then leaves a server directory in its output base, as Bazel's
+// does), and succeeds at anything else (shutdown) without a word. Both
+// scripts may use $started, a file to create once they run.
 func fakeTools(t *testing.T, script, aquery string) (ws, strace, bazel string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -112,10 +114,12 @@ func fakeTools(t *testing.T, script, aquery string) (ws, strace, bazel string) {
 	os.WriteFile(strace, []byte("#!/bin/sh\nwhile [ \"$1\" != -e ]; do shift; done\nshift 2\nexec \"$@\"\n"), 0o755)
 	bazel = filepath.Join(dir, "bazel")
 	os.WriteFile(bazel, []byte(`#!/bin/sh
-for a; do case $a in -*) ;; *) command=$a; break;; esac; done
-echo $command USER=$USER >> `+filepath.Join(dir, "bazel.log")+`
+started=`+filepath.Join(dir, "started")+`
+for a; do case $a in --output_base=*) ob=${a#--output_base=};; -*) ;; *) command=$a; break;; esac; done
+echo $command USER=$USER TMPDIR=$TMPDIR >> `+filepath.Join(dir, "bazel.log")+`
 case $command in
 aquery)
+mkdir -p "$ob/server"
 `+aquery+`
 ;;
 build)
@@ -127,13 +131,41 @@ exit 0
 	return ws, strace, bazel
 }
 
+// aqueryStatic is a static analysis that only runs aquery, as the real
+// one does first, with the fake bazel of ws.
+func aqueryStatic(ws, bazel string) func(context.Context, string) (*analyze.Index, string, error) {
+	return func(ctx context.Context, outputBase string) (*analyze.Index, string, error) {
+		runner := &bazelrun.Runner{Bazel: bazel, Dir: ws}
+		err := runner.Aquery(ctx, bazelrun.AqueryRequest{OutputBase: outputBase, Label: "deps(//a)"}, func(r io.Reader) error {
+			_, err := io.Copy(io.Discard, r)
+			return err
+		})
+		return nil, "bazel aquery deps(//a)", err
+	}
+}
+
+// waitStarted waits for the fake bazel of ws to create $started.
+func waitStarted(t *testing.T, ws string) {
+	t.Helper()
+	started := filepath.Join(filepath.Dir(ws), "started")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(started); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Error("the fake bazel never started")
+			return
+		}
+	}
+}
+
 func TestRunBuildFails(t *testing.T) {
-	ws, strace, bazel := fakeTools(t, "echo 'Loading: 0 packages loaded' >&2\necho 'ERROR: no such package '\\''nope'\\''' >&2\nexit 3\n", "")
+	ws, strace, bazel := fakeTools(t, "echo 'Loading: 0 packages loaded' >&2\necho \"ERROR: no such package 'nope'\" >&2\nexit 3\n", "")
 	scratch := t.TempDir()
-	_, err := Run(context.Background(), Options{Label: "//nope", Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch})
-	var be *BuildError
+	_, err := Run(context.Background(), Options{Labels: []string{"//nope"}, Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch, Static: aqueryStatic(ws, bazel)})
+	var be *bazelrun.ExitError
 	if !errors.As(err, &be) || be.ExitCode != 3 || be.Stderr != "Loading: 0 packages loaded\nERROR: no such package 'nope'" {
-		t.Fatalf("error %#v, want a *BuildError with exit code 3 and Bazel's stderr", err)
+		t.Fatalf("error %#v, want an *ExitError with exit code 3 and Bazel's stderr", err)
 	}
 	if want := "`bazel build (under strace)` exited with exit status: 3:\nLoading: 0 packages loaded\nERROR: no such package 'nope'"; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
@@ -142,16 +174,13 @@ func TestRunBuildFails(t *testing.T) {
 		t.Errorf("the scratch directory was left behind: %v", entries)
 	}
 	// The static analysis first, with the sentinels, its server shut
-	// down before the build, which runs with the user's environment.
-	want := []string{
-		"aquery USER=" + action.UserSentinel, // set(), for the configuration
-		"config USER=" + action.UserSentinel,
-		"aquery USER=" + action.UserSentinel,
-		"shutdown USER=" + os.Getenv("USER"),
-		"build USER=" + os.Getenv("USER"),
-	}
-	if got := bazelLog(t, bazel); !slices.Equal(got, want) {
-		t.Errorf("bazel ran:\n%q\nwant:\n%q", got, want)
+	// down before the build, which runs with the user's environment and
+	// a TMPDIR in the scratch directory.
+	got := bazelLog(t, bazel)
+	if len(got) != 3 || !strings.HasPrefix(got[0], "aquery USER="+action.UserSentinel+" ") ||
+		!strings.HasPrefix(got[1], "shutdown USER="+os.Getenv("USER")+" ") ||
+		!strings.HasPrefix(got[2], "build USER="+os.Getenv("USER")+" TMPDIR="+scratch) || !strings.HasSuffix(got[2], "/tmp") {
+		t.Errorf("bazel ran:\n%q\nwant the aquery, its shutdown, then the build with TMPDIR under %s", got, scratch)
 	}
 }
 
@@ -170,7 +199,7 @@ func bazelLog(t *testing.T, bazel string) []string {
 func TestRunAqueryFails(t *testing.T) {
 	ws, strace, bazel := fakeTools(t, "", "echo \"ERROR: no such package 'nope'\" >&2\nexit 7")
 	scratch := t.TempDir()
-	_, err := Run(context.Background(), Options{Label: "//nope", Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch})
+	_, err := Run(context.Background(), Options{Labels: []string{"//nope"}, Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch, Static: aqueryStatic(ws, bazel)})
 	var exit *bazelrun.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode != 7 || !strings.Contains(err.Error(), "no such package 'nope'") {
 		t.Fatalf("error %#v, want Bazel's *ExitError with its stderr", err)
@@ -187,18 +216,14 @@ func TestRunAqueryFails(t *testing.T) {
 // An interrupt during the static analysis stops the aquery, shuts its
 // server down and runs no build.
 func TestRunCancelledDuringAnalysis(t *testing.T) {
-	ws, strace, bazel := fakeTools(t, "", "while :; do sleep 0.1; done")
+	ws, strace, bazel := fakeTools(t, "", ": >\"$started\"; while :; do sleep 1; done")
 	scratch := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
-	start := time.Now()
-	_, err := Run(ctx, Options{Label: "//a", Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch})
-	var ie *InterruptedError
-	if !errors.As(err, &ie) || ie.Cause != "context canceled" {
-		t.Fatalf("error %v, want an *InterruptedError for the context", err)
-	}
-	if d := time.Since(start); d > 4*time.Second {
-		t.Errorf("Run took %s to stop", d)
+	go func() { waitStarted(t, ws); cancel() }()
+	_, err := Run(ctx, Options{Labels: []string{"//a"}, Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch, Static: aqueryStatic(ws, bazel), Grace: time.Hour})
+	var se *StoppedError
+	if !errors.As(err, &se) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want a *StoppedError for the context", err)
 	}
 	got := bazelLog(t, bazel)
 	if len(got) == 0 || !strings.HasPrefix(got[len(got)-1], "shutdown ") {
@@ -209,39 +234,65 @@ func TestRunCancelledDuringAnalysis(t *testing.T) {
 	}
 }
 
+// Stopping the trace while it builds asks Bazel to stop as Ctrl-C does,
+// and a Bazel that does so is not killed: with an hour's grace, the test
+// ends only if SIGINT ended the build.
 func TestRunCancelled(t *testing.T) {
-	// Bazel that ignores nothing: SIGINT ends it, as it ends the real one.
-	ws, strace, bazel := fakeTools(t, "trap 'echo cancelled >&2; exit 8' INT\nwhile :; do sleep 0.1; done\n", "")
+	ws, strace, bazel := fakeTools(t, "trap 'echo cancelled >&2; exit 8' INT\n: >\"$started\"\nwhile :; do sleep 1; done\n", "")
 	scratch := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(500*time.Millisecond, cancel)
-	start := time.Now()
-	_, err := Run(ctx, Options{Label: "//a", Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch, Grace: 5 * time.Second})
-	var ie *InterruptedError
-	if !errors.As(err, &ie) || ie.Cause != "context canceled" {
-		t.Fatalf("error %v, want an *InterruptedError for the context", err)
-	}
-	if d := time.Since(start); d > 4*time.Second {
-		t.Errorf("Run took %s to stop, want Bazel stopped by SIGINT, not by the grace period's SIGKILL", d)
+	go func() { waitStarted(t, ws); cancel() }()
+	_, err := Run(ctx, Options{Labels: []string{"//a"}, Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch, Grace: time.Hour})
+	var se *StoppedError
+	if !errors.As(err, &se) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want a *StoppedError for the context", err)
 	}
 	if entries, _ := os.ReadDir(scratch); len(entries) != 0 {
 		t.Errorf("the scratch directory was left behind: %v", entries)
 	}
 }
 
-func TestRunKillsWhatIgnoresSIGINT(t *testing.T) {
-	ws, strace, bazel := fakeTools(t, "trap '' INT\nwhile :; do sleep 0.1; done\n", "")
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
-	_, err := Run(ctx, Options{Label: "//a", Dir: ws, Strace: strace, Bazel: bazel, TempDir: t.TempDir(), Grace: 300 * time.Millisecond})
-	var ie *InterruptedError
-	if !errors.As(err, &ie) {
-		t.Fatalf("error %v, want an *InterruptedError", err)
-	}
-	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, p := range procs {
-		if cmdline, _ := os.ReadFile(p); strings.Contains(string(cmdline), bazel) {
-			t.Errorf("%s still runs the fake Bazel after the grace period", filepath.Dir(p))
-		}
+// A build that ignores SIGINT, with an action in a session of its own (as
+// Bazel's process-wrapper starts one), is killed whole when the grace
+// runs out, or on a signal: SIGTERM (a CI's timeout) and SIGINT alike
+// leave nothing running and nothing on disk.
+func TestRunKillsTheWholeTree(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		stop func(cancel context.CancelFunc)
+		want error
+	}{
+		{"grace_runs_out", func(cancel context.CancelFunc) { cancel() }, context.Canceled},
+		{"sigterm", func(context.CancelFunc) { syscall.Kill(os.Getpid(), syscall.SIGTERM) }, bazelrun.ErrTerminated},
+		{"sigint", func(context.CancelFunc) { syscall.Kill(os.Getpid(), syscall.SIGINT) }, bazelrun.ErrInterrupted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws, strace, bazel := fakeTools(t, "trap '' INT\nsetsid sleep 600 </dev/null >/dev/null 2>&1 &\necho $! > \"$started.child\"\n: >\"$started\"\nwhile :; do sleep 1; done\n", "")
+			scratch := t.TempDir()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go func() { waitStarted(t, ws); tc.stop(cancel) }()
+			_, err := Run(ctx, Options{Labels: []string{"//a"}, Dir: ws, Strace: strace, Bazel: bazel, TempDir: scratch, Grace: 100 * time.Millisecond})
+			var se *StoppedError
+			if !errors.As(err, &se) || !errors.Is(err, tc.want) {
+				t.Fatalf("error %v, want a *StoppedError for %v", err, tc.want)
+			}
+			b, _ := os.ReadFile(filepath.Join(filepath.Dir(ws), "started.child"))
+			if child, _ := strconv.Atoi(strings.TrimSpace(string(b))); child > 0 && syscall.Kill(child, 0) == nil {
+				if st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", child)); len(st) > 0 && !strings.Contains(string(st), ") Z ") {
+					t.Errorf("the action (pid %d) still runs after the trace was stopped", child)
+					syscall.Kill(child, syscall.SIGKILL)
+				}
+			}
+			procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+			for _, p := range procs {
+				if cmdline, _ := os.ReadFile(p); strings.Contains(string(cmdline), bazel) {
+					t.Errorf("%s still runs the fake Bazel", filepath.Dir(p))
+				}
+			}
+			if entries, _ := os.ReadDir(scratch); len(entries) != 0 {
+				t.Errorf("the scratch directory was left behind: %v", entries)
+			}
+		})
 	}
 }

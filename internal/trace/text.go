@@ -24,16 +24,12 @@ type TextOptions struct {
 func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	p := report.Palette{Color: opts.Color}
 	bw := bufio.NewWriter(w)
-	found, paths, alsoStatic := 0, 0, 0
+	found := 0
 	for _, a := range r.Actions {
 		if len(a.Undeclared) == 0 {
 			continue
 		}
 		found++
-		paths += len(a.Undeclared)
-		if len(a.Causes) > 0 {
-			alsoStatic++
-		}
 		fmt.Fprintf(bw, "%s %s", quote.Display(a.Target), quote.Display(a.Mnemonic))
 		if len(a.Outputs) > 0 {
 			fmt.Fprintf(bw, " → %s", quote.Display(a.Outputs[0]))
@@ -60,6 +56,25 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	}
 	if found > 0 {
 		bw.WriteString("\n")
+	}
+	writeTotals(bw, r)
+	return bw.Flush()
+}
+
+// writeTotals writes the closing lines of the text report and of the
+// summary: how many actions read undeclared paths, how many of them the
+// static analysis has findings for, the baseline and the untraced actions.
+func writeTotals(bw *bufio.Writer, r *Report) {
+	found, paths, alsoStatic := 0, 0, 0
+	for _, a := range r.Actions {
+		if len(a.Undeclared) == 0 {
+			continue
+		}
+		found++
+		paths += len(a.Undeclared)
+		if len(a.Causes) > 0 {
+			alsoStatic++
+		}
 	}
 	fmt.Fprintf(bw, "%d %s traced; %d read %s not declared", len(r.Actions), report.Plural(len(r.Actions), "action", "actions"),
 		found, report.Plural(found, "a path it had", "paths they had"))
@@ -100,5 +115,4 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 			bw.WriteString("\n")
 		}
 	}
-	return bw.Flush()
 }

@@ -92,16 +92,16 @@ func without(v val, removes []effect.Value) val {
 // cell is a variable: a scalar, an array's elements, or a hash's by key,
 // with what was stored where the index or key is not known.
 type cell struct {
-	v        val
-	elems    []val
-	hash     map[string]val
-	isHash   bool
-	approx   val // stored under an index or key not known, or lost count
+	v      val
+	elems  []val
+	hash   map[string]val
+	isHash bool
+	approx val // stored under an index or key not known, or lost count
 	// hasApprox says something was stored in approx.
 	hasApprox bool
-	inexact  bool
-	keys     val // a hash's keys
-	assigned bool
+	inexact   bool
+	keys      val // a hash's keys
+	assigned  bool
 }
 
 // addApprox stores a value under an index or key not known.

@@ -49,7 +49,9 @@ const Language = "awk"
 // calls run their function's body).
 const (
 	maxSteps = 200_000
-	maxCalls = 32
+	// maxString bounds the text of a value followed.
+	maxString = 1 << 16
+	maxCalls  = 32
 )
 
 // Reader reads awk programs. It is a code.Reader.
@@ -108,13 +110,22 @@ func concat(vs ...val) val {
 	v := val{exact: true}
 	var b strings.Builder
 	for _, x := range vs {
-		b.WriteString(x.s)
+		if b.Len()+len(x.s) <= maxString {
+			b.WriteString(x.s)
+		} else {
+			b.WriteString(x.s[:min(len(x.s), maxString+1-b.Len())])
+		}
 		v.exact = v.exact && x.exact
 		for _, r := range x.r {
 			v.r = addReach(v.r, r)
 		}
 	}
 	v.s = b.String()
+	if len(v.s) > maxString {
+		// A string built past this is not a name or a command anyone
+		// writes: its text is not followed.
+		v.s, v.exact = "", false
+	}
 	return v
 }
 

@@ -469,7 +469,7 @@ func (in *interp) pushOp(c callNode) val {
 	if arr == nil {
 		return val{}
 	}
-	if in.weak > 0 || c.name == "unshift" {
+	if in.weak > 0 || c.name == "unshift" || len(arr.elems)+len(vs) > maxItems {
 		arr.addApprox(derived(vs...))
 		arr.inexact = arr.inexact || c.name == "unshift"
 		return val{}

@@ -56,6 +56,10 @@ func (in *interp) eval(x node) val {
 	case anonHash:
 		return val{ref: in.hashOf(in.evalList(listNode{x.items}))}
 	case anonSub:
+		if x.def.src == nil {
+			src := in.src
+			x.def.src = &src
+		}
 		return val{code: x.def}
 	case refNode:
 		return in.reference(x.x)
@@ -222,6 +226,10 @@ func (c *cell) set(k, v val, hash, weak bool) {
 		if c.hash == nil {
 			c.hash = map[string]val{}
 		}
+		if _, ok := c.hash[k.s]; !ok && len(c.hash) >= maxItems {
+			c.addApprox(v)
+			return
+		}
 		if weak {
 			v = merge(c.hash[k.s], v)
 		}
@@ -229,7 +237,7 @@ func (c *cell) set(k, v val, hash, weak bool) {
 		return
 	}
 	i, err := strconv.Atoi(k.s)
-	if err != nil || !k.exact || i < 0 || i > len(c.elems)+64 {
+	if err != nil || !k.exact || i < 0 || i > len(c.elems)+64 || i >= maxItems {
 		c.addApprox(v)
 		return
 	}
@@ -494,7 +502,7 @@ func (in *interp) storeList(lhs node, vs []val) {
 			*c = *h
 			return
 		}
-		if in.weak > 0 || slices.ContainsFunc(vs, func(v val) bool { return v.many }) {
+		if in.weak > 0 || len(vs) > maxItems || slices.ContainsFunc(vs, func(v val) bool { return v.many }) {
 			if in.weak == 0 {
 				c.elems, c.approx, c.hasApprox = nil, val{}, false
 			}

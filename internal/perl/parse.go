@@ -157,6 +157,9 @@ type subDef struct {
 	name   string // qualified; "" for an anonymous sub
 	params []string
 	body   []stmt
+	// src is the text the sub is written in, which its sites are of: a
+	// module's sub runs when the program calls it.
+	src *source
 }
 
 type parser struct {

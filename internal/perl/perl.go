@@ -64,7 +64,11 @@ const Language = "perl"
 
 // Bounds on the work of following one program and the modules it reads.
 const (
-	maxSteps   = 300_000
+	maxSteps = 300_000
+	// maxString bounds the text of a value followed, maxItems the items
+	// of an array or hash followed one by one.
+	maxString  = 1 << 16
+	maxItems   = 1000
 	maxCalls   = 32
 	maxModules = 32
 )
@@ -212,6 +216,8 @@ func (in *interp) hoist(prog []stmt, pkg string) {
 	for _, s := range prog {
 		switch s := s.(type) {
 		case subStmt:
+			src := in.src
+			s.def.src = &src
 			in.subs[qualify(pkg, s.def.name)] = s.def
 		case packageStmt:
 			if s.block {
@@ -635,6 +641,11 @@ func (in *interp) callSub(def *subDef, args []val) val {
 	weak := in.weak
 	in.weak = 0
 	in.push()
+	if def.src != nil {
+		old := in.src
+		in.src = *def.src
+		defer func() { in.src = old }()
+	}
 	in.scopes[len(in.scopes)-1]["@_"] = fr.args
 	for i, name := range def.params {
 		c := in.declare(name)

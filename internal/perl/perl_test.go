@@ -212,3 +212,100 @@ func TestUsesNothing(t *testing.T) {
 		t.Errorf("Uses = %q, want nothing", got)
 	}
 }
+
+// TestSites: each value is placed where it is produced: the program's
+// file and line, the line of inline code where it is written, a module's
+// own file.
+func TestSites(t *testing.T) {
+	prog := "use strict;\nmy $x = 1;\nprint time, \"\\n\";\n"
+	o := run(t, code.Program{Text: prog, File: "tools/stamp.pl", Site: effect.Site{File: "tools/stamp.pl", Line: 1}}, nil)
+	if len(o.Stdout) != 1 || o.Stdout[0].Site != (effect.Site{File: "tools/stamp.pl", Line: 3}) || o.Stdout[0].Because == "" {
+		t.Errorf("in a file: %+v, want time at tools/stamp.pl:3 with a reason", o.Stdout)
+	}
+	o = run(t, code.Program{Text: prog, Site: effect.Site{File: "gen/BUILD", Line: 10}}, nil)
+	if len(o.Stdout) != 1 || o.Stdout[0].Site != (effect.Site{File: "gen/BUILD", Line: 12}) {
+		t.Errorf("inline: %+v, want time at gen/BUILD:12", o.Stdout)
+	}
+	ws := files{"tools/lib/Stamp.pm": "package Stamp;\nuse Exporter 'import';\nour @EXPORT = ('stamp');\n\nsub stamp {\n  return scalar localtime;\n}\n1;\n"}
+	o = run(t, code.Program{Text: "use lib 'tools/lib';\nuse Stamp;\nprint stamp();\n", File: "tools/gen.pl", Site: effect.Site{File: "tools/gen.pl", Line: 1}}, ws)
+	if len(o.Stdout) != 1 || o.Stdout[0].Site != (effect.Site{File: "tools/lib/Stamp.pm", Line: 6}) || o.Stdout[0].Text != "localtime" {
+		t.Errorf("in a module: %+v (unread %q), want localtime at tools/lib/Stamp.pm:6", o.Stdout, o.Unread)
+	}
+}
+
+// TestModules: a module the program uses is known to the library, read
+// from the workspace, or said to be unread.
+func TestModules(t *testing.T) {
+	ws := files{
+		"tools/Fixed.pm":     "package Fixed;\nsub now { return 0 }\n1;\n",
+		"tools/lib/Clock.pm": "package Clock;\nsub now { time }\n1;\n",
+		"tools/helpers.pl":   "sub when { return time }\n1;\n",
+		"tools/Broken.pm":    "package Broken;\nsub {{{\n",
+	}
+	tests := []struct {
+		name, prog string
+		want       []string
+		unread     string
+	}{
+		{"a module beside the program", "use Fixed;\nprint Fixed::now();", nil, ""},
+		{"a module in its lib directory", "use Clock;\nprint Clock::now();", []string{"stdout clock time"}, ""},
+		{"an exported function", "use Clock;\nprint now();", []string{"stdout clock time"}, ""},
+		{"require of a file", "require 'tools/helpers.pl';\nprint when();", []string{"stdout clock time"}, ""},
+		{"a module of the library", "use File::Basename;\nprint basename($0);", nil, ""},
+		{"a pragma", "use strict;\nuse warnings;\nprint 1;", nil, ""},
+		{"a module nobody knows", "use Acme::Unknown;\nprint 1;", nil, "use Acme::Unknown: a module Ahab knows nothing of"},
+		{"a module that does not parse", "use Broken;\nprint 1;", nil, "does not parse"},
+		{"require of a file named at run time", "require $ARGV[1];", nil, "requires a file named while it runs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := run(t, code.Program{Text: tt.prog, File: "tools/gen.pl", Site: effect.Site{File: "tools/gen.pl", Line: 1}, Args: []code.Arg{{Text: "a", Known: true}, {Text: "$x"}}}, ws)
+			if got := reaches(o); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			switch {
+			case tt.unread == "" && len(o.Unread) > 0:
+				t.Errorf("unread %q, want none", o.Unread)
+			case tt.unread != "" && !slices.ContainsFunc(o.Unread, func(u string) bool { return strings.Contains(u, tt.unread) }):
+				t.Errorf("unread %q, want one containing %q", o.Unread, tt.unread)
+			}
+		})
+	}
+	o := run(t, code.Program{Text: "use Clock;\nprint 1;", Site: effect.Site{File: "gen/BUILD", Line: 1}}, nil)
+	if !slices.ContainsFunc(o.Unread, func(u string) bool { return strings.Contains(u, "the workspace is not known") }) {
+		t.Errorf("with no workspace: unread %q, want it said", o.Unread)
+	}
+}
+
+// TestUnread: what cannot be followed is said, not guessed.
+func TestUnread(t *testing.T) {
+	tests := []struct {
+		name, prog, want string
+	}{
+		{"syntax error", "print (;", "perl: line 1:"},
+		{"unterminated string", "print \"abc;\n", "has no end"},
+		{"unterminated here-document", "print <<EOF;\nabc\n", "no terminator"},
+		{"a command computed at run time", "my $c = $ARGV[1]; print `$c`;", "computed while it runs"},
+		{"eval of a computed string", "eval $ARGV[1];", "evaluates a string computed while it runs"},
+		{"deep nesting", "my $x = " + strings.Repeat("(", 500) + "1" + strings.Repeat(")", 500) + ";", "nested deeper than"},
+		{"deep blocks", strings.Repeat("{", 300) + strings.Repeat("}", 300), "nested deeper than"},
+		{"too big", "print 1;\n" + strings.Repeat("#", 2<<20), "more than the"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := run(t, code.Program{Text: tt.prog, Site: effect.Site{File: "gen/BUILD", Line: 1}, Args: []code.Arg{{Text: "a", Known: true}, {Text: "$x"}}}, nil)
+			if !slices.ContainsFunc(o.Unread, func(u string) bool { return strings.Contains(u, tt.want) }) {
+				t.Errorf("unread %q, want one containing %q", o.Unread, tt.want)
+			}
+		})
+	}
+}
+
+func TestWorkIsBounded(t *testing.T) {
+	// Nested loops run twice each: 2^40 iterations if nothing bounded them.
+	prog := strings.Repeat("for my $i (1..9) { ", 40) + "print time;" + strings.Repeat(" }", 40)
+	o := run(t, code.Program{Text: prog}, nil)
+	if !slices.ContainsFunc(o.Unread, func(u string) bool { return strings.Contains(u, "stopped after") }) {
+		t.Errorf("unread %q, want the work bound", o.Unread)
+	}
+}

@@ -64,11 +64,20 @@ func concat(vs ...val) val {
 	v := val{exact: true}
 	var b strings.Builder
 	for _, x := range vs {
-		b.WriteString(x.s)
+		if b.Len()+len(x.s) <= maxString {
+			b.WriteString(x.s)
+		} else {
+			b.WriteString(x.s[:min(len(x.s), maxString+1-b.Len())])
+		}
 		v.exact = v.exact && x.exact
 		v.r = appendReaches(v.r, x.r)
 	}
 	v.s = b.String()
+	if len(v.s) > maxString {
+		// A string built past this is not a name or a command anyone
+		// writes: its text is not followed.
+		v.s, v.exact = "", false
+	}
 	return v
 }
 

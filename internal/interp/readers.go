@@ -4,6 +4,7 @@ import (
 	"github.com/ahab-go/ahab/internal/awk"
 	"github.com/ahab-go/ahab/internal/code"
 	"github.com/ahab-go/ahab/internal/csource"
+	"github.com/ahab-go/ahab/internal/javascript"
 	"github.com/ahab-go/ahab/internal/perl"
 )
 
@@ -11,8 +12,9 @@ import (
 // whose reader the Runner calls itself.
 func Readers() map[string]code.Reader {
 	return map[string]code.Reader{
-		code.Awk:  awk.Reader{},
-		code.C:    csource.Reader{},
-		code.Perl: perl.Reader{},
+		code.Awk:        awk.Reader{},
+		code.C:          csource.Reader{},
+		code.Perl:       perl.Reader{},
+		code.JavaScript: javascript.Reader{},
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,5 +158,77 @@ func TestHostToolsWithReaders(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("%s: not in aquery.pb", name)
 		}
+	}
+}
+
+// files is a workspace held in memory.
+type files map[string]string
+
+func (f files) Program(p string) (code.Source, error) { return f.Read(p) }
+func (f files) Read(p string) (code.Source, error) {
+	text, ok := f[path.Clean(p)]
+	if !ok {
+		return code.Source{}, errors.New(p + ": not an input of the action")
+	}
+	return code.Source{Path: p, Text: text, Language: code.Language(p, text)}, nil
+}
+func (f files) Inputs() []string { return nil }
+
+// TestThroughTheShell: the ways a shell script hands code to the readers:
+// inline, bundled options, here-documents, script files, sources compiled.
+func TestThroughTheShell(t *testing.T) {
+	ws := files{
+		"tools/stamp.pl":  "#!/usr/bin/perl\nprint scalar localtime, \"\\n\";\n",
+		"tools/fixed.pl":  "print \"fixed\\n\";\n",
+		"tools/stamp.awk": "BEGIN { print systime() }\n",
+		"tools/stamp.js":  "console.log(Date.now())\n",
+		"tools/fixed.js":  "console.log(42)\n",
+		"src/stamp.c":     "#include \"when.h\"\nconst char *s = WHEN;\n",
+		"src/when.h":      "#define WHEN __DATE__\n",
+		"src/plain.c":     "int x;\n",
+		"src/dated.c":     "const char *d = __DATE__;\n",
+	}
+	tests := []struct {
+		name, script string
+		want         []string
+	}{
+		{"perl -e", `perl -e 'print time' > out`, []string{"clock time"}},
+		{"perl -e to stderr", `perl -e 'print STDERR time' > out`, nil},
+		{"perl -ne", `perl -ne 'print time, $_' in.txt > out`, []string{"clock time"}},
+		{"perl -lane", `perl -lane 'print $F[0]' in.txt > out`, nil},
+		{"perl -pe", `perl -pe 's/x/y/' in.txt > out`, nil},
+		{"perl here-document", "perl <<'EOF' > out\nprint time;\nEOF", []string{"clock time"}},
+		{"perl script", `perl tools/stamp.pl > out`, []string{"clock localtime"}},
+		{"perl fixed script", `perl tools/fixed.pl > out`, nil},
+		{"perl writing its output itself", `perl -e 'open(my $f, ">", $ARGV[0]); print $f time' out`, []string{"clock time"}},
+		{"awk", `awk 'BEGIN { print systime() }' > out`, []string{"clock systime()"}},
+		{"awk -f", `awk -f tools/stamp.awk > out`, []string{"clock systime()"}},
+		{"gawk seeded", `gawk 'BEGIN { srand(1); print rand() }' > out`, nil},
+		{"awk running date", `awk 'BEGIN { "date" | getline d; print d }' > out`, []string{"clock date"}},
+		{"node -e", `node -e 'console.log(Date.now())' > out`, []string{"clock Date.now()"}},
+		{"node fixed", `node -e 'console.log(6 * 7)' > out`, nil},
+		{"node script", `node tools/stamp.js > out`, []string{"clock Date.now()"}},
+		{"node fixed script", `node tools/fixed.js > out`, nil},
+		{"gcc of a source using __DATE__", `gcc -c src/dated.c -o out`, []string{"clock gcc"}},
+		// Runner.Uses is given a source's text, not its path, so the
+		// headers it includes are not followed (csource.UsesFile does).
+		{"gcc of a source using __DATE__ through a header", `gcc -c src/stamp.c -o out`, nil},
+		{"gcc of a plain source", `gcc -c src/plain.c -o out`, nil},
+	}
+	lib := spec.Builtin()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := shell.Analyze(shell.Invocation{Shell: "/bin/bash", Script: tt.script}, shell.Options{Library: lib, Outputs: []string{"out"}, Files: ws, Runner: New(lib, ws, Readers())})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, src := range s.Sources {
+				got = append(got, src.Value.String()+" "+src.Text)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%s\n got %q (unread %q)\nwant %q", tt.script, got, s.Unread, tt.want)
+			}
+		})
 	}
 }

@@ -97,6 +97,14 @@ func (in *interp) ref(x expr) val {
 			return in.frames[n-1].this
 		}
 		return val{}
+	}
+	return in.operation(x)
+}
+
+// operation evaluates operators: unary, update, binary, assignment,
+// conditional, sequence, spread.
+func (in *interp) operation(x expr) val {
+	switch x := x.(type) {
 	case unary:
 		v := in.eval(x.x)
 		switch x.op {

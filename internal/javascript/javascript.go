@@ -154,7 +154,6 @@ type object struct {
 	any    val
 	hasAny bool
 	class  *classDef
-	this   *object
 }
 
 func fixed(s string) val { return val{s: s, exact: true} }

@@ -127,16 +127,7 @@ func (l *lexer) next() error {
 			l.i++
 		}
 	case strings.HasPrefix(l.src[l.i:], "/*"):
-		end := strings.Index(l.src[l.i+2:], "*/")
-		if end < 0 {
-			return &syntaxError{l.line, "unterminated comment"}
-		}
-		body := l.src[l.i : l.i+2+end+2]
-		if n := strings.Count(body, "\n"); n > 0 {
-			l.line += n
-			l.nl = true
-		}
-		l.i += len(body)
+		return l.comment()
 	case c == '"' || c == '\'':
 		return l.str(c)
 	case c == '`':
@@ -144,12 +135,7 @@ func (l *lexer) next() error {
 	case c == '/' && l.regexAllowed():
 		return l.regex()
 	case isDigit(c) || c == '.' && l.i+1 < len(l.src) && isDigit(l.src[l.i+1]):
-		j := l.i
-		for j < len(l.src) && (isIdentPart(l.src[j]) || l.src[j] == '.' || (l.src[j] == '+' || l.src[j] == '-') && (l.src[j-1] == 'e' || l.src[j-1] == 'E') && !strings.HasPrefix(l.src[l.i:], "0x")) {
-			j++
-		}
-		l.emit(token{kind: tNum, text: l.src[l.i:j], pos: l.i, end: j})
-		l.i = j
+		l.number()
 	case isIdentStart(c):
 		j := l.i
 		for j < len(l.src) && isIdentPart(l.src[j]) {
@@ -158,19 +144,53 @@ func (l *lexer) next() error {
 		l.emit(token{kind: tName, text: l.src[l.i:j], pos: l.i, end: j})
 		l.i = j
 	default:
-		for _, p := range puncts {
-			if strings.HasPrefix(l.src[l.i:], p) {
-				if p == "?." && l.i+2 < len(l.src) && isDigit(l.src[l.i+2]) {
-					continue // a ? .5 : b
-				}
-				l.emit(token{kind: tPunct, text: p, pos: l.i, end: l.i + len(p)})
-				l.i += len(p)
-				return nil
-			}
-		}
-		return &syntaxError{l.line, fmt.Sprintf("unexpected character %q", c)}
+		return l.punct(c)
 	}
 	return nil
+}
+
+func (l *lexer) comment() error {
+	end := strings.Index(l.src[l.i+2:], "*/")
+	if end < 0 {
+		return &syntaxError{l.line, "unterminated comment"}
+	}
+	body := l.src[l.i : l.i+2+end+2]
+	if n := strings.Count(body, "\n"); n > 0 {
+		l.line += n
+		l.nl = true
+	}
+	l.i += len(body)
+	return nil
+}
+
+// number reads a number: 42, 1.5e-3, 0x1f, 1_000n.
+func (l *lexer) number() {
+	j := l.i
+	hex := strings.HasPrefix(l.src[l.i:], "0x") || strings.HasPrefix(l.src[l.i:], "0X")
+	for j < len(l.src) {
+		c := l.src[j]
+		if isIdentPart(c) || c == '.' || (c == '+' || c == '-') && (l.src[j-1] == 'e' || l.src[j-1] == 'E') && !hex {
+			j++
+			continue
+		}
+		break
+	}
+	l.emit(token{kind: tNum, text: l.src[l.i:j], pos: l.i, end: j})
+	l.i = j
+}
+
+func (l *lexer) punct(c byte) error {
+	for _, p := range puncts {
+		if strings.HasPrefix(l.src[l.i:], p) {
+			if p == "?." && l.i+2 < len(l.src) && isDigit(l.src[l.i+2]) {
+				continue // a ? .5 : b
+			}
+			l.emit(token{kind: tPunct, text: p, pos: l.i, end: l.i + len(p)})
+			l.i += len(p)
+			return nil
+		}
+	}
+	return &syntaxError{l.line, fmt.Sprintf("unexpected character %q", c)}
 }
 
 func (l *lexer) str(q byte) error {

@@ -139,7 +139,6 @@ type parser struct {
 	i     int
 	depth int
 	src   string
-	base  int // line of the text before its first
 	noIn  bool
 }
 
@@ -298,75 +297,10 @@ func (p *parser) keywordStmt(t token) (stmt, bool) {
 	case "class":
 		p.advance()
 		return classDecl{p.class()}, true
-	case "if":
-		p.advance()
-		p.expect("(")
-		c := p.expr()
-		p.expect(")")
-		s := ifStmt{cond: c, then: p.stmt()}
-		if p.is("else") {
-			p.advance()
-			s.els = p.stmt()
-		}
-		return s, true
-	case "for":
-		p.advance()
-		return p.forStmt(), true
-	case "while":
-		p.advance()
-		p.expect("(")
-		c := p.expr()
-		p.expect(")")
-		return loopStmt{cond: c, body: p.stmt()}, true
-	case "do":
-		p.advance()
-		body := p.stmt()
-		p.expect("while")
-		p.expect("(")
-		c := p.expr()
-		p.expect(")")
-		if p.is(";") {
-			p.advance()
-		}
-		return loopStmt{cond: c, body: body}, true
-	case "return", "throw":
-		p.advance()
-		var x expr
-		if !p.tok().nl && !p.is(";") && !p.is("}") && p.tok().kind != tEOF {
-			x = p.expr()
-		}
-		p.semicolon()
-		if t.text == "throw" {
-			return exprStmt{x}, true
-		}
-		return returnStmt{x}, true
-	case "break", "continue":
-		p.advance()
-		if p.tok().kind == tName && !p.tok().nl {
-			p.advance()
-		}
-		p.semicolon()
-		return nil, true
-	case "try":
-		p.advance()
-		s := tryStmt{body: p.block()}
-		if p.is("catch") {
-			p.advance()
-			if p.is("(") {
-				p.advance()
-				s.param = p.binding()
-				p.expect(")")
-			}
-			s.catch = p.block()
-		}
-		if p.is("finally") {
-			p.advance()
-			s.finally = p.block()
-		}
-		return s, true
-	case "switch":
-		p.advance()
-		return p.switchStmt(), true
+	case "if", "for", "while", "do", "switch", "try":
+		return p.control(t), true
+	case "return", "throw", "break", "continue":
+		return p.jump(t), true
 	case "import":
 		if n := p.peek(1); n.kind == tPunct && (n.text == "(" || n.text == ".") {
 			return nil, false
@@ -375,23 +309,106 @@ func (p *parser) keywordStmt(t token) (stmt, bool) {
 		return p.importDecl(t.line), true
 	case "export":
 		p.advance()
-		if p.is("default") {
-			p.advance()
-		}
-		if p.is("{") || p.is("*") {
-			// export { a, b } [from 'm']; export * from 'm'
-			for !p.is(";") && !p.tok().nl && p.tok().kind != tEOF && !(p.tok().kind == tStr) {
-				p.advance()
-			}
-			if p.tok().kind == tStr {
-				p.advance()
-			}
-			p.semicolon()
-			return nil, true
-		}
-		return p.stmt(), true
+		return p.export(), true
 	}
 	return nil, false
+}
+
+// control reads if, for, while, do, switch and try.
+func (p *parser) control(t token) stmt {
+	p.advance()
+	switch t.text {
+	case "if":
+		p.expect("(")
+		c := p.expr()
+		p.expect(")")
+		s := ifStmt{cond: c, then: p.stmt()}
+		if p.is("else") {
+			p.advance()
+			s.els = p.stmt()
+		}
+		return s
+	case "for":
+		return p.forStmt()
+	case "while":
+		p.expect("(")
+		c := p.expr()
+		p.expect(")")
+		return loopStmt{cond: c, body: p.stmt()}
+	case "do":
+		body := p.stmt()
+		p.expect("while")
+		p.expect("(")
+		c := p.expr()
+		p.expect(")")
+		if p.is(";") {
+			p.advance()
+		}
+		return loopStmt{cond: c, body: body}
+	case "switch":
+		return p.switchStmt()
+	}
+	return p.tryStmt()
+}
+
+func (p *parser) tryStmt() stmt {
+	s := tryStmt{body: p.block()}
+	if p.is("catch") {
+		p.advance()
+		if p.is("(") {
+			p.advance()
+			s.param = p.binding()
+			p.expect(")")
+		}
+		s.catch = p.block()
+	}
+	if p.is("finally") {
+		p.advance()
+		s.finally = p.block()
+	}
+	return s
+}
+
+// jump reads return and throw with their value, break and continue with
+// their label.
+func (p *parser) jump(t token) stmt {
+	p.advance()
+	if t.text == "break" || t.text == "continue" {
+		if p.tok().kind == tName && !p.tok().nl {
+			p.advance()
+		}
+		p.semicolon()
+		return nil
+	}
+	var x expr
+	if !p.tok().nl && !p.is(";") && !p.is("}") && p.tok().kind != tEOF {
+		x = p.expr()
+	}
+	p.semicolon()
+	if t.text == "throw" {
+		return exprStmt{x}
+	}
+	return returnStmt{x}
+}
+
+// export reads what export declares; a list it exports is nothing to
+// run.
+func (p *parser) export() stmt {
+	if p.is("default") {
+		p.advance()
+	}
+	if !p.is("{") && !p.is("*") {
+		return p.stmt()
+	}
+	// export { a, b } [from 'm']; export * from 'm'
+	for !p.is(";") && !p.tok().nl && p.tok().kind != tEOF && p.tok().kind != tStr {
+		p.advance()
+	}
+	if p.tok().kind == tStr {
+		p.advance()
+	}
+	p.semicolon()
+	return nil
 }
 
 func (p *parser) declarations() varDecl {

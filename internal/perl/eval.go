@@ -50,11 +50,19 @@ func (in *interp) eval(x node) val {
 	case condNode:
 		in.eval(x.c)
 		return merge(in.eval(x.a), in.eval(x.b))
+	}
+	return in.evalMore(x)
+}
+
+// evalMore evaluates what eval does not: values made (arrays, hashes,
+// subs, references), matches, input, commands and calls.
+func (in *interp) evalMore(x node) val {
+	switch x := x.(type) {
 	case anonArray:
-		c := &cell{assigned: true, elems: in.evalList(listNode{x.items})}
+		c := &cell{assigned: true, elems: in.evalList(listNode(x))}
 		return val{ref: c}
 	case anonHash:
-		return val{ref: in.hashOf(in.evalList(listNode{x.items}))}
+		return val{ref: in.hashOf(in.evalList(listNode(x)))}
 	case anonSub:
 		if x.def.src == nil {
 			src := in.src
@@ -371,10 +379,10 @@ func (in *interp) evalList(x node) []val {
 		}
 	}
 	v := in.eval(x)
-	switch x.(type) {
+	switch x := x.(type) {
 	case numLit, strLit, *interpStr, varNode, elemNode, binNode, assignNode:
 	case callNode:
-		n := x.(callNode).name
+		n := x.name
 		v.many = !termOps[n] && !(namedUnary[n] && !listy[n])
 	default:
 		v.many = true

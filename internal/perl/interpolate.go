@@ -83,40 +83,63 @@ func escape(c byte) string {
 // varExtent is the length of the variable and its subscripts at body[i],
 // or 0 when what is there is not one.
 func varExtent(body string, i int, pattern bool) int {
+	j, whole := varName(body, i, pattern)
+	if j == 0 || whole {
+		return j
+	}
+	return subscripts(body, i+j, pattern) - i
+}
+
+// varName is the length of the variable's name at body[i]; whole says
+// nothing can follow it (a punctuation variable).
+func varName(body string, i int, pattern bool) (int, bool) {
 	j := i + 1
 	c := body[j]
 	switch {
 	case c == '{':
 		end := matching(body, j)
 		if end < 0 {
-			return 0
+			return 0, true
 		}
-		j = end + 1
+		return end + 1 - i, false
 	case isIdentStart(c) || c == ':' && strings.HasPrefix(body[j:], "::"):
-		for j < len(body) && (isIdentPart(body[j]) || strings.HasPrefix(body[j:], "::") && j+2 < len(body) && isIdentStart(body[j+2])) {
-			if body[j] == ':' {
-				j += 2
-				continue
-			}
-			j++
-		}
+		return qualifiedName(body, j) - i, false
 	case body[i] == '$' && c == '$':
 		if j+1 < len(body) && (isIdentStart(body[j+1]) || body[j+1] == '{') {
 			// $$ref, $${ref}
-			return 1 + varExtent(body, j, pattern)
+			return 1 + varExtent(body, j, pattern), true
 		}
-		return 2
+		return 2, true
 	case body[i] == '$' && isDigit(c):
 		for j < len(body) && isDigit(body[j]) {
 			j++
 		}
-		return j - i
+		return j - i, true
 	case body[i] == '$' && (c == '&' || c == '<' || c == '>') && !pattern:
-		return 2
-	default:
-		return 0
+		return 2, true
 	}
-	// Subscripts: [..], {..}, ->[..], ->{..}.
+	return 0, true
+}
+
+// qualifiedName is where a name from j ends: words joined by ::, not a
+// :: the name does not go on after ("$x::" is $x and two colons).
+func qualifiedName(body string, j int) int {
+	for j < len(body) {
+		switch {
+		case isIdentPart(body[j]):
+			j++
+		case strings.HasPrefix(body[j:], "::") && j+2 < len(body) && isIdentStart(body[j+2]):
+			j += 2
+		default:
+			return j
+		}
+	}
+	return j
+}
+
+// subscripts is where the subscripts from j end: [..], {..}, ->[..],
+// ->{..}; in a pattern not a quantifier {2,3} nor a class [abc].
+func subscripts(body string, j int, pattern bool) int {
 	for j < len(body) {
 		k := j
 		if strings.HasPrefix(body[k:], "->") && k+2 < len(body) && (body[k+2] == '[' || body[k+2] == '{') {
@@ -126,18 +149,15 @@ func varExtent(body string, i int, pattern bool) int {
 			break
 		}
 		if pattern && body[k] == '{' && k+1 < len(body) && isDigit(body[k+1]) {
-			break // a quantifier: $x{2,3}
-		}
-		end := matching(body, k)
-		if end < 0 {
 			break
 		}
-		if body[k] == '[' && pattern && !looksLikeIndex(body[k+1:end]) {
-			break // a character class: $x[abc]
+		end := matching(body, k)
+		if end < 0 || body[k] == '[' && pattern && !looksLikeIndex(body[k+1:end]) {
+			break
 		}
 		j = end + 1
 	}
-	return j - i
+	return j
 }
 
 func looksLikeIndex(s string) bool {

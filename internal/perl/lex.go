@@ -52,18 +52,6 @@ var ops = []string{
 	"%", "<", ">", "&", "|", "^", ".",
 }
 
-// termWords are barewords after which an operand follows, so that a slash
-// starts a pattern: the named operators and list operators, and the
-// keywords of conditions.
-var termWords = map[string]bool{
-	"if": true, "unless": true, "while": true, "until": true, "and": true, "or": true, "not": true,
-	"xor": true, "return": true, "split": true, "grep": true, "map": true, "join": true, "push": true,
-	"unshift": true, "print": true, "say": true, "printf": true, "lt": true, "gt": true, "le": true,
-	"ge": true, "eq": true, "ne": true, "cmp": true, "x": true, "when": true, "foreach": true, "for": true,
-	"defined": true, "ref": true, "scalar": true, "lc": true, "uc": true, "length": true, "die": true,
-	"warn": true, "else": true, "elsif": true, "do": true, "eval": true, "sort": true, "reverse": true,
-}
-
 // termOps are barewords that take no operand: after them a slash divides.
 var termOps = map[string]bool{
 	"time": true, "times": true, "wait": true, "wantarray": true, "getppid": true, "getlogin": true,
@@ -158,19 +146,30 @@ func (l *lexer) next() (stop bool, err error) {
 		return l.word()
 	case isDigit(c) || c == '.' && l.i+1 < len(l.src) && isDigit(l.src[l.i+1]):
 		l.number()
-	case c == '$' || c == '@' || c == '%' && l.termExpected() || c == '&' && l.termExpected():
+	default:
+		return false, l.operand(c)
+	}
+	return false, nil
+}
+
+// operand reads what a character that is not a word or a number starts:
+// a variable, a string, a pattern, a readline, a file test, or an
+// operator.
+func (l *lexer) operand(c byte) error {
+	switch {
+	case c == '$' || c == '@' || (c == '%' || c == '&') && l.termExpected():
 		l.variable()
 	case c == '\'':
-		return false, l.quoted(tStr, l.i+1, '\'', l.i)
+		return l.quoted(tStr, l.i+1, '\'', l.i)
 	case c == '"':
-		return false, l.quoted(tInterp, l.i+1, '"', l.i)
+		return l.quoted(tInterp, l.i+1, '"', l.i)
 	case c == '`':
-		return false, l.quoted(tCmd, l.i+1, '`', l.i)
+		return l.quoted(tCmd, l.i+1, '`', l.i)
 	case c == '/' && l.termExpected():
-		return false, l.match(l.i, l.i)
+		return l.match(l.i, l.i)
 	case c == '<' && l.termExpected():
-		return false, l.angle()
-	case c == '-' && l.termExpected() && l.i+2 <= len(l.src) && l.isFiletest():
+		return l.angle()
+	case c == '-' && l.termExpected() && l.isFiletest():
 		l.emit(token{kind: tFiletest, text: l.src[l.i : l.i+2], pos: l.i, end: l.i + 2})
 		l.i += 2
 	default:
@@ -178,12 +177,12 @@ func (l *lexer) next() (stop bool, err error) {
 			if strings.HasPrefix(l.src[l.i:], op) {
 				l.emit(token{kind: tOp, text: op, pos: l.i, end: l.i + len(op)})
 				l.i += len(op)
-				return false, nil
+				return nil
 			}
 		}
-		return false, &syntaxError{l.line, fmt.Sprintf("unexpected character %q", c)}
+		return &syntaxError{l.line, fmt.Sprintf("unexpected character %q", c)}
 	}
-	return false, nil
+	return nil
 }
 
 // isFiletest says l.i starts a file test such as -e or -M: a dash, one of
@@ -346,26 +345,11 @@ func (l *lexer) delimited(i int) (string, int, error) {
 // quoteLike reads q, qq, qw, qx, m, s, tr and y with their delimiters,
 // unless the word is not used as one (a hash key, a method, a sub's name).
 func (l *lexer) quoteLike(w string, start int) (bool, error) {
-	if n := len(l.toks); n > 0 && l.toks[n-1].kind == tOp && (l.toks[n-1].text == "->" || l.toks[n-1].text == "{" && strings.HasPrefix(l.src[l.i:], "}")) {
-		return false, nil
-	}
-	j := l.i
-	for j < len(l.src) && (l.src[j] == ' ' || l.src[j] == '\t' || l.src[j] == '\n' || l.src[j] == '\r') {
-		j++
-	}
-	if j >= len(l.src) {
+	j, ok := l.quoteDelimiter()
+	if !ok {
 		return false, nil
 	}
 	d := l.src[j]
-	spaced := j > l.i
-	switch {
-	case isIdentPart(d):
-		return false, nil
-	case d == ',' || d == ';' || d == ')' || strings.HasPrefix(l.src[j:], "=>"):
-		return false, nil
-	case spaced && (d == '=' || d == '#'):
-		return false, nil
-	}
 	l.line += strings.Count(l.src[l.i:j], "\n")
 	body, end, err := l.delimited(j)
 	if err != nil {
@@ -388,20 +372,7 @@ func (l *lexer) quoteLike(w string, start int) (bool, error) {
 		if w != "s" {
 			t.kind = tTrans
 		}
-		k := end
-		if closing(d) != d {
-			// s{…}{…}: the second part has delimiters of its own.
-			for k < len(l.src) && strings.IndexByte(" \t\r\n", l.src[k]) >= 0 {
-				k++
-			}
-			if k >= len(l.src) {
-				return true, &syntaxError{l.line, w + " has no replacement"}
-			}
-			t.repl, end, err = l.delimited(k)
-		} else {
-			t.repl, end, err = l.delimited(end - 1)
-		}
-		if err != nil {
+		if t.repl, end, err = l.replacement(w, d, end); err != nil {
 			return true, err
 		}
 	}
@@ -414,6 +385,46 @@ func (l *lexer) quoteLike(w string, start int) (bool, error) {
 	l.line += strings.Count(l.src[j:end], "\n")
 	l.i = end
 	return true, nil
+}
+
+// quoteDelimiter finds the delimiter after a quote-like word, or says the
+// word is not used as one: before =>, a comma or a closing bracket, after
+// -> or inside {word}.
+func (l *lexer) quoteDelimiter() (int, bool) {
+	if n := len(l.toks); n > 0 && l.toks[n-1].kind == tOp && (l.toks[n-1].text == "->" || l.toks[n-1].text == "{" && strings.HasPrefix(l.src[l.i:], "}")) {
+		return 0, false
+	}
+	j := l.i
+	for j < len(l.src) && strings.IndexByte(" \t\n\r", l.src[j]) >= 0 {
+		j++
+	}
+	if j >= len(l.src) {
+		return 0, false
+	}
+	d := l.src[j]
+	switch {
+	case isIdentPart(d), d == ',' || d == ';' || d == ')' || strings.HasPrefix(l.src[j:], "=>"):
+		return 0, false
+	case j > l.i && (d == '=' || d == '#'):
+		return 0, false
+	}
+	return j, true
+}
+
+// replacement reads the second part of s///, tr/// and y///: after the
+// same delimiter, or with bracketing delimiters its own (s{…}{…}).
+func (l *lexer) replacement(w string, d byte, end int) (string, int, error) {
+	if closing(d) == d {
+		return l.delimited(end - 1)
+	}
+	k := end
+	for k < len(l.src) && strings.IndexByte(" \t\r\n", l.src[k]) >= 0 {
+		k++
+	}
+	if k >= len(l.src) {
+		return "", 0, &syntaxError{l.line, w + " has no replacement"}
+	}
+	return l.delimited(k)
 }
 
 // quoted reads a string in quotes: '…', "…" or `…`.
@@ -585,65 +596,91 @@ func (l *lexer) variable() {
 	start := l.i
 	sigil := l.src[l.i]
 	j := l.i + 1
-	if sigil == '$' && j < len(l.src) && l.src[j] == '#' {
-		// $#array, $#{expr}, $#$ref
-		if j+1 < len(l.src) && (l.src[j+1] == '{' || l.src[j+1] == '$') {
-			l.emit(token{kind: tCast, text: "$#", pos: start, end: j + 1})
-			l.i = j + 1
-			return
-		}
-		if j+1 < len(l.src) && isIdentStart(l.src[j+1]) {
-			k := l.name(j + 1)
-			l.emit(token{kind: tVar, text: "$#" + l.src[j+1:k], pos: start, end: k})
-			l.i = k
-			return
-		}
+	if sigil == '$' && j < len(l.src) && l.src[j] == '#' && l.arrayEnd(start) {
+		return
 	}
 	if j >= len(l.src) {
-		l.emit(token{kind: tOp, text: string(sigil), pos: start, end: j})
-		l.i = j
+		l.sigilAt(tOp, start, j)
 		return
 	}
 	c := l.src[j]
 	switch {
 	case isIdentStart(c) || strings.HasPrefix(l.src[j:], "::"):
 		k := l.name(j)
-		l.emit(token{kind: tVar, text: string(sigil) + l.src[j:k], pos: start, end: k})
-		l.i = k
+		l.varAt(string(sigil)+l.src[j:k], start, k)
 	case c == '{' && sigil != '&':
-		// ${name} is $name; ${^NAME} a special variable; else a block.
-		if end := strings.IndexByte(l.src[j:], '}'); end > 1 {
-			inner := strings.TrimSpace(l.src[j+1 : j+end])
-			if strings.HasPrefix(inner, "^") && isWord(inner[1:]) || isWord(inner) && !isDigit(inner[0]) {
-				l.emit(token{kind: tVar, text: string(sigil) + inner, pos: start, end: j + end + 1})
-				l.i = j + end + 1
-				return
-			}
+		l.braced(sigil, start, j)
+	case c == '{' || c == '$' && (sigil != '$' || l.derefFollows(j+1)):
+		l.sigilAt(tCast, start, j)
+	default:
+		l.punctuation(sigil, start, j)
+	}
+}
+
+func (l *lexer) varAt(name string, start, end int) {
+	l.emit(token{kind: tVar, text: name, pos: start, end: end})
+	l.i = end
+}
+
+func (l *lexer) sigilAt(kind tokKind, start, end int) {
+	l.emit(token{kind: kind, text: l.src[start:end], pos: start, end: end})
+	l.i = end
+}
+
+// derefFollows says what follows $$ makes it a dereference ($$ref,
+// $${ref}) rather than the process id.
+func (l *lexer) derefFollows(i int) bool {
+	return i < len(l.src) && (isIdentStart(l.src[i]) || l.src[i] == '{' || l.src[i] == '$' || l.src[i] == ':')
+}
+
+// arrayEnd reads $#array, $#{expr} and $#$ref; it says whether it did.
+func (l *lexer) arrayEnd(start int) bool {
+	j := start + 2
+	switch {
+	case j < len(l.src) && (l.src[j] == '{' || l.src[j] == '$'):
+		l.emit(token{kind: tCast, text: "$#", pos: start, end: j})
+		l.i = j
+		return true
+	case j < len(l.src) && isIdentStart(l.src[j]):
+		k := l.name(j)
+		l.varAt("$#"+l.src[j:k], start, k)
+		return true
+	}
+	return false
+}
+
+// braced reads ${name} (which is $name), ${^NAME}, or else a cast of a
+// block.
+func (l *lexer) braced(sigil byte, start, j int) {
+	if end := strings.IndexByte(l.src[j:], '}'); end > 1 {
+		inner := strings.TrimSpace(l.src[j+1 : j+end])
+		if strings.HasPrefix(inner, "^") && isWord(inner[1:]) || isWord(inner) && !isDigit(inner[0]) {
+			l.varAt(string(sigil)+inner, start, j+end+1)
+			return
 		}
-		l.emit(token{kind: tCast, text: string(sigil), pos: start, end: j})
-		l.i = j
-	case c == '{' || c == '$' && (sigil != '$' || j+1 < len(l.src) && (isIdentStart(l.src[j+1]) || l.src[j+1] == '{' || l.src[j+1] == '$' || l.src[j+1] == ':')):
-		l.emit(token{kind: tCast, text: string(sigil), pos: start, end: j})
-		l.i = j
+	}
+	l.sigilAt(tCast, start, j)
+}
+
+// punctuation reads the variables named by punctuation or digits: $$,
+// $<, $0, $1, $^T, @-, %+.
+func (l *lexer) punctuation(sigil byte, start, j int) {
+	c := l.src[j]
+	switch {
 	case sigil == '$' && c == '^' && j+1 < len(l.src) && (l.src[j+1] >= 'A' && l.src[j+1] <= 'Z' || l.src[j+1] == '_'):
-		l.emit(token{kind: tVar, text: "$^" + string(l.src[j+1]), pos: start, end: j + 2})
-		l.i = j + 2
+		l.varAt("$^"+string(l.src[j+1]), start, j+2)
 	case isDigit(c):
 		k := j
 		for k < len(l.src) && isDigit(l.src[k]) {
 			k++
 		}
-		l.emit(token{kind: tVar, text: string(sigil) + l.src[j:k], pos: start, end: k})
-		l.i = k
-	case sigil == '$' && strings.IndexByte("$&`'+!@/\\,;.<>[]|?\"-~=:%^*0", c) >= 0 && !(c == '{'):
-		l.emit(token{kind: tVar, text: "$" + string(c), pos: start, end: j + 1})
-		l.i = j + 1
+		l.varAt(string(sigil)+l.src[j:k], start, k)
+	case sigil == '$' && strings.IndexByte("$&`'+!@/\\,;.<>[]|?\"-~=:%^*0", c) >= 0:
+		l.varAt("$"+string(c), start, j+1)
 	case sigil == '@' && (c == '-' || c == '+'), sigil == '%' && (c == '-' || c == '+' || c == '!'):
-		l.emit(token{kind: tVar, text: string(sigil) + string(c), pos: start, end: j + 1})
-		l.i = j + 1
+		l.varAt(string(sigil)+string(c), start, j+1)
 	default:
-		l.emit(token{kind: tOp, text: string(sigil), pos: start, end: j})
-		l.i = j
+		l.sigilAt(tOp, start, j)
 	}
 }
 

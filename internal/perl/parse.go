@@ -332,49 +332,20 @@ func (p *parser) keywordStmt(t token) (stmt, bool) {
 	switch t.text {
 	case "sub":
 		if n := p.peek(1); n.kind == tIdent {
-			p.advance()
-			p.advance()
-			def := &subDef{name: n.text, params: p.signature()}
-			if p.isOp(";") {
-				p.advance()
-				return nil, true
-			}
-			def.body = p.block()
-			return subStmt{def}, true
+			return p.subStmt(n), true
 		}
 	case "if", "unless":
 		p.advance()
 		return p.ifStmt(t.text == "unless"), true
 	case "while", "until":
 		p.advance()
-		p.expectOp("(")
-		var c node
-		if !p.isOp(")") {
-			c = p.expr(0)
-		}
-		p.expectOp(")")
-		body := p.block()
-		if p.isWord("continue") {
-			p.advance()
-			body = append(body, blockStmt{p.block()})
-		}
-		return loopStmt{cond: c, body: body}, true
+		return p.whileStmt(), true
 	case "for", "foreach":
 		p.advance()
 		return p.forStmt(), true
 	case "package":
 		p.advance()
-		name := p.advance()
-		s := packageStmt{name: name.text}
-		if p.tok().kind == tNum {
-			p.advance()
-		}
-		if p.isOp("{") {
-			s.body, s.block = p.block(), true
-			return s, true
-		}
-		p.endStmt()
-		return s, true
+		return p.packageStmt(), true
 	case "use", "no", "require":
 		return p.useStmt(), true
 	case "BEGIN", "END", "INIT", "CHECK", "UNITCHECK":
@@ -390,23 +361,8 @@ func (p *parser) keywordStmt(t token) (stmt, bool) {
 			p.endStmt()
 			return s, true
 		}
-	case "return":
-		p.advance()
-		var x node
-		if !p.endsExpr() {
-			x = p.expr(3)
-		}
-		s := p.modifiers(returnStmt{x})
-		p.endStmt()
-		return s, true
-	case "last", "next", "redo":
-		p.advance()
-		if p.tok().kind == tIdent && !p.isWord("if") && !p.isWord("unless") {
-			p.advance()
-		}
-		s := p.modifiers(nil)
-		p.endStmt()
-		return s, true
+	case "return", "last", "next", "redo":
+		return p.jumpStmt(t), true
 	case "format":
 		// A format is a picture, written to a filehandle by write: not read.
 		for p.tok().kind != tEOF && !(p.isOp(".") && p.peek(1).line > p.tok().line) {
@@ -416,6 +372,65 @@ func (p *parser) keywordStmt(t token) (stmt, bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+func (p *parser) subStmt(name token) stmt {
+	p.advance()
+	p.advance()
+	def := &subDef{name: name.text, params: p.signature()}
+	if p.isOp(";") {
+		p.advance()
+		return nil
+	}
+	def.body = p.block()
+	return subStmt{def}
+}
+
+func (p *parser) whileStmt() stmt {
+	p.expectOp("(")
+	var c node
+	if !p.isOp(")") {
+		c = p.expr(0)
+	}
+	p.expectOp(")")
+	body := p.block()
+	if p.isWord("continue") {
+		p.advance()
+		body = append(body, blockStmt{p.block()})
+	}
+	return loopStmt{cond: c, body: body}
+}
+
+func (p *parser) packageStmt() stmt {
+	name := p.advance()
+	s := packageStmt{name: name.text}
+	if p.tok().kind == tNum {
+		p.advance()
+	}
+	if p.isOp("{") {
+		s.body, s.block = p.block(), true
+		return s
+	}
+	p.endStmt()
+	return s
+}
+
+// jumpStmt reads return EXPR, and last, next and redo with their label.
+func (p *parser) jumpStmt(t token) stmt {
+	p.advance()
+	var s stmt
+	if t.text == "return" {
+		var x node
+		if !p.endsExpr() {
+			x = p.expr(3)
+		}
+		s = returnStmt{x}
+	} else if p.tok().kind == tIdent && !p.isWord("if") && !p.isWord("unless") {
+		p.advance()
+	}
+	s = p.modifiers(s)
+	p.endStmt()
+	return s
 }
 
 // signature reads a sub's prototype or signature: the names of the

@@ -490,7 +490,7 @@ func (in *interp) pragma(m string, args node) {
 	case "constant":
 		vs := in.evalList(args)
 		if h, ok := args.(anonHash); ok {
-			vs = in.evalList(listNode{h.items})
+			vs = in.evalList(listNode(h))
 		}
 		for i := 0; i+1 < len(vs); i += 2 {
 			if vs[i].exact {

@@ -93,45 +93,52 @@ func (p *parser) primary() node {
 		return p.word(t)
 	}
 	if t.kind == tOp {
-		switch t.text {
-		case "(":
-			p.advance()
-			if p.isOp(")") {
-				p.advance()
-				return p.subscripts(listNode{})
-			}
-			x := p.expr(0)
-			p.expectOp(")")
-			if p.isOp("[") {
-				// A list slice: (stat $f)[9].
-				return p.subscripts(listNode{flatten(x)})
-			}
-			if _, ok := x.(listNode); !ok {
-				x = listNode{[]node{x}}
-			}
+		if x, ok := p.bracketed(t); ok {
 			return x
-		case "[":
-			p.advance()
-			var items []node
-			if !p.isOp("]") {
-				items = flatten(p.expr(0))
-			}
-			p.expectOp("]")
-			return p.subscripts(anonArray{items})
-		case "{":
-			p.advance()
-			var items []node
-			if !p.isOp("}") {
-				items = flatten(p.expr(0))
-			}
-			p.expectOp("}")
-			return p.subscripts(anonHash{items})
-		case "<<":
-			p.fail("unexpected <<")
 		}
 	}
 	p.fail("expected an operand")
 	return nil
+}
+
+// bracketed reads a list in parentheses (or a list slice), an anonymous
+// array or an anonymous hash.
+func (p *parser) bracketed(t token) (node, bool) {
+	switch t.text {
+	case "(":
+		p.advance()
+		if p.isOp(")") {
+			p.advance()
+			return p.subscripts(listNode{}), true
+		}
+		x := p.expr(0)
+		p.expectOp(")")
+		if p.isOp("[") {
+			// A list slice: (stat $f)[9].
+			return p.subscripts(listNode{flatten(x)}), true
+		}
+		if _, ok := x.(listNode); !ok {
+			x = listNode{[]node{x}}
+		}
+		return x, true
+	case "[":
+		p.advance()
+		var items []node
+		if !p.isOp("]") {
+			items = flatten(p.expr(0))
+		}
+		p.expectOp("]")
+		return p.subscripts(anonArray{items}), true
+	case "{":
+		p.advance()
+		var items []node
+		if !p.isOp("}") {
+			items = flatten(p.expr(0))
+		}
+		p.expectOp("}")
+		return p.subscripts(anonHash{items}), true
+	}
+	return nil, false
 }
 
 func (p *parser) readline(t token) node {

@@ -174,6 +174,26 @@ func (f files) Read(p string) (code.Source, error) {
 }
 func (f files) Inputs() []string { return nil }
 
+// TestUsesFile: a C source's headers are followed when the source is
+// named by its path.
+func TestUsesFile(t *testing.T) {
+	ws := files{
+		"src/stamp.c": "#include \"when.h\"\nconst char *s = WHEN;\n",
+		"src/when.h":  "#define WHEN __DATE__\n",
+		"src/plain.c": "int x;\n",
+	}
+	r := New(spec.Builtin(), ws, Readers())
+	if got := r.UsesFile(code.C, "src/stamp.c"); !slices.Equal(got, []string{"source:__DATE__"}) {
+		t.Errorf("UsesFile(src/stamp.c) = %q, want source:__DATE__ from its header", got)
+	}
+	if got := r.UsesFile(code.C, "src/plain.c"); len(got) != 0 {
+		t.Errorf("UsesFile(src/plain.c) = %q, want nothing", got)
+	}
+	if got := New(spec.Builtin(), nil, Readers()).UsesFile(code.C, "src/stamp.c"); len(got) != 0 {
+		t.Errorf("with no workspace: %q, want nothing", got)
+	}
+}
+
 // TestThroughTheShell: the ways a shell script hands code to the readers:
 // inline, bundled options, here-documents, script files, sources compiled.
 func TestThroughTheShell(t *testing.T) {

@@ -18,3 +18,21 @@ func Readers() map[string]code.Reader {
 		code.JavaScript: javascript.Reader{},
 	}
 }
+
+// UsesFile is Uses of a source named by its exec path, with what it
+// includes from the workspace: a C source's quoted headers, read through
+// the runner's files. The shell's reader has a source's path where it asks
+// what a compiled source uses, and can call this in place of Uses.
+func (r *Runner) UsesFile(language, execPath string) []string {
+	if r.files == nil {
+		return nil
+	}
+	if language == code.C {
+		return csource.UsesFile(execPath, r.files, r.lib)
+	}
+	src, err := r.files.Read(execPath)
+	if err != nil {
+		return nil
+	}
+	return r.Uses(language, src.Text)
+}

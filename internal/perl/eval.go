@@ -123,6 +123,9 @@ func (in *interp) variable(x varNode) val {
 		return derived(in.matched)
 	case strings.HasPrefix(name, "$#"):
 		return derived(in.lookup("@" + name[2:]).all())
+	case name[0] == '*' && !in.isSet(name):
+		// A typeglob names a filehandle or a symbol.
+		return fixed(name)
 	}
 	if !in.isSet(name) {
 		if f, ok := in.function(name); ok && len(f.Effects) > 0 {
@@ -312,6 +315,9 @@ func (in *interp) deref(x castNode) val {
 func (in *interp) reference(x node) val {
 	switch t := x.(type) {
 	case varNode:
+		if t.name[0] == '*' {
+			return fixed(t.name) // \*STDOUT: the glob, which names a handle
+		}
 		if t.name[0] == '&' {
 			if d, ok := in.sub(t.name[1:]); ok {
 				return val{code: d}
@@ -486,6 +492,8 @@ func isListTarget(x node) bool {
 		return true
 	case myNode:
 		return t.list || len(t.vars) == 1 && isListTarget(t.vars[0])
+	case elemNode:
+		return t.slice
 	case varNode:
 		return t.name[0] == '@' || t.name[0] == '%'
 	}
@@ -495,6 +503,26 @@ func isListTarget(x node) bool {
 // storeList assigns a list: to an array or hash, or item by item.
 func (in *interp) storeList(lhs node, vs []val) {
 	switch t := lhs.(type) {
+	case elemNode:
+		if !t.slice {
+			in.store(t, derived(vs...))
+			return
+		}
+		c := in.container(t.base, true)
+		if c == nil {
+			return
+		}
+		keys := in.evalList(t.index)
+		for i, k := range keys {
+			var v val
+			if m := slices.IndexFunc(vs, func(v val) bool { return v.many }); m >= 0 && m <= i {
+				v = derived(vs[m:]...)
+			} else if i < len(vs) {
+				v = vs[i]
+			}
+			c.set(k, v, t.hash, in.weak > 0 || k.many)
+		}
+		return
 	case myNode:
 		in.eval(t)
 		in.storeList(listNode{t.vars}, vs)

@@ -33,6 +33,9 @@ type token struct {
 	pos   int    // byte offset of its start
 	end   int    // byte offset past its end
 	line  int
+	// block says a } closes a block, after which an operand is expected,
+	// not a subscript or an anonymous hash, after which an operator is.
+	block bool
 }
 
 // syntaxError is a program the tokenizer or parser cannot read.
@@ -63,6 +66,8 @@ type lexer struct {
 	i    int
 	line int
 	toks []token
+	// braces says, for each { open, whether it opened a block.
+	braces []bool
 	// heredocs wait for the end of the line their operator is on.
 	heredocs []pendingHeredoc
 }
@@ -117,7 +122,36 @@ func (l *lexer) termExpected() bool {
 		return true
 	case tOp:
 		switch t.text {
-		case ")", "]", "}":
+		case ")", "]":
+			return false
+		case "}":
+			return t.block
+		}
+	}
+	return true
+}
+
+// opensBlock says whether a { here opens a block, by the token before it,
+// as perl guesses: after a variable or -> a subscript, after = , ( and
+// the like an anonymous hash, else a block.
+func (l *lexer) opensBlock() bool {
+	if len(l.toks) == 0 {
+		return true
+	}
+	t := l.toks[len(l.toks)-1]
+	switch t.kind {
+	case tVar, tCast:
+		return false
+	case tOp:
+		switch t.text {
+		case "]", "->", "=", ",", "(", "[", "=>", "?", ":", "||", "&&", "//", "!", "\\", ".", "+", "-":
+			return false
+		case "}":
+			return t.block
+		}
+	case tIdent:
+		switch t.text {
+		case "return", "and", "or", "not", "bless", "push", "unshift":
 			return false
 		}
 	}
@@ -157,7 +191,10 @@ func (l *lexer) next() (stop bool, err error) {
 // operator.
 func (l *lexer) operand(c byte) error {
 	switch {
-	case c == '$' || c == '@' || (c == '%' || c == '&') && l.termExpected():
+	case c == '$' || c == '@' || (c == '%' || c == '&' && !strings.HasPrefix(l.src[l.i:], "&&")) && l.termExpected():
+		l.variable()
+	case c == '*' && l.termExpected() && l.i+1 < len(l.src) && (isIdentStart(l.src[l.i+1]) || l.src[l.i+1] == '{' || l.src[l.i+1] == '$'):
+		// A typeglob: *STDOUT, *{"name"}.
 		l.variable()
 	case c == '\'':
 		return l.quoted(tStr, l.i+1, '\'', l.i)
@@ -175,7 +212,16 @@ func (l *lexer) operand(c byte) error {
 	default:
 		for _, op := range ops {
 			if strings.HasPrefix(l.src[l.i:], op) {
-				l.emit(token{kind: tOp, text: op, pos: l.i, end: l.i + len(op)})
+				t := token{kind: tOp, text: op, pos: l.i, end: l.i + len(op)}
+				switch op {
+				case "{":
+					l.braces = append(l.braces, l.opensBlock())
+				case "}":
+					if n := len(l.braces); n > 0 {
+						t.block, l.braces = l.braces[n-1], l.braces[:n-1]
+					}
+				}
+				l.emit(t)
 				l.i += len(op)
 				return nil
 			}
@@ -252,7 +298,7 @@ func (l *lexer) word() (bool, error) {
 	switch w {
 	case "__END__", "__DATA__":
 		return true, nil
-	case "q", "qq", "qw", "qx", "m", "s", "tr", "y":
+	case "q", "qq", "qw", "qx", "qr", "m", "s", "tr", "y":
 		if handled, err := l.quoteLike(w, start); handled || err != nil {
 			return false, err
 		}
@@ -365,7 +411,7 @@ func (l *lexer) quoteLike(w string, start int) (bool, error) {
 		t.kind = tWords
 	case "qx":
 		t.kind = tCmd
-	case "m":
+	case "m", "qr":
 		t.kind = tMatch
 	case "s", "tr", "y":
 		t.kind = tSubst
@@ -403,7 +449,10 @@ func (l *lexer) quoteDelimiter() (int, bool) {
 	}
 	d := l.src[j]
 	switch {
-	case isIdentPart(d), d == ',' || d == ';' || d == ')' || strings.HasPrefix(l.src[j:], "=>"):
+	case isIdentPart(d), d == ';' || d == ')' || strings.HasPrefix(l.src[j:], "=>"):
+		return 0, false
+	case d == ',' && (j > l.i || !strings.Contains(l.src[j+1:min(len(l.src), j+200)], ",")):
+		// m,^x, and qw,a b, take a comma; q, alone is a word in a list.
 		return 0, false
 	case j > l.i && (d == '=' || d == '#'):
 		return 0, false

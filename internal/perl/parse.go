@@ -39,6 +39,7 @@ type (
 		base  node
 		index node
 		hash  bool
+		slice bool // @x[…], @x{…}, @$r{…}: several elements
 		line  int
 	}
 	castNode struct {
@@ -271,7 +272,7 @@ func (p *parser) stmt() stmt {
 	}
 	if t.kind == tIdent {
 		// A label: LOOP: while (…)
-		if n := p.peek(1); n.kind == tOp && n.text == ":" && strings.ToUpper(t.text) == t.text && !p.isKnownWord(t.text) {
+		if n := p.peek(1); n.kind == tOp && n.text == ":" && !p.isKnownWord(t.text) {
 			p.advance()
 			p.advance()
 			return nil
@@ -348,6 +349,12 @@ func (p *parser) keywordStmt(t token) (stmt, bool) {
 		return p.packageStmt(), true
 	case "use", "no", "require":
 		return p.useStmt(), true
+	case "AUTOLOAD", "DESTROY":
+		if n := p.peek(1); n.kind == tOp && n.text == "{" {
+			// A sub declared without sub.
+			p.advance()
+			return subStmt{&subDef{name: t.text, body: p.block()}}, true
+		}
 	case "BEGIN", "END", "INIT", "CHECK", "UNITCHECK":
 		if n := p.peek(1); n.kind == tOp && n.text == "{" {
 			p.advance()
@@ -528,8 +535,9 @@ func (p *parser) useStmt() stmt {
 		return nil
 	default:
 		s.file = p.expr(3)
+		st := p.modifiers(s)
 		p.endStmt()
-		return s
+		return st
 	}
 	if p.tok().kind == tNum {
 		p.advance()
@@ -537,11 +545,13 @@ func (p *parser) useStmt() stmt {
 	if !p.endsExpr() {
 		s.args = p.expr(0)
 	}
-	p.endStmt()
+	var st stmt = s
 	if t.text == "no" {
-		return nil
+		st = nil
 	}
-	return s
+	st = p.modifiers(st)
+	p.endStmt()
+	return st
 }
 
 // endsExpr says no operand follows.
@@ -651,7 +661,7 @@ func (p *parser) infix(x node, t token, bp int) node {
 	case bp == 6:
 		return assignNode{t.text, x, p.expr(bp - 1)}
 	case t.text == "?":
-		a := p.expr(6)
+		a := p.expr(5)
 		p.expectOp(":")
 		return condNode{x, a, p.expr(6)}
 	case t.text == "**":

@@ -189,6 +189,19 @@ func TestSources(t *testing.T) {
 		{"-p style code prints the topic", `s/\s+$//;`, nil},
 		{"ranges and numbers", `for my $i (0..9) { printf "%02d\n", $i * 1.5e3 }`, nil},
 		{"push and shift", `my @q; push @q, time; my $x = shift @q; print $x;`, []string{"stdout clock time"}},
+
+		// Syntax met in real modules.
+		{"a typeglob", "*out = \\*STDOUT;\nprint {*STDOUT} time;", []string{"stdout clock time"}},
+		{"a glob's slot", `my $io = *STDOUT{IO}; print time;`, []string{"stdout clock time"}},
+		{"a lowercase label", "loop: for my $i (1) { print time; next loop }", []string{"stdout clock time"}},
+		{"require with a modifier", "require File::Basename if @ARGV;\nprint 1;", nil},
+		{"qr", `my $re = qr{(\d+)}x; print "ok" if "1" =~ $re;`, nil},
+		{"map over a hash after a block", `my %h = (a => 1); print join(",", map { "$_" } %h);`, []string{"stdout hashseed %h"}},
+		{"&& after a constant", "use constant DEBUG => 0;\nprint time if DEBUG && 1;", []string{"stdout clock time"}},
+		{"an assignment in a ternary", `my $x; my $y = @ARGV ? $x = time : 0; print $y;`, []string{"stdout clock time"}},
+		{"a hash slice of a reference", `my $h = {}; @$h{qw(a b)} = (time, 1); print $h->{a};`, []string{"stdout clock time"}},
+		{"a comma as delimiter", `print "x" if "a" =~ m,^a,; print time;`, []string{"stdout clock time"}},
+		{"local of an element", `local ($ENV{TZ}) = 'UTC'; print scalar localtime;`, []string{"stdout clock localtime"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -180,9 +180,12 @@ func (p *parser) variable(t token) node {
 		p.advance()
 		idx := p.expr(0)
 		p.expectOp("]")
-		return elemNode{base: v, index: idx, line: t.line}
+		return elemNode{base: v, index: idx, slice: true, line: t.line}
+	case sigil == "*" && p.isOp("{"):
+		p.hashKey() // *STDOUT{IO}: a slot of the glob
+		return v
 	case sigil == "@" && p.isOp("{"):
-		return elemNode{base: varNode{name: "%" + name, pos: t.pos, end: t.end, line: t.line}, index: p.hashKey(), hash: true, line: t.line}
+		return elemNode{base: varNode{name: "%" + name, pos: t.pos, end: t.end, line: t.line}, index: p.hashKey(), hash: true, slice: true, line: t.line}
 	}
 	return v
 }
@@ -207,8 +210,24 @@ func (p *parser) cast(t token) node {
 		}
 	}
 	c := castNode{t.text, x}
+	if t.text == "*" && p.isOp("{") {
+		p.hashKey() // *{$glob}{CODE}: a slot of the glob
+		return c
+	}
 	if t.text == "$" && (p.isOp("[") || p.isOp("{")) {
 		return p.subscripts(c)
+	}
+	if t.text == "@" && (p.isOp("[") || p.isOp("{")) {
+		hash := p.isOp("{")
+		var idx node
+		if hash {
+			idx = p.hashKey()
+		} else {
+			p.advance()
+			idx = p.expr(0)
+			p.expectOp("]")
+		}
+		return elemNode{base: x, index: idx, hash: hash, slice: true, line: t.line}
 	}
 	if t.text == "&" && p.isOp("(") {
 		p.advance()
@@ -280,7 +299,7 @@ func (p *parser) call(t token) node {
 		if startsTerm(p.tok()) && !p.isOp("{") {
 			c.args = []node{p.expr(15)}
 		}
-	case startsTerm(p.tok()) && !(p.isOp("[") || p.isOp("-") || p.isOp("<<")):
+	case startsTerm(p.tok()) && !(p.isOp("-") || p.isOp("<<")):
 		c.args = flatten(p.expr(4))
 	case strings.ToUpper(t.text) == t.text || strings.Contains(t.text, "::") && !p.isOp("("):
 		// STDERR, a constant, Foo::Bar.
@@ -384,7 +403,9 @@ func (p *parser) my() node {
 			t := p.advance()
 			switch {
 			case t.kind == tVar:
-				m.vars = append(m.vars, varNode{name: t.text, pos: t.pos, end: t.end, line: t.line})
+				// local may name elements: local ($h{k}, $x).
+				p.i--
+				m.vars = append(m.vars, p.variable(t))
 			case t.kind == tIdent && t.text == "undef":
 				m.vars = append(m.vars, nil)
 			case t.kind == tOp && t.text == ",":

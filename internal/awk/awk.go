@@ -193,6 +193,8 @@ func (in *interp) run() {
 	var begins, mains, ends []item
 	for _, it := range in.prog.items {
 		switch {
+		case it.directive != "":
+			in.out.note(fmt.Sprintf("%s: gawk's @%s is not followed", in.where, it.directive))
 		case it.begin:
 			begins = append(begins, it)
 		case it.end:
@@ -324,6 +326,16 @@ func (in *interp) stmt(s stmt) {
 		if s.x != nil {
 			in.eval(s.x)
 		}
+	case switchStmt:
+		in.eval(s.disc)
+		in.weak++
+		for i, b := range s.bodies {
+			if s.tests[i] != nil {
+				in.eval(s.tests[i])
+			}
+			in.stmts(b)
+		}
+		in.weak--
 	case deleteStmt:
 		for _, x := range s.index {
 			in.eval(x)

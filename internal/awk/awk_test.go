@@ -105,6 +105,12 @@ func TestSources(t *testing.T) {
 		{"in END", `END { print NR, systime() }`, []string{"stdout clock systime()"}},
 		{"division is not a regular expression", `BEGIN { n = 10; print n / 2 / 1; print systime() }`, []string{"stdout clock systime()"}},
 		{"sprintf", `BEGIN { s = sprintf("%d", systime()); print s }`, []string{"stdout clock systime()"}},
+		{"gawk's switch", `{ switch ($1) { case "t": print systime(); break; default: print 1 } }`, []string{"stdout clock systime()"}},
+		{"gawk's switch of constants", "{ switch ($1) {\ncase /x/:\n  print 1\n  break\ndefault:\n  print 2\n} }", nil},
+		{"gawk's arrays of arrays", `BEGIN { a["x"]["y"] = systime(); for (k in a["x"]) print a["x"][k] }`, []string{"stdout clock systime()"}},
+		{"gawk's coprocess", `BEGIN { print "x" |& "cat"; "date" |& getline d; print d }`, []string{"stdout clock date"}},
+		{"gawk's indirect call", `function f(x) { return x } BEGIN { g = "f"; print @g(1) }`, nil},
+		{"gawk's typed regular expression", `BEGIN { re = @/x+/; if ("xx" ~ re) print "m" }`, nil},
 		{"getline from a file in a loop", `BEGIN { while ((getline line < "in.txt") > 0) print line }`, nil},
 	}
 	for _, tt := range tests {
@@ -153,6 +159,7 @@ func TestUnread(t *testing.T) {
 		{"a command computed at run time", `{ $1 | getline x; print x }`, "computed while it runs"},
 		{"system of a computed command", `{ system($0) }`, "computed while it runs"},
 		{"deep nesting", "BEGIN { x = " + strings.Repeat("(", 500) + "1" + strings.Repeat(")", 500) + " }", "nested deeper than"},
+		{"gawk's @include", "@include \"lib.awk\"\nBEGIN { print 1 }", "gawk's @include \"lib.awk\" is not followed"},
 		{"too big", "BEGIN { x = 1 }\n" + strings.Repeat("#", 2<<20), "more than the"},
 	}
 	for _, tt := range tests {

@@ -16,7 +16,8 @@ const (
 	tNumber
 	tString
 	tRegex
-	tPunct // an operator or punctuation, in text
+	tPunct     // an operator or punctuation, in text
+	tDirective // gawk's @include, @load, @namespace, with what follows
 )
 
 type token struct {
@@ -31,7 +32,7 @@ type token struct {
 var keywords = map[string]bool{
 	"BEGIN": true, "END": true, "BEGINFILE": true, "ENDFILE": true, "function": true, "func": true,
 	"if": true, "else": true, "while": true, "for": true, "do": true, "break": true, "continue": true,
-	"next": true, "nextfile": true, "exit": true, "return": true, "delete": true, "in": true,
+	"next": true, "nextfile": true, "switch": true, "case": true, "default": true, "exit": true, "return": true, "delete": true, "in": true,
 	"getline": true, "print": true, "printf": true,
 }
 
@@ -50,7 +51,7 @@ var builtins = map[string]bool{
 
 // puncts are the operators, longest first so that the first match wins.
 var puncts = []string{
-	"**=", "&&", "||", "==", "<=", ">=", "!=", "++", "--", "+=", "-=", "*=", "/=", "%=", "^=",
+	"**=", "|&", "&&", "||", "==", "<=", ">=", "!=", "++", "--", "+=", "-=", "*=", "/=", "%=", "^=",
 	">>", "!~", "**",
 	"{", "}", "(", ")", "[", "]", ";", ",", "+", "-", "*", "/", "%", "^", "!", ">", "<", "|",
 	"?", ":", "~", "$", "=",
@@ -130,6 +131,8 @@ func (l *lexer) next() error {
 		l.emit(tNumber, src[i:i+n], n)
 	case isNameStart(c):
 		l.name()
+	case c == '@':
+		return l.at()
 	default:
 		for _, q := range puncts {
 			if strings.HasPrefix(src[i:], q) {
@@ -138,6 +141,38 @@ func (l *lexer) next() error {
 			}
 		}
 		return &syntaxError{l.line, fmt.Sprintf("unexpected character %q", c)}
+	}
+	return nil
+}
+
+// at reads what gawk's @ starts: a directive (@include "f", @load,
+// @namespace), which ends at the line's end, an indirect call @f(), or a
+// typed regular expression @/re/.
+func (l *lexer) at() error {
+	rest := l.src[l.i+1:]
+	switch {
+	case strings.HasPrefix(rest, "include") || strings.HasPrefix(rest, "load") || strings.HasPrefix(rest, "namespace"):
+		end := strings.IndexByte(rest, '\n')
+		if end < 0 {
+			end = len(rest)
+		}
+		l.emit(tDirective, strings.TrimSpace(rest[:end]), 1+end)
+	case strings.HasPrefix(rest, "/"):
+		l.i++
+		s, n, err := lexRegex(l.src[l.i:], l.line)
+		if err != nil {
+			return err
+		}
+		l.emit(tRegex, s, n)
+	case rest != "" && isNameStart(rest[0]):
+		l.i++
+		j := l.i
+		for j < len(l.src) && isNamePart(l.src[j]) {
+			j++
+		}
+		l.emit(tFuncName, "@"+l.src[l.i:j], j-l.i)
+	default:
+		return &syntaxError{l.line, "unexpected character '@'"}
 	}
 	return nil
 }

@@ -86,7 +86,13 @@ type (
 		array string
 		body  []stmt
 	}
-	blockStmt  struct{ body []stmt }
+	blockStmt struct{ body []stmt }
+	// switchStmt is gawk's switch: each case's statements may run.
+	switchStmt struct {
+		disc   expr
+		tests  []expr
+		bodies [][]stmt
+	}
 	returnStmt struct{ x expr }
 	exitStmt   struct{ x expr }
 	jumpStmt   struct{} // next, nextfile, break, continue
@@ -98,6 +104,7 @@ type (
 
 type item struct {
 	begin, end bool // BEGIN, END (BEGINFILE and ENDFILE run with the records)
+	directive  string
 	patterns   []expr
 	body       []stmt // nil: print $0
 }
@@ -200,6 +207,8 @@ func (p *parser) program() *program {
 	p.optNewlines()
 	for p.tok().kind != tEOF {
 		switch {
+		case p.tok().kind == tDirective:
+			prog.items = append(prog.items, item{directive: p.advance().text})
 		case p.is("function") || p.is("func"):
 			f := p.function()
 			prog.funcs[f.name] = f
@@ -339,9 +348,47 @@ func (p *parser) stmt() stmt {
 		return loopStmt{cond: c, body: body}
 	case p.is("for"):
 		return p.forStmt()
+	case p.is("switch"):
+		return p.switchStmt()
 	}
 	s := p.simple()
 	p.end()
+	return s
+}
+
+func (p *parser) switchStmt() stmt {
+	p.advance()
+	p.expect("(")
+	s := switchStmt{disc: p.expr()}
+	p.expect(")")
+	p.newlines()
+	p.expect("{")
+	p.optNewlines()
+	for !p.is("}") {
+		var test expr
+		switch {
+		case p.is("case"):
+			p.advance()
+			test = p.primary()
+		case p.is("default"):
+			p.advance()
+		default:
+			p.fail("expected case or default")
+		}
+		p.expect(":")
+		p.optNewlines()
+		var body []stmt
+		for !p.is("case") && !p.is("default") && !p.is("}") {
+			if p.tok().kind == tEOF {
+				p.fail("expected }")
+			}
+			body = append(body, p.stmt())
+			p.optNewlines()
+		}
+		s.tests = append(s.tests, test)
+		s.bodies = append(s.bodies, body)
+	}
+	p.advance()
 	return s
 }
 
@@ -357,6 +404,16 @@ func (p *parser) forStmt() stmt {
 			p.advance()
 			p.advance()
 			return forInStmt{v: varRef{t.text}, array: a.text, body: p.body()}
+		}
+		if a := p.tok(); a.kind == tName && p.toks[p.i+1].text == "[" {
+			// gawk's arrays of arrays: for (k in a[i]) lists a's.
+			p.advance()
+			p.advance()
+			p.exprList("]")
+			if p.is(")") {
+				p.advance()
+				return forInStmt{v: varRef{t.text}, array: a.text, body: p.body()}
+			}
 		}
 		p.i = save
 	}
@@ -432,8 +489,11 @@ func (p *parser) print() stmt {
 			}
 		}
 	}
-	if p.is(">") || p.is(">>") || p.is("|") {
+	if p.is(">") || p.is(">>") || p.is("|") || p.is("|&") {
 		s.redir = p.advance().text
+		if s.redir == "|&" {
+			s.redir = "|" // gawk's coprocess: what it prints comes back
+		}
 		old := p.noGreater
 		p.noGreater = true
 		s.dest = p.concat()
@@ -444,7 +504,7 @@ func (p *parser) print() stmt {
 
 func (p *parser) endsPrint() bool {
 	k := p.tok().kind
-	return k == tNewline || k == tEOF || p.is(";") || p.is("}") || p.is(">") || p.is(">>") || p.is("|")
+	return k == tNewline || k == tEOF || p.is(";") || p.is("}") || p.is(">") || p.is(">>") || p.is("|") || p.is("|&")
 }
 
 // exprListUntil reads expressions separated by commas up to what does not
@@ -584,7 +644,7 @@ func (p *parser) compare() expr {
 // concatenation: "date " x | getline runs the whole string.
 func (p *parser) pipeGetline() expr {
 	x := p.concat()
-	for p.is("|") && p.toks[p.i+1].kind == tName && p.toks[p.i+1].text == "getline" {
+	for (p.is("|") || p.is("|&")) && p.toks[p.i+1].kind == tName && p.toks[p.i+1].text == "getline" {
 		p.advance()
 		t := p.advance()
 		g := getline{cmd: x, line: t.line}
@@ -763,6 +823,11 @@ func (p *parser) name(t token) expr {
 	if p.is("[") {
 		p.advance()
 		idx := p.exprList("]")
+		for p.is("[") {
+			// gawk's arrays of arrays, followed as one array.
+			p.advance()
+			idx = append(idx, p.exprList("]")...)
+		}
 		return indexRef{name: t.text, index: idx, pos: t.pos, end: p.toks[p.i-1].end, line: t.line}
 	}
 	return varRef{t.text}

@@ -504,24 +504,7 @@ func isListTarget(x node) bool {
 func (in *interp) storeList(lhs node, vs []val) {
 	switch t := lhs.(type) {
 	case elemNode:
-		if !t.slice {
-			in.store(t, derived(vs...))
-			return
-		}
-		c := in.container(t.base, true)
-		if c == nil {
-			return
-		}
-		keys := in.evalList(t.index)
-		for i, k := range keys {
-			var v val
-			if m := slices.IndexFunc(vs, func(v val) bool { return v.many }); m >= 0 && m <= i {
-				v = derived(vs[m:]...)
-			} else if i < len(vs) {
-				v = vs[i]
-			}
-			c.set(k, v, t.hash, in.weak > 0 || k.many)
-		}
+		in.storeSlice(t, vs)
 		return
 	case myNode:
 		in.eval(t)
@@ -562,15 +545,36 @@ func (in *interp) storeList(lhs node, vs []val) {
 				}
 				return
 			}
-			var v val
-			if m := slices.IndexFunc(vs, func(v val) bool { return v.many }); m >= 0 && m <= i {
-				v = derived(vs[m:]...)
-			} else if i < len(vs) {
-				v = vs[i]
-			}
-			in.store(it, v)
+			in.store(it, nth(vs, i))
 		}
 	}
+}
+
+// storeSlice assigns a list to a slice, item by item: @h{qw(a b)} = (1, 2).
+func (in *interp) storeSlice(t elemNode, vs []val) {
+	if !t.slice {
+		in.store(t, derived(vs...))
+		return
+	}
+	c := in.container(t.base, true)
+	if c == nil {
+		return
+	}
+	for i, k := range in.evalList(t.index) {
+		c.set(k, nth(vs, i), t.hash, in.weak > 0 || k.many)
+	}
+}
+
+// nth is the item i of a list assigned: past an item that stands for a
+// list not counted, what all from there may be.
+func nth(vs []val, i int) val {
+	if m := slices.IndexFunc(vs, func(v val) bool { return v.many }); m >= 0 && m <= i {
+		return derived(vs[m:]...)
+	}
+	if i < len(vs) {
+		return vs[i]
+	}
+	return val{}
 }
 
 // target is the variable a name assigns to: a my declares it.

@@ -191,10 +191,7 @@ func (l *lexer) next() (stop bool, err error) {
 // operator.
 func (l *lexer) operand(c byte) error {
 	switch {
-	case c == '$' || c == '@' || (c == '%' || c == '&' && !strings.HasPrefix(l.src[l.i:], "&&")) && l.termExpected():
-		l.variable()
-	case c == '*' && l.termExpected() && l.i+1 < len(l.src) && (isIdentStart(l.src[l.i+1]) || l.src[l.i+1] == '{' || l.src[l.i+1] == '$'):
-		// A typeglob: *STDOUT, *{"name"}.
+	case l.startsVariable(c):
 		l.variable()
 	case c == '\'':
 		return l.quoted(tStr, l.i+1, '\'', l.i)
@@ -229,6 +226,22 @@ func (l *lexer) operand(c byte) error {
 		return &syntaxError{l.line, fmt.Sprintf("unexpected character %q", c)}
 	}
 	return nil
+}
+
+// startsVariable says a sigil starts a variable here: $ and @ always; %,
+// & and * (a typeglob: *STDOUT, *{"name"}) where an operand is expected.
+func (l *lexer) startsVariable(c byte) bool {
+	switch c {
+	case '$', '@':
+		return true
+	case '%':
+		return l.termExpected()
+	case '&':
+		return !strings.HasPrefix(l.src[l.i:], "&&") && l.termExpected()
+	case '*':
+		return l.termExpected() && l.i+1 < len(l.src) && (isIdentStart(l.src[l.i+1]) || l.src[l.i+1] == '{' || l.src[l.i+1] == '$')
+	}
+	return false
 }
 
 // isFiletest says l.i starts a file test such as -e or -M: a dash, one of

@@ -141,6 +141,11 @@ func TestSources(t *testing.T) {
 		{"a shebang", "#!/usr/bin/env node\nconsole.log(Date.now())", []string{"stdout clock Date.now()"}},
 		{"optional chaining", `const o = { a: { t: Date.now() } }; console.log(o?.a?.t ?? 0)`, []string{"stdout clock Date.now()"}},
 		{"spread", `const a = [Date.now()]; console.log(...a)`, []string{"stdout clock Date.now()"}},
+		{"rest parameters", `function f(...xs) { return xs[0] } console.log(f(Date.now()))`, []string{"stdout clock Date.now()"}},
+		{"a class field named set", "class A {\n  set;\n  get = 1;\n  m() { return Date.now() }\n}\nconsole.log(new A().m())", []string{"stdout clock Date.now()"}},
+		{"an export list over lines", "const a = 1;\nexport {\n  a as b,\n};\nconsole.log(Date.now())", []string{"stdout clock Date.now()"}},
+		{"for-in over a sequence", `for (var k in (0, {a: 1})) console.log(k)`, nil},
+		{"minified", `!function(f){"function"==typeof define&&define.amd?define(["x"],f):f(Date)}(function(D){console.log(D.now())})`, []string{"stdout clock D.now()"}},
 		{"no semicolons", "const t = Date.now()\nconst u = t\nconsole.log(u)", []string{"stdout clock Date.now()"}},
 	}
 	for _, tt := range tests {

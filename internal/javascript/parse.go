@@ -400,7 +400,14 @@ func (p *parser) export() stmt {
 	if !p.is("{") && !p.is("*") {
 		return p.stmt()
 	}
-	// export { a, b } [from 'm']; export * from 'm'
+	// export { a, b } [from 'm']; export * [as ns] from 'm'
+	if p.is("{") {
+		end := p.matching(p.i)
+		if end < 0 {
+			p.fail("expected }")
+		}
+		p.i = end + 1
+	}
 	for !p.is(";") && !p.tok().nl && p.tok().kind != tEOF && p.tok().kind != tStr {
 		p.advance()
 	}
@@ -469,7 +476,7 @@ func (p *parser) forStmt() stmt {
 		case exprStmt:
 			s.target = d.x
 		}
-		s.iter = p.assignExpr()
+		s.iter = p.expr()
 		p.expect(")")
 		s.body = p.stmt()
 		return s
@@ -589,7 +596,12 @@ func (p *parser) params() []expr {
 	p.expect("(")
 	var params []expr
 	for !p.is(")") {
-		params = append(params, p.assignExpr())
+		if p.is("...") {
+			p.advance()
+			params = append(params, spread{p.assignExpr()})
+		} else {
+			params = append(params, p.assignExpr())
+		}
 		if p.is(",") {
 			p.advance()
 		} else if !p.is(")") {
@@ -619,7 +631,7 @@ func (p *parser) class() *classDef {
 			p.advance()
 			continue
 		}
-		for (p.is("static") || p.is("async") || p.is("get") || p.is("set") || p.is("*") || p.is("#")) && !(p.peek(1).kind == tPunct && (p.peek(1).text == "(" || p.peek(1).text == "=")) {
+		for (p.is("static") || p.is("async") || p.is("get") || p.is("set") || p.is("*") || p.is("#")) && !endsKey(p.peek(1)) {
 			p.advance()
 		}
 		key := p.propKey()
@@ -638,6 +650,19 @@ func (p *parser) class() *classDef {
 	}
 	p.advance()
 	return def
+}
+
+// endsKey says a token ends a class member's name, so that static, get
+// or set before it is the name itself.
+func endsKey(t token) bool {
+	if t.kind != tPunct {
+		return false
+	}
+	switch t.text {
+	case "(", "=", ";", "}":
+		return true
+	}
+	return false
 }
 
 // propKey reads a property's name: a word, a string, a number or [expr].

@@ -337,7 +337,7 @@ func (in *interp) step() bool {
 }
 
 func (in *interp) site(line int) effect.Site {
-	if in.src.file == "" && in.src.base == 0 {
+	if in.src.file == "" && in.src.base == 0 && in.p.Site.Line == 0 {
 		return effect.Site{}
 	}
 	return effect.Site{File: in.src.file, Line: in.src.base + line}

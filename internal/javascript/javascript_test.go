@@ -179,6 +179,10 @@ func TestSites(t *testing.T) {
 	if len(o.Stdout) != 1 || o.Stdout[0].Site != (effect.Site{File: "gen/BUILD", Line: 12}) {
 		t.Errorf("inline: %+v, want Date.now() at gen/BUILD:12", o.Stdout)
 	}
+	o = run(t, code.Program{Text: "console.log(Date.now())", Site: effect.Site{Line: 1}}, nil)
+	if len(o.Stdout) != 1 || o.Stdout[0].Site != (effect.Site{Line: 1}) {
+		t.Errorf("on the command line: %+v, want Date.now() at line 1", o.Stdout)
+	}
 	prog = "console.log(`a\n${\n  Date.now()}`)"
 	o = run(t, code.Program{Text: prog, File: "t.js", Site: effect.Site{File: "t.js", Line: 1}}, nil)
 	if len(o.Stdout) != 1 || o.Stdout[0].Site != (effect.Site{File: "t.js", Line: 3}) || o.Stdout[0].Text != "Date.now()" {

@@ -92,9 +92,3 @@ func reach(src shell.Source, p code.Program) effect.Reach {
 	}
 	return effect.Reach{Value: src.Value, Text: src.Text, Because: src.Because, Site: site}
 }
-
-// Readers returns the readers of every language Ahab reads besides the
-// shell, by language.
-func Readers() map[string]code.Reader {
-	return map[string]code.Reader{}
-}

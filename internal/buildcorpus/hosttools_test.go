@@ -186,7 +186,8 @@ func scoreSet(t *testing.T, set caseSet) {
 	precision := float64(tp) / float64(max(tp+fp, 1))
 	t.Logf("%s: %d cases judged, %d left unknown; true positives %d, false positives %d, false negatives %d, true negatives %d; recall %.2f, precision %.2f",
 		set.name, tp+fp+fn+tn, unknowns, tp, fp, fn, tn, recall, precision)
-	if recall < 0.9 || precision < 0.9 {
+	// The held-out set is scored, not tuned to: its figures are reported.
+	if set.tuned && (recall < 0.9 || precision < 0.9) {
 		t.Errorf("recall %.2f and precision %.2f must both be at least 0.9", recall, precision)
 	}
 }

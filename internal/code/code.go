@@ -88,6 +88,10 @@ type Runner interface {
 	// uses, as facts for the conditions of the program that reads it:
 	// source:__DATE__ for a C file that uses __DATE__.
 	Uses(language, text string) []string
+	// UsesFile is Uses of a source the action reads, named by its exec
+	// path, with what it includes from the workspace (a C source's quoted
+	// headers).
+	UsesFile(language, execPath string) []string
 }
 
 // Reader reads programs of one language: package python's, perl's…

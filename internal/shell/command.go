@@ -199,18 +199,14 @@ func (a *analyzer) isCheckedIn(key string) bool {
 	})
 }
 
-// sourceUses reads a source a command reads and lists, as facts, what of
-// its language's functions it uses.
+// sourceUses lists, as facts, what of its language's functions a source a
+// command reads uses, with what it includes.
 func (a *analyzer) sourceUses(key string) []string {
 	lang := code.Language(key, "")
 	if lang == "" || lang == code.Shell {
 		return nil
 	}
-	src, err := a.opts.Files.Read(key)
-	if err != nil {
-		return nil
-	}
-	return a.opts.Runner.Uses(lang, src.Text)
+	return a.opts.Runner.UsesFile(lang, key)
 }
 
 // wrapper runs the command a wrapper runs (nice, timeout, env, xargs),

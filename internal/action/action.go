@@ -136,3 +136,12 @@ const (
 	UserSentinel     = "ahab-sentinel-user-4f8a1c6b9d2e7350"
 	HostnameSentinel = "ahab-sentinel-hostname-4f8a1c6b9d2e7350"
 )
+
+// IsBuildInfo says whether a file name is one Bazel derives from the
+// workspace status files for the C++ rules under --stamp: the headers a
+// linkstamp compile includes. (Without --stamp it includes
+// build-info-redacted.h, which holds nothing of the status.) Ahab's own
+// judgement counts reading one as reading the status; Ahab 0.2 did not.
+func IsBuildInfo(name string) bool {
+	return name == "build-info-volatile.h" || name == "build-info-nonvolatile.h"
+}

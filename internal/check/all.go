@@ -17,7 +17,11 @@ func All(lib *spec.Library, inheritedEnv ...string) []*Check {
 	if len(inheritedEnv) > 0 && (lib == nil || lib.Mode() != mode.Ahab02) {
 		envLeak = EnvLeakOf(inheritedEnv)
 	}
-	return []*Check{envLeak, Path, AbsPath(lib), ExecReq, WSStatus, Repro(lib)}
+	m := mode.Default
+	if lib != nil {
+		m = lib.Mode()
+	}
+	return []*Check{envLeak, Path, AbsPath(lib), ExecReq, WSStatusFor(m), Repro(lib)}
 }
 
 // Run runs every check of the stage over one action.

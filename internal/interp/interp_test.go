@@ -237,9 +237,9 @@ func TestThroughTheShell(t *testing.T) {
 		{"node script", `node tools/stamp.js > out`, []string{"clock Date.now()"}},
 		{"node fixed script", `node tools/fixed.js > out`, nil},
 		{"gcc of a source using __DATE__", `gcc -c src/dated.c -o out`, []string{"clock gcc"}},
-		// Runner.Uses is given a source's text, not its path, so the
-		// headers it includes are not followed (csource.UsesFile does).
-		{"gcc of a source using __DATE__ through a header", `gcc -c src/stamp.c -o out`, nil},
+		// The headers a source includes are read too.
+		{"gcc of a source using __DATE__ through a header", `gcc -c src/stamp.c -o out`, []string{"clock gcc"}},
+		{"gcc of a source using __DATE__ defined away", `gcc -D__DATE__='"x"' -c src/dated.c -o out`, nil},
 		{"gcc of a plain source", `gcc -c src/plain.c -o out`, nil},
 	}
 	lib := spec.Builtin()

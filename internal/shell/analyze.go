@@ -182,8 +182,6 @@ type analyzer struct {
 	// facts are what the commands so far established (fixed:mtime after
 	// touch -d), for the conditions of the commands after them.
 	facts []string
-	// texts holds the line starts of the files nested scripts came from.
-	texts map[string][]int
 }
 
 // writer is what a command writing into a substitution prints.

@@ -122,7 +122,7 @@ func (a *analyzer) redirect(fr frame, st *state, redirs []*syntax.Redirect) fram
 			}
 		}
 		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
 			fr = a.redirectOut(fr, st, r, fd)
 		case syntax.DplOut:
 			fr = a.duplicate(fr, st, r, fd)
@@ -233,11 +233,11 @@ func (a *analyzer) hereDocument(fr frame, st *state, r *syntax.Redirect) frame {
 
 func quotedDelimiter(w *syntax.Word) bool {
 	for _, p := range w.Parts {
-		switch p.(type) {
+		switch p := p.(type) {
 		case *syntax.SglQuoted, *syntax.DblQuoted:
 			return true
 		case *syntax.Lit:
-			if strings.Contains(p.(*syntax.Lit).Value, `\`) {
+			if strings.Contains(p.Value, `\`) {
 				return true
 			}
 		}

@@ -124,6 +124,7 @@ func parseDiff(args []string) (*diffOptions, *pflag.FlagSet, error) {
 	onceString(fs, &d.logFormat, "log-format", "", "read both logs as `FORMAT` (json, binary, compact) instead of recognising it")
 	onceString(fs, &o.aqueryFile, "aquery-file", "", "put the findings of the saved aquery dump `FILE` beside each divergent action")
 	onceString(fs, &o.aqueryFormat, "aquery-format", "", "with --aquery-file, read it as `FORMAT` (proto, streamed_proto, jsonproto)")
+	onceString(fs, &o.workspace, "workspace", "", "with --aquery-file, the workspace `DIR` the dump was taken in, for reading the scripts, tools and sources its actions run")
 	onceString(fs, &d.report, "report", "", "put the findings of the saved Ahab JSON report `FILE` beside each divergent action (matched by target and mnemonic, so only for logs that name targets: Bazel 7 and later)")
 	fs.StringArrayVar(&o.reproSpecs, "repro-specs", nil, "read reproducibility specs from `FILE` for the static analysis (repeatable)")
 	onceString(fs, &o.compat, "compat", "", "judge the static causes as Ahab `VERSION` did (only 0.2)")
@@ -173,6 +174,9 @@ func parseDiff(args []string) (*diffOptions, *pflag.FlagSet, error) {
 	}
 	if o.aqueryFormat != "" && o.aqueryFile == "" {
 		return nil, fs, usageError{"--aquery-format needs --aquery-file"}
+	}
+	if o.workspace != "" && o.aqueryFile == "" {
+		return nil, fs, usageError{"--workspace goes with --aquery-file: with a LABEL, Bazel says where the workspace is"}
 	}
 	if sources == 0 && (len(o.reproSpecs) > 0 || o.compat != "") {
 		return nil, fs, usageError{"--repro-specs and --compat judge a static analysis: give a LABEL or --aquery-file"}

@@ -209,8 +209,9 @@ func FuzzParseTruth(f *testing.F) {
 // TestRebuild builds the cascade workspace twice with build-twice.sh and the
 // real Bazel, and requires the verdicts of its truth table. It takes about
 // half a minute: BUILD_TWICE_GAP=2 skips the wait that only `ls -l` in the
-// shell workspace needs. Rows whose cause is the host name may come out
-// identical where `unshare --uts` is not allowed.
+// shell workspace needs. Rows whose cause is the host name, the account or
+// the CPUs may come out identical where build-twice.sh cannot vary them
+// (no `unshare --uts`, not root, no taskset); command.txt says which.
 func TestRebuild(t *testing.T) {
 	testenv.Slow(t, "builds a workspace twice with the real Bazel", "bazel")
 	c, err := Load("cascade")
@@ -232,13 +233,20 @@ func TestRebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameHost := strings.Contains(string(command), "unshare --uts failed")
+	sameUser := strings.Contains(string(command), "the account was not varied")
+	sameCPUs := strings.Contains(string(command), "the CPUs were not varied")
 	got, err := verdicts(filepath.Join(out, "cascade", "old.json"), filepath.Join(out, "cascade", "new.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	compareTruth(t, c.Truth, got, func(r Row) string {
-		if sameHost && r.Cause == "hostname" {
+		switch {
+		case sameHost && r.Cause == "hostname":
 			return "the host name could not be varied here"
+		case sameUser && (r.Cause == "user" || r.Cause == "owner"):
+			return "the account could not be varied here"
+		case sameCPUs && r.Cause == "cpus":
+			return "the CPUs could not be varied here"
 		}
 		return ""
 	})

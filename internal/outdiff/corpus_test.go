@@ -27,6 +27,7 @@ var impliedClass = map[string]outdiff.Class{
 	"umask":           outdiff.Permissions,
 	"hostname":        outdiff.Hostname,
 	"user":            outdiff.User,
+	"owner":           outdiff.User, // the account a file was recorded as owned by
 	"home":            outdiff.Home,
 	"env":             outdiff.Environment,
 	"random":          outdiff.Random,
@@ -35,6 +36,8 @@ var impliedClass = map[string]outdiff.Class{
 	// No class names a locale: what a locale changes (a count of
 	// characters, a collation) does not name it.
 	"locale": outdiff.Unclassified,
+	// Nor a count of CPUs: "1" against "2" names nothing.
+	"cpus": outdiff.Unclassified,
 }
 
 // TestCorpusClasses diagnoses every root cause of testdata/builds whose

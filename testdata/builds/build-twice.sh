@@ -3,11 +3,13 @@
 #
 # Builds WORKSPACE_DIR (//...) twice with Debian's Bazel 4.2.3, offline, the
 # way reprotest rebuilds a package: from two copies of the workspace at
-# different absolute paths, the second made later, on another file system
-# and in reverse file order; with two output bases, no caches, and a second
-# build that runs under another TZ, LANG/LC_ALL, umask, --jobs, BUILD_FLAVOR
-# and, when `unshare --uts` works, another host name. It also takes the aquery
-# dump of the first copy the way Ahab takes it. Writes to OUT_DIR, only once
+# different absolute paths, the second made later, on another file system,
+# in reverse file order and with a checkout's modes under another umask; with
+# two output bases, no caches, and a second build that runs under another TZ,
+# LANG/LC_ALL, --jobs, BUILD_FLAVOR and, when `unshare --uts` works, another
+# host name; as root, the second build runs as another account (ahab-build)
+# and the first on one CPU. It also takes the aquery dump of the first copy
+# the way Ahab takes it. Writes to OUT_DIR, only once
 # everything has succeeded:
 #   old.json, new.json        --execution_log_json_file of each build
 #   old.binlog, new.binlog    --execution_log_binary_file of each build
@@ -21,9 +23,10 @@
 # ahab-build.json there (paths, times, host, user, homes, environment) as
 # package outdiff reads it; `truth.py --keep DIR OUT_DIR` commits what the
 # tests need.
-# BUILD_TWICE_USER=NAME (as root) runs the second build as the account NAME,
-# made with useradd when there is none (and removed afterwards), with the
-# second copy and HOME owned by it.
+# BUILD_TWICE_USER=NAME (as root; default ahab-build) runs the second build
+# as the account NAME, made with useradd when there is none (and removed
+# afterwards), with the second copy and HOME owned by it; BUILD_TWICE_USER=
+# (empty) runs both builds as the caller.
 #
 # Leaves nothing behind: both Bazel servers are shut down and the scratch
 # directories removed, also on failure or interrupt.
@@ -41,7 +44,11 @@ out=$(cd "$2" && pwd)
 name=$(basename "$out")
 gap=${BUILD_TWICE_GAP:-61}
 keep=${BUILD_TWICE_KEEP:-}
-as_user=${BUILD_TWICE_USER:-}
+if [ "$(id -u)" = 0 ]; then
+  as_user=${BUILD_TWICE_USER-ahab-build}
+else
+  as_user=${BUILD_TWICE_USER:-}
+fi
 if [ -n "$as_user" ] && [ "$(id -u)" != 0 ]; then
   echo "$0: BUILD_TWICE_USER=$as_user: only root can run a build as another account" >&2
   exit 1
@@ -72,6 +79,17 @@ new_env=(env -i "${new_vars[@]}" "USER=${as_user:-$(id -un)}")
 # What the second build's commands run under: the other account, if any.
 new_as=()
 new_logs=$scratch
+# The first build runs on one CPU and the second on all this script may
+# use, so that nproc and other counts of the CPUs an action may use differ
+# (a Bazel server inherits its client's affinity).
+one_cpu=()
+all_cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //')
+if [ -n "$all_cpus" ] && [ "$all_cpus" != 0 ] && taskset -c 0 true 2>/dev/null; then
+  one_cpu=(taskset -c 0)
+  cpu_note="the first build runs on CPU 0 (taskset -c 0), the second on CPUs $all_cpus"
+else
+  cpu_note="both builds ran on CPUs ${all_cpus:-(taskset failed)}: the CPUs were not varied"
+fi
 aquery_env=(env -i "${old_vars[@]}" "USER=$user_sentinel" "HOSTNAME=$hostname_sentinel")
 # Startup options shared by every command in one output base, so that no
 # command restarts the server; the server exits by itself if this script is
@@ -144,7 +162,18 @@ copy() {
   (cd "$src" && find . -mindepth 1 -type d ! -path './bazel-*' -print0) | sort -z "$@" |
     while IFS= read -r -d '' f; do mkdir -p "$dst/$f"; done
   (cd "$src" && find . ! -type d ! -path './bazel-*' -print0) | sort -z "$@" |
-    while IFS= read -r -d '' f; do cp -P "$src/$f" "$dst/$f"; done
+    while IFS= read -r -d '' f; do cp -P "$src/$f" "$dst/$f" && checkout_mode "$src/$f" "$dst/$f"; done
+}
+
+# checkout_mode SRC DST: gives the copy DST the mode a checkout made under
+# the current umask gives a file, as git does: 0666, or 0777 for an
+# executable, less the umask (cp would keep SRC's bits less the umask, so
+# that a umask of 0002 would change nothing).
+checkout_mode() {
+  [ -L "$2" ] && return
+  local mode=0666
+  [ -x "$1" ] && mode=0777
+  chmod "$(printf '%o' $((mode & ~$(umask))))" "$2"
 }
 
 {
@@ -152,6 +181,7 @@ copy() {
   echo "# bazel: $(command -v bazel), Debian package $(dpkg-query -W -f '${Package} ${Version}' bazel-bootstrap 2>/dev/null || echo '(not from dpkg)')"
   echo "# host tools: gcc $(gcc -dumpfullversion 2>/dev/null || echo '?'), $(tar --version | head -1), $(ar --version | head -1)"
   echo "# $(zip -v | sed -n 2p | sed 's/^ *//'), $(gzip --version | head -1), $(/usr/bin/python3 --version 2>&1), $(bash --version | head -1)"
+  echo "# $(perl -e 'print "perl $^V"'), $(awk --version 2>&1 | head -1), $(make --version | head -1)"
   echo "# kernel $(uname -sr)"
 } >"$log"
 
@@ -195,7 +225,8 @@ old_start=$(now)
 copy "$workspace" "$old_copy"
 copied_at=$(date +%s)
 note "# first copy at $old_copy, umask 0022, made at $(date -u -d "@$copied_at" +%FT%TZ)"
-run "$old_copy" "${old_env[@]}" bazel "${startup[@]}" build "${flags[@]}" "${no_cache[@]}" --jobs=1 \
+note "# $cpu_note"
+run "$old_copy" "${one_cpu[@]}" "${old_env[@]}" bazel "${startup[@]}" build "${flags[@]}" "${no_cache[@]}" --jobs=1 \
   "--execution_log_json_file=$scratch/old.json" "--execution_log_binary_file=$scratch/old.binlog" //...
 
 old_end=$(now)
@@ -208,9 +239,9 @@ fi
 
 # The aquery dump, as Ahab takes it: the output base `bazel info` reports,
 # then aquery with the sentinels and that output base pinned.
-run "$old_copy" "${old_env[@]}" bazel "${startup[@]}" info output_base
+run "$old_copy" "${one_cpu[@]}" "${old_env[@]}" bazel "${startup[@]}" info output_base
 output_base=$(cat "$scratch/last.out")
-run "$old_copy" "${aquery_env[@]}" bazel "--output_base=$output_base" "--output_user_root=$(dirname "$output_base")" \
+run "$old_copy" "${one_cpu[@]}" "${aquery_env[@]}" bazel "--output_base=$output_base" "--output_user_root=$(dirname "$output_base")" \
   "${startup[@]}" aquery "${flags[@]}" --output=proto --include_param_files //...
 mv "$scratch/last.out" "$scratch/aquery.pb"
 (cd "$old_copy" && "${old_env[@]}" bazel "--output_base=$output_base" "--output_user_root=$(dirname "$output_base")" \
@@ -226,6 +257,8 @@ note "# second copy at $new_copy on $second_fs, umask 0002, made at $(date -u +%
 if [ -n "$as_user" ]; then
   chown -R "$as_user:" "$new_copy"
   note "# the second build runs as $as_user ($(id "$as_user")), which owns its copy and its HOME (first: $(id))"
+else
+  note "# both builds ran as $(id -un) ($(id)): the account was not varied"
 fi
 new_build=("${new_as[@]}" "${new_env[@]}" bazel "${startup[@]}" build "${flags[@]}" "${no_cache[@]}" --jobs=8
   "--execution_log_json_file=$new_logs/new.json" "--execution_log_binary_file=$new_logs/new.binlog" //...)

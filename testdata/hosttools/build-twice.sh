@@ -24,8 +24,10 @@
 # times read back with stat(2) are left alone (NO_FAKE_STAT).
 #
 # Needs root and: apt-get install bazel-bootstrap bazel-skylib bazel-platforms
-# bazel-rules-java faketime cpio uuid-runtime zip zstd xz-utils bzip2
-# default-jdk-headless gcc clang nodejs python3 perl util-linux
+# bazel-rules-java faketime cpio uuid-runtime zip unzip zstd xz-utils bzip2
+# lz4 libarchive-tools default-jdk-headless gcc clang nodejs python3 perl
+# util-linux fakeroot parallel make busybox bsdextrautils file gettext-base
+# patch
 set -euo pipefail
 here=$(cd "${1:-$(dirname "$0")}" && pwd)
 scratch=$(mktemp -d /tmp/hosttools-a.XXXXXX)

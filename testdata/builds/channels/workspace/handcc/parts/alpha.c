@@ -1,0 +1,1 @@
+int alpha_value(void) { return 5; }

@@ -1,0 +1,1 @@
+int bravo_value(void) { return 5; }

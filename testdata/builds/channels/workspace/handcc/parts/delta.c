@@ -1,0 +1,1 @@
+int delta_value(void) { return 5; }

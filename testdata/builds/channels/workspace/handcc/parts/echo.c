@@ -1,0 +1,1 @@
+int echo_value(void) { return 4; }

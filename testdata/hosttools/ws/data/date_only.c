@@ -1,0 +1,1 @@
+const char *compiled_on = __DATE__;

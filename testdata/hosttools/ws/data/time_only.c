@@ -1,0 +1,1 @@
+const char *compiled_at = __TIME__;

@@ -1,0 +1,1 @@
+const char *source_changed = __TIMESTAMP__;

@@ -1,0 +1,1 @@
+const char *where = __FILE__;

@@ -1,7 +1,9 @@
 // Package spec is what Ahab knows about programs: the spec format users
-// write (§5.4), the glob language (§5.1), assessing an invocation against
-// a spec (§5.3), and the library that resolves a program through synonyms
-// and wrappers to the spec that answers for it (§5.5, §5.6).
+// write (§5.4, and the behaviours of docs/specs.md: what a program's
+// options and operands are to it and what it writes that varies),
+// assessing an invocation against a spec (§5.3), the library that resolves
+// a program through synonyms and wrappers to the spec that answers for it
+// (§5.5, §5.6), and the built-in library itself, as JSON under library/.
 package spec
 
 import (

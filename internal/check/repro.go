@@ -198,45 +198,72 @@ func commandLine(argv []string) string {
 // For an action's command line read as a script of one command
 // (isScript false), the findings name no command: it is the action's.
 func judgeScript(lib *spec.Library, a *action.Action, inv shell.Invocation, script *shell.Script, isScript bool, report func(finding.Finding)) {
-	ref := refOf(a)
-	commandText := func(i int) string {
-		if !isScript && i == 0 || i < 0 || i >= len(script.Commands) {
-			return ""
-		}
-		return script.Commands[i].Text
+	j := scriptJudge{lib: lib, ref: refOf(a), inv: inv, script: script, isScript: isScript, report: report}
+	j.sources()
+	j.commands()
+	j.unfollowed()
+}
+
+// scriptJudge is one judgeScript call's state.
+type scriptJudge struct {
+	lib      *spec.Library
+	ref      finding.ActionRef
+	inv      shell.Invocation
+	script   *shell.Script
+	isScript bool
+	report   func(finding.Finding)
+}
+
+// commandText is the text of command i that findings quote: none for the
+// action's own command line.
+func (j *scriptJudge) commandText(i int) string {
+	if !j.isScript && i == 0 || i < 0 || i >= len(j.script.Commands) {
+		return ""
 	}
-	for _, src := range script.Sources {
+	return j.script.Commands[i].Text
+}
+
+// sources reports each value that varies and reaches an output.
+func (j *scriptJudge) sources() {
+	for _, src := range j.script.Sources {
 		// A value made in a tool's file is reported at the command of the
 		// action's script that ran the tool; the evidence says where in it.
 		if src.Site.File != "" {
-			if i := slices.IndexFunc(script.Commands, func(c shell.Command) bool { return c.Read == src.Site.File }); i >= 0 {
+			if i := slices.IndexFunc(j.script.Commands, func(c shell.Command) bool { return c.Read == src.Site.File }); i >= 0 {
 				src.Command = i
 			}
 		}
 		e := sourceEvidence(src)
-		if !isScript && e.File == "" {
+		if !j.isScript && e.File == "" {
 			e.Line = 0 // the action's command line, not a script's line
 		}
-		f := finding.Finding{Kind: finding.VariationSource, Action: ref, Variation: src.Value.String(), Command: commandText(src.Command),
+		f := finding.Finding{Kind: finding.VariationSource, Action: j.ref, Variation: src.Value.String(), Command: j.commandText(src.Command),
 			Evidence: []finding.Evidence{e}}
-		if f.Command == "" && isScript {
+		if f.Command == "" && j.isScript {
 			f.Command = src.Text
 		}
-		report(f)
+		j.report(f)
 	}
+}
+
+// commands reports each command that writes into what the action
+// produces and that no behaviour judged: an unreadable tool, a program
+// nobody described, or one a spec of Ahab 0.2's format judges.
+func (j *scriptJudge) commands() {
 	var wrappers []program.ID
-	if isScript {
-		wrappers = []program.ID{program.OfFor(lib.Mode())(inv.Shell)}
+	if j.isScript {
+		wrappers = []program.ID{program.OfFor(j.lib.Mode())(j.inv.Shell)}
 	}
-	of := program.OfFor(lib.Mode())
-	for i := range script.Commands {
-		c := &script.Commands[i]
+	of := program.OfFor(j.lib.Mode())
+	for i := range j.script.Commands {
+		c := &j.script.Commands[i]
 		name, known := c.Program().Value()
-		if !known || c.Output != shell.Sink || c.Read != "" || (!isScript && i == 0 && c.Unreadable == "" && lib.Resolve(of(name), nil).Spec != nil) {
+		actionsOwn := !j.isScript && i == 0
+		if !known || c.Output != shell.Sink || c.Read != "" || (actionsOwn && c.Unreadable == "" && j.lib.Resolve(of(name), nil).Spec != nil) {
 			continue
 		}
-		r := lib.Resolve(of(name), c.SpecArgs())
-		f := finding.Finding{Action: ref, Program: r.Program, Command: commandText(i), Wrappers: append(slices.Clone(wrappers), r.Wrappers...)}
+		r := j.lib.Resolve(of(name), c.SpecArgs())
+		f := finding.Finding{Action: j.ref, Program: r.Program, Command: j.commandText(i), Wrappers: append(slices.Clone(wrappers), r.Wrappers...)}
 		if len(f.Wrappers) == 0 {
 			f.Wrappers = nil
 		}
@@ -244,27 +271,32 @@ func judgeScript(lib *spec.Library, a *action.Action, inv shell.Invocation, scri
 		case c.Unreadable != "":
 			f.Kind = finding.UnknownProgram
 			f.Evidence = []finding.Evidence{{Text: "not read: " + c.Unreadable}}
-			report(f)
+			j.report(f)
 		case r.Spec == nil:
-			if r.Program.Origin.Kind == program.System && !isScript && i == 0 {
+			if r.Program.Origin.Kind == program.System && actionsOwn {
 				continue // the action's own program, reported as the machine's
 			}
 			f.Kind = finding.UnknownProgram
 			f.Evidence = []finding.Evidence{{Text: "no spec describes it"}}
-			report(f)
+			j.report(f)
 		case r.Spec.Behaviour == nil:
-			judge(r, r.Args, f, report)
+			judge(r, r.Args, f, j.report)
 		}
 	}
-	// What could not be followed outside any one command (a script too
-	// long, an eval of a computed string) leaves the script unknown.
-	if script.Truncated || len(script.Unread) > 0 && !slices.ContainsFunc(script.Commands, func(c shell.Command) bool { return c.Unreadable != "" }) {
-		f := finding.Finding{Kind: finding.UnknownProgram, Action: ref, Program: program.OfFor(lib.Mode())(inv.Shell)}
-		for _, u := range script.Unread {
-			f.Evidence = append(f.Evidence, finding.Evidence{Text: "not followed: " + u})
-		}
-		report(f)
+}
+
+// unfollowed reports what could not be followed outside any one command
+// (a script too long, an eval of a computed string): the script is
+// unknown.
+func (j *scriptJudge) unfollowed() {
+	if !j.script.Truncated && (len(j.script.Unread) == 0 || slices.ContainsFunc(j.script.Commands, func(c shell.Command) bool { return c.Unreadable != "" })) {
+		return
 	}
+	f := finding.Finding{Kind: finding.UnknownProgram, Action: j.ref, Program: program.OfFor(j.lib.Mode())(j.inv.Shell)}
+	for _, u := range j.script.Unread {
+		f.Evidence = append(f.Evidence, finding.Evidence{Text: "not followed: " + u})
+	}
+	j.report(f)
 }
 
 // sourceEvidence says where a value that varies is made and why: in a

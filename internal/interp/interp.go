@@ -11,6 +11,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/code"
 	"github.com/ahab-go/ahab/internal/effect"
+	"github.com/ahab-go/ahab/internal/python"
 	"github.com/ahab-go/ahab/internal/shell"
 	"github.com/ahab-go/ahab/internal/spec"
 )
@@ -21,6 +22,15 @@ type Runner struct {
 	lib     *spec.Library
 	files   code.Files
 	readers map[string]code.Reader
+}
+
+// Readers are the readers of the languages Ahab reads besides the shell,
+// which the Runner reads itself, by language: what New is given for
+// Ahab's own judgement.
+func Readers() map[string]code.Reader {
+	return map[string]code.Reader{
+		code.Python: python.Reader{},
+	}
 }
 
 // New returns a runner for one action: lib says what programs and

@@ -117,7 +117,7 @@ func (r *run) toStr(fr *frame, v value, repr bool, at node) value {
 		}
 	case kObject:
 		if v.obj.path != nil {
-			return r.toStr(fr, *v.obj.path, repr, at)
+			return withTaints(r.toStr(fr, *v.obj.path, repr, at), v.taints.union(v.obj.whole))
 		}
 	}
 	return r.fresh(r.dataOf(fr, v, at))
@@ -892,7 +892,7 @@ func hSetOp(r *run, fr *frame, c *call) (value, bool) {
 		return value{}, false
 	}
 	out := newList(kSet, nil)
-	out.obj.maker = c.recv.obj.maker
+	out.obj.maker, out.obj.seedText, out.obj.seedSite = c.recv.obj.maker, c.recv.obj.seedText, c.recv.obj.seedSite
 	for _, it := range c.recv.obj.items {
 		r.addItem(out, it)
 	}

@@ -222,25 +222,57 @@ func (r *run) callMethod(fr *frame, recv value, name string, c *call) value {
 }
 
 // callUser calls a function of the program: its body is followed with
-// the arguments bound, to a bounded depth; a function already running
-// (recursion) gives what its arguments carry.
+// the arguments bound, to a bounded depth. A function already running
+// (recursion) gives its summary.
 func (r *run) callUser(fr *frame, fn *function, self *value, c *call) value {
 	args := c.args
 	if self != nil && fn.kind != staticFunc {
 		args = append([]value{*self}, args...)
 	}
-	depth := 0
-	for _, f := range r.stack {
-		if f == fn {
-			depth++
-		}
-	}
-	if depth > 0 || len(r.stack) >= maxCallDepth {
-		if len(r.stack) >= maxCallDepth {
-			r.note(fn.mod.lineText(c.node()) + ": python: calls nest more than " + strconv.Itoa(maxCallDepth) + " deep; the deeper ones were not followed")
-		}
+	if len(r.stack) >= maxCallDepth {
+		r.note(fn.mod.lineText(c.node()) + ": python: calls nest more than " + strconv.Itoa(maxCallDepth) + " deep; the deeper ones were not followed")
 		return r.opaque(fr, value{kind: kFunc, fn: fn}, &call{args: args, kw: c.kw})
 	}
+	if slices.Contains(r.stack, fn) {
+		return r.summary(fr, fn, self, args, c)
+	}
+	return r.invoke(fn, self, args, c)
+}
+
+// summary is what a function gives whatever its arguments: its body
+// followed once with every parameter unknown but for what the arguments
+// carry, in which a call of it again gives what its arguments carry. It
+// stands for the calls recursion makes, which a known argument would
+// otherwise cut short (f(n - 1) down to f(0)).
+func (r *run) summary(fr *frame, fn *function, self *value, args []value, c *call) value {
+	t := r.extraTaints(args, c.kw)
+	if s, ok := r.summaries[fn]; ok {
+		return withTaints(s, t)
+	}
+	if r.summarizing[fn] {
+		return r.opaque(fr, value{kind: kFunc, fn: fn}, &call{args: args, kw: c.kw})
+	}
+	r.summarizing[fn] = true
+	defer delete(r.summarizing, fn)
+	anyArgs := make([]value, len(args))
+	for i := range args {
+		if i == 0 && self != nil {
+			anyArgs[i] = args[0]
+			continue
+		}
+		anyArgs[i] = value{kind: kUnknown, taints: t, sym: r.newSym()}
+	}
+	var kw []kwArg
+	for _, k := range c.kw {
+		kw = append(kw, kwArg{name: k.name, v: value{kind: kUnknown, taints: t, sym: r.newSym()}})
+	}
+	s := r.invoke(fn, self, anyArgs, &call{fr: fr, x: c.x, kw: kw, varargs: c.varargs})
+	r.summaries[fn] = s
+	return withTaints(s, t)
+}
+
+// invoke runs a function's body with its arguments.
+func (r *run) invoke(fn *function, self *value, args []value, c *call) value {
 	r.stack = append(r.stack, fn)
 	defer func() { r.stack = r.stack[:len(r.stack)-1] }()
 	local := &scope{vars: map[string]value{}}

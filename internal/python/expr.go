@@ -22,7 +22,11 @@ func (r *run) eval(fr *frame, x expr) value {
 	r.step()
 	switch x := x.(type) {
 	case *nameExpr:
-		return r.lookup(fr, x.id, x)
+		v := r.lookup(fr, x.id, x)
+		if v.kind == kLib && v.at == nil {
+			v.at = x
+		}
+		return v
 	case *constExpr:
 		return constValue(x)
 	case *fstringExpr:
@@ -179,17 +183,30 @@ func (r *run) libData(name string, at node, fr *frame) taints {
 func (r *run) dataOf(fr *frame, v value, at node) taints {
 	t := r.deep(v, true)
 	each(v, func(a value) {
+		where := at
+		if a.at != nil {
+			where = a.at
+		}
 		if a.kind == kLib {
-			t = t.union(r.libData(a.name, at, fr))
+			t = t.union(r.libData(a.name, where, fr))
 		}
 		if a.kind == kObject && a.obj.environ {
-			t = t.union(r.libData("os.environ", at, fr))
+			t = t.union(r.libData("os.environ", where, fr))
 		}
 	})
 	return t
 }
 
 func (r *run) getattr(fr *frame, base value, name string, at node) value {
+	v := r.attrOf(fr, base, name, at)
+	switch base.kind {
+	case kInstance, kObject, kStr, kBytes, kList, kTuple, kDict, kSet:
+		v = withTaints(v, base.taints)
+	}
+	return v
+}
+
+func (r *run) attrOf(fr *frame, base value, name string, at node) value {
 	if base.kind == kUnion {
 		var out value
 		for i, a := range base.alts {
@@ -209,7 +226,11 @@ func (r *run) getattr(fr *frame, base value, name string, at node) value {
 		}
 		return withTaints(unknown, nil)
 	case kLib:
-		return r.libAttr(fr, base.name+"."+name, at)
+		v := r.libAttr(fr, base.name+"."+name, at)
+		if v.kind == kLib || v.kind == kObject && v.obj.environ {
+			v.at = at
+		}
+		return v
 	case kInstance:
 		return r.instanceAttr(fr, base, name)
 	case kClass:
@@ -420,6 +441,8 @@ func (r *run) objectAttr(fr *frame, base value, name string, at node) value {
 	switch {
 	case o.file != nil && (name == "buffer" || name == "raw"):
 		return base
+	case o.name != nil && name == "name":
+		return *o.name
 	case o.path != nil:
 		if v, ok := r.pathAttr(base, name); ok {
 			return v
@@ -1038,7 +1061,11 @@ func (r *run) iterate(fr *frame, v value, at node) ([]value, bool) {
 		o := v.obj
 		switch {
 		case o.environ:
-			return []value{withTaints(r.fresh(nil), r.libData("os.environ", at, fr))}, false
+			where := at
+			if v.at != nil {
+				where = v.at
+			}
+			return []value{withTaints(r.fresh(nil), r.libData("os.environ", where, fr))}, false
 		case o.file != nil:
 			return []value{r.fresh(r.fileContent(o.file).union(o.whole))}, false
 		}

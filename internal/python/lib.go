@@ -25,7 +25,7 @@ var handlers = map[string]handler{}
 func (r *run) callLib(fr *frame, name string, c *call) value {
 	name = strings.TrimPrefix(name, "builtins.")
 	c.name = name
-	f, _ := r.lib.Function(Language, name)
+	f, described := r.lib.Function(Language, name)
 	facts := r.callFacts(c)
 	text, site := fr.at(c.node())
 	var eff []effect.Value
@@ -39,7 +39,7 @@ func (r *run) callLib(fr *frame, name string, c *call) value {
 	}
 	var res value
 	handled := false
-	opened := false
+	opens := false
 	switch {
 	case f.Runs != "":
 		res, handled = r.runProgram(fr, c, f), true
@@ -47,20 +47,27 @@ func (r *run) callLib(fr *frame, name string, c *call) value {
 		res, handled = handlers[name](r, fr, c)
 	}
 	if !handled && f.Opens != "" {
-		res, opened = r.open(fr, c, f)
-		handled = true
+		res, _ = r.open(fr, c, f)
+		handled, opens = true, true
 	}
 	if !handled {
 		res = r.generic(fr, c, f, eff)
 	}
 	if c.recv != nil && c.recv.kind == kObject && c.recv.obj.file != nil && c.recv.obj.writer {
 		// A method of an object that writes a file: what it is given
-		// goes into the file (a member's name, its data, the file it
-		// names).
-		r.writeFile(c.recv.obj.file, r.argData(fr, c))
+		// goes into the file. A method the table describes
+		// (TarFile.add) takes files by name, and records their content
+		// rather than the paths; a file object's write takes data.
+		if described {
+			r.writeFile(c.recv.obj.file, r.argData(fr, c).union(r.argContents(c, value{})))
+		} else {
+			r.writeFile(c.recv.obj.file, r.callArgsData(fr, c))
+		}
 	}
 	switch {
-	case opened:
+	case opens:
+		// What an opened file records is in what it writes; reading,
+		// nothing of it reaches anything.
 		if res.obj.writer {
 			r.writeFile(res.obj.file, t)
 		}
@@ -112,6 +119,9 @@ func (r *run) callFacts(c *call) []string {
 	for _, k := range c.kw {
 		if k.name == "" {
 			continue
+		}
+		if len(r.deep(k.v, true)) == 0 {
+			facts = append(facts, k.name+":fixed")
 		}
 		if l, ok := k.v.literal(); ok && k.v.kind != kUnion {
 			facts = append(facts, k.name+"="+l)
@@ -286,7 +296,7 @@ func (r *run) removeAt(v value, vs []effect.Value, depth int) value {
 		for i := range alts {
 			alts[i] = r.removeAt(alts[i], vs, depth+1)
 		}
-		v.alts = alts
+		v = union(alts)
 	case kList, kTuple, kSet, kDict:
 		r.removeIn(v, vs)
 	}
@@ -319,6 +329,18 @@ func (r *run) generic(fr *frame, c *call, f spec.Function, eff []effect.Value) v
 		t = t.union(r.fileContent(c.recv.obj.file))
 	}
 	return r.returned(f.Returns, t, eff)
+}
+
+// callArgsData is everything a call's arguments carry.
+func (r *run) callArgsData(fr *frame, c *call) taints {
+	var t taints
+	for _, a := range c.args {
+		t = t.union(r.dataOf(fr, a, c.node()))
+	}
+	for _, k := range c.kw {
+		t = t.union(r.dataOf(fr, k.v, c.node()))
+	}
+	return t
 }
 
 // callData is everything a call's arguments and receiver carry.
@@ -429,13 +451,8 @@ func (r *run) open(fr *frame, c *call, f spec.Function) (value, bool) {
 			o.whole = r.readFile(target, text, site)
 		}
 	}
-	if target.kind == kStr || target.kind == kObject && target.obj.path != nil {
-		p := target
-		if target.kind == kObject {
-			p = *target.obj.path
-		}
-		o.path = nil
-		o.attrs = map[string]value{"name": p}
+	if p, ok := pathOf(target); ok {
+		o.name = &p
 	}
 	return value{kind: kObject, obj: o}, o.writer
 }
@@ -504,7 +521,7 @@ func (r *run) runCommand(fr *frame, c *call, f spec.Function, cmd value, site ef
 			}
 			argv = append(argv, code.Arg{Text: s, Known: ok})
 		}
-		script, known = code.CommandLine(argv), len(argv) > 0
+		script, known = code.CommandLine(argv), len(argv) > 0 && argv[0].Known
 	case lang == "argv" && !shell && cmd.kind == kStr:
 		s, ok := cmd.text()
 		script, known = code.CommandLine([]code.Arg{{Text: s, Known: ok}}), ok

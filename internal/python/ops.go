@@ -49,7 +49,7 @@ func (r *run) binop(fr *frame, op string, a, b value, at node) value {
 		return out
 	case (op == "|" || op == "&" || op == "-" || op == "^") && a.kind == kSet && b.kind == kSet:
 		out := newList(kSet, nil)
-		out.obj.maker = a.obj.maker
+		out.obj.maker, out.obj.seedText, out.obj.seedSite = a.obj.maker, a.obj.seedText, a.obj.seedSite
 		for _, it := range a.obj.items {
 			r.addItem(out, it)
 		}

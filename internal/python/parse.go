@@ -171,10 +171,12 @@ func (p *parser) expectKeyword(kw string) {
 func (p *parser) describe() string {
 	t := p.peek()
 	switch t.kind {
-	case tName, tOp, tNumber:
-		return strconv.Quote(t.text)
-	case tString:
-		return "a string"
+	case tName, tOp, tNumber, tString:
+		text := t.text
+		if len(text) > 20 {
+			text = text[:17] + "..."
+		}
+		return strconv.Quote(text)
 	}
 	return t.kind.String()
 }
@@ -1190,6 +1192,7 @@ func (p *parser) parenthesized(t token) expr {
 	if p.atKeyword("for") || p.atKeyword("async") {
 		c := p.comprehension(genComp, nil, x, t)
 		p.expectOp(")")
+		c.span = p.spanFrom(t)
 		return c
 	}
 	if !p.atOp(",") {
@@ -1212,6 +1215,7 @@ func (p *parser) listDisplay(t token) expr {
 		if len(xs) == 0 && (p.atKeyword("for") || p.atKeyword("async")) {
 			c := p.comprehension(listComp, nil, x, t)
 			p.expectOp("]")
+			c.span = p.spanFrom(t)
 			return c
 		}
 		xs = append(xs, x)
@@ -1238,6 +1242,7 @@ func (p *parser) braceDisplay(t token) expr {
 	if p.atKeyword("for") || p.atKeyword("async") {
 		c := p.comprehension(setComp, nil, first, t)
 		p.expectOp("}")
+		c.span = p.spanFrom(t)
 		return c
 	}
 	xs := []expr{first}
@@ -1253,6 +1258,7 @@ func (p *parser) dictRest(t token, key, val expr) expr {
 	if key != nil && (p.atKeyword("for") || p.atKeyword("async")) {
 		c := p.comprehension(dictComp, key, val, t)
 		p.expectOp("}")
+		c.span = p.spanFrom(t)
 		return c
 	}
 	d := &dictExpr{keys: []expr{key}, vals: []expr{val}}
@@ -1272,7 +1278,7 @@ func (p *parser) dictRest(t token, key, val expr) expr {
 	return d
 }
 
-func (p *parser) comprehension(kind compKind, key, elt expr, t token) expr {
+func (p *parser) comprehension(kind compKind, key, elt expr, t token) *compExpr {
 	c := &compExpr{kind: kind, key: key, elt: elt}
 	for p.atKeyword("for") || p.atKeyword("async") {
 		p.eatKeyword("async")

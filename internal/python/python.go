@@ -205,6 +205,10 @@ type run struct {
 	// memo gives unknown values a symbol per (symbol, attribute), so
 	// that args.out is the same unknown path wherever it is used.
 	memo map[symAttr]int32
+	// summaries are what functions give whatever their arguments, for
+	// recursive calls (see summary).
+	summaries   map[*function]value
+	summarizing map[*function]bool
 }
 
 type reachKey struct {
@@ -238,7 +242,7 @@ func newRun(p code.Program, env code.Env) *run {
 	}
 	r := &run{p: p, env: env, lib: lib, byKey: map[reachKey]int32{}, files: map[string]*file{},
 		modules: map[string]*module{}, environ: map[string]envValue{}, syms: cwdSym, temp: map[int32]bool{},
-		memo: map[symAttr]int32{}}
+		memo: map[symAttr]int32{}, summaries: map[*function]value{}, summarizing: map[*function]bool{}}
 	for _, kv := range p.Env {
 		if name, v, ok := strings.Cut(kv, "="); ok {
 			r.environ[name] = envValue{text: v, known: true}

@@ -226,7 +226,7 @@ func (r *run) dirname(v value) value {
 			s = "/"
 		}
 		out = str(s)
-		out.taints = v.taints
+		out.taints = r.data(v.taints)
 		return out
 	}
 	last := &out.parts[len(out.parts)-1]
@@ -250,7 +250,7 @@ func hBasename(r *run, fr *frame, c *call) (value, bool) {
 func (r *run) basename(v value) value {
 	if _, tail, ok := lastSlash(v); ok {
 		out := str(tail)
-		out.taints = v.taints
+		out.taints = r.data(v.taints)
 		return out
 	}
 	return r.fresh(v.taints)

@@ -94,6 +94,9 @@ type value struct {
 	name   string // kLib: the qualified name; kBound: the method's name
 	recv   *value // kBound
 	alts   []value
+	// at is where a kLib name or os.environ is written, for the reach of
+	// what it gives as a value (time.timezone printed).
+	at node
 }
 
 // object is what a mutable value holds: a container's items, an
@@ -126,8 +129,9 @@ type object struct {
 	file  *file
 	// writer says the object writes into file.
 	writer bool
-	// path is the path of a pathlib.Path.
-	path *value
+	// path is the path of a pathlib.Path; name the path of a file
+	// object, which is not what it holds.
+	path, name *value
 	// environ says the object is os.environ.
 	environ bool
 }
@@ -292,7 +296,17 @@ func join(a, b value) value {
 	if len(alts) > maxAlts {
 		return collapse(alts)
 	}
-	return value{kind: kUnion, alts: alts}
+	return union(alts)
+}
+
+// union is a value that is one of alts. Its own taints are theirs, so
+// that what reads a value's taints sees those of every alternative.
+func union(alts []value) value {
+	v := value{kind: kUnion, alts: alts}
+	for _, a := range alts {
+		v.taints = v.taints.union(a.taints)
+	}
+	return v
 }
 
 func addAlt(alts []value, v value) []value {
@@ -336,7 +350,7 @@ func collapse(alts []value) value {
 	if len(objs) == 0 {
 		return rest
 	}
-	return value{kind: kUnion, alts: append(objs, rest)}
+	return union(append(objs, rest))
 }
 
 // each calls f on every alternative of v.
@@ -442,6 +456,7 @@ func withTaints(v value, t taints) value {
 			alts[i] = withTaints(alts[i], t)
 		}
 		v.alts = alts
+		v.taints = v.taints.union(t)
 		return v
 	}
 	v.taints = v.taints.union(t)

@@ -323,11 +323,10 @@ type withItem struct {
 	vars expr // may be nil
 }
 
-// matchCase is one case of a match: its pattern is read as an expression
-// whose plain names are captures.
+// matchCase is one case of a match: its pattern is read as an
+// expression whose plain names, and those after `as`, are captures.
 type matchCase struct {
 	pattern expr
-	capture string // `as NAME`
 	guard   expr
 	body    []stmt
 }

@@ -480,9 +480,6 @@ func (r *run) matchStmt(fr *frame, s *matchStmt) flow {
 			for _, name := range captures(c.pattern) {
 				r.setName(fr, name, withTaints(unknown, t))
 			}
-			if c.capture != "" {
-				r.setName(fr, c.capture, subject)
-			}
 			if c.guard != nil {
 				r.eval(fr, c.guard)
 			}

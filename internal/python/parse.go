@@ -548,11 +548,10 @@ func (p *parser) matchStmt(t token) stmt {
 		return nil
 	}
 	for p.eatKeyword("case") {
+		// A pattern reads as an expression; `as NAME` after any part of
+		// it binds NAME (namedExpr).
 		p.inPattern = true
 		c := matchCase{pattern: p.starExprs()}
-		if p.eatKeyword("as") {
-			c.capture = p.name()
-		}
 		p.inPattern = false
 		if p.eatKeyword("if") {
 			c.guard = p.namedTest()

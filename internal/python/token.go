@@ -49,7 +49,7 @@ func (e *SyntaxError) Error() string {
 // SyntaxError rather than taking the time or memory it asks for.
 const (
 	maxText      = 1 << 20 // bytes of a program read at all
-	maxTokens    = 1 << 18 // tokens of a program
+	maxTokens    = 1 << 20 // tokens of a program
 	maxNesting   = 100     // brackets, blocks and expressions inside one another
 	maxFStrDepth = 8       // f-strings inside the replacement fields of f-strings
 )

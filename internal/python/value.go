@@ -522,13 +522,20 @@ func strOf(parts []part, t taints) value {
 	return value{kind: kStr, parts: compactParts(parts), taints: t}
 }
 
-// maxParts bounds the pieces of a string: past it the string is one
-// unknown piece.
-const maxParts = 64
+// maxParts bounds the pieces of a string, and maxStrLen the text it
+// keeps: past them the string is one unknown piece (s = s + s in a loop).
+const (
+	maxParts  = 64
+	maxStrLen = 1 << 16
+)
 
 func compactParts(parts []part) []part {
 	out := make([]part, 0, len(parts))
+	n := 0
 	for _, p := range parts {
+		if n += len(p.text); n > maxStrLen {
+			return []part{{sym: -1}}
+		}
 		if p.sym == 0 && p.text == "" && len(parts) > 1 {
 			continue
 		}

@@ -46,23 +46,8 @@ func (r *run) eval(fr *frame, x expr) value {
 		return withTaints(unknown, t)
 	case *callExpr:
 		return r.evalCall(fr, x, false, false)
-	case *binExpr:
-		return r.binop(fr, x.op, r.eval(fr, x.l), r.eval(fr, x.r), x)
-	case *unaryExpr:
-		return r.unary(fr, x)
-	case *boolExpr:
-		return r.boolOp(fr, x)
-	case *compareExpr:
-		return r.compare(fr, x)
-	case *ifExpr:
-		test := r.eval(fr, x.test)
-		if t, ok := test.truth(); ok {
-			if t {
-				return r.eval(fr, x.body)
-			}
-			return r.eval(fr, x.orelse)
-		}
-		return join(r.eval(fr, x.body), r.eval(fr, x.orelse))
+	case *binExpr, *unaryExpr, *boolExpr, *compareExpr, *ifExpr:
+		return r.operator(fr, x)
 	case *lambdaExpr:
 		return value{kind: kFunc, fn: r.newFunction(fr, "<lambda>", x.params, nil, x.body)}
 	case *seqExpr:
@@ -90,6 +75,30 @@ func (r *run) eval(fr *frame, x expr) value {
 		return unknown
 	case *awaitExpr:
 		return r.eval(fr, x.x)
+	}
+	return unknown
+}
+
+// operator evaluates an expression of operators.
+func (r *run) operator(fr *frame, x expr) value {
+	switch x := x.(type) {
+	case *binExpr:
+		return r.binop(fr, x.op, r.eval(fr, x.l), r.eval(fr, x.r), x)
+	case *unaryExpr:
+		return r.unary(fr, x)
+	case *boolExpr:
+		return r.boolOp(fr, x)
+	case *compareExpr:
+		return r.compare(fr, x)
+	case *ifExpr:
+		test := r.eval(fr, x.test)
+		if t, ok := test.truth(); ok {
+			if t {
+				return r.eval(fr, x.body)
+			}
+			return r.eval(fr, x.orelse)
+		}
+		return join(r.eval(fr, x.body), r.eval(fr, x.orelse))
 	}
 	return unknown
 }
@@ -531,33 +540,11 @@ func (r *run) item(fr *frame, base, idx value, at node) value {
 
 func (r *run) itemOf(fr *frame, b, idx value, at node) value {
 	switch b.kind {
-	case kList, kTuple:
-		o := b.obj
-		if idx.kind == kInt && idx.known && o.more == nil {
-			i := idx.n
-			if i < 0 {
-				i += int64(len(o.items))
-			}
-			if i >= 0 && i < int64(len(o.items)) {
-				return withTaints(o.items[i], o.whole)
-			}
-		}
-		return withTaints(o.element(), o.whole)
-	case kDict:
-		o := b.obj
-		for i, k := range o.keys {
-			if same(k, idx) && (k.kind == kStr || k.kind == kInt || k.kind == kBool || k.kind == kNone) {
-				return withTaints(o.items[i], o.whole)
-			}
-		}
-		return withTaints(o.element(), o.whole)
+	case kList, kTuple, kDict:
+		return withTaints(containerItem(b, idx), b.obj.whole)
 	case kStr, kBytes:
-		if s, ok := b.text(); ok && idx.kind == kInt && idx.known {
-			i := idx.n
-			if i < 0 {
-				i += int64(len(s))
-			}
-			if i >= 0 && i < int64(len(s)) {
+		if s, ok := b.text(); ok {
+			if i, ok := index(idx, len(s)); ok {
 				v := str(s[i : i+1])
 				v.kind = b.kind
 				return withTaints(v, b.taints)
@@ -589,6 +576,36 @@ func (r *run) itemOf(fr *frame, b, idx value, at node) value {
 		return r.getattr(fr, b, key, at)
 	}
 	return unknown
+}
+
+// containerItem is the item of a list, tuple or dict a known index or key
+// names, else the join of all.
+func containerItem(b, idx value) value {
+	o := b.obj
+	if b.kind == kDict {
+		for i, k := range o.keys {
+			if same(k, idx) && (k.kind == kStr || k.kind == kInt || k.kind == kBool || k.kind == kNone) {
+				return o.items[i]
+			}
+		}
+		return o.element()
+	}
+	if i, ok := index(idx, len(o.items)); ok && o.more == nil {
+		return o.items[i]
+	}
+	return o.element()
+}
+
+// index is a known int index into n items, from the end when negative.
+func index(idx value, n int) (int, bool) {
+	if idx.kind != kInt || !idx.known {
+		return 0, false
+	}
+	i := idx.n
+	if i < 0 {
+		i += int64(n)
+	}
+	return int(i), i >= 0 && i < int64(n)
 }
 
 func (r *run) slice(base value, bounds []value, t taints) value {
@@ -776,46 +793,56 @@ func (r *run) compare(fr *frame, x *compareExpr) value {
 func compareKnown(op string, a, b value) (bool, bool) {
 	switch op {
 	case "is", "is not":
-		if a.kind == kNone || b.kind == kNone {
-			if a.kind == kUnknown || b.kind == kUnknown || a.kind == kUnion || b.kind == kUnion {
-				return false, false
-			}
-			eq := a.kind == b.kind
-			return eq == (op == "is"), true
-		}
-		return false, false
-	case "==", "!=":
-		la, oka := a.literal()
-		lb, okb := b.literal()
-		if !oka || !okb || a.kind == kLib || b.kind == kLib {
+		if a.kind != kNone && b.kind != kNone || maybeAnything(a) || maybeAnything(b) {
 			return false, false
 		}
-		if a.kind != b.kind && !(isNumber(a) && isNumber(b)) {
-			// Different types compare unequal, 1 == True aside.
-			return op == "!=", a.kind != kUnknown && b.kind != kUnknown
-		}
-		return (la == lb) == (op == "=="), true
+		return (a.kind == b.kind) == (op == "is"), true
+	case "==", "!=":
+		eq, ok := equalKnown(a, b)
+		return eq == (op == "=="), ok
 	case "in", "not in":
-		sa, oka := a.text()
-		sb, okb := b.text()
-		if oka && okb && b.kind == a.kind {
-			return strings.Contains(sb, sa) == (op == "in"), true
-		}
-		if oka && (b.kind == kList || b.kind == kTuple || b.kind == kSet) && b.obj.more == nil {
-			found, allKnown := false, true
-			for _, it := range b.obj.items {
-				if s, ok := it.text(); ok {
-					found = found || s == sa
-				} else {
-					allKnown = false
-				}
-			}
-			if found || allKnown {
-				return found == (op == "in"), true
-			}
-		}
+		in, ok := containsKnown(b, a)
+		return in == (op == "in"), ok
 	}
 	return false, false
+}
+
+func maybeAnything(v value) bool { return v.kind == kUnknown || v.kind == kUnion }
+
+func equalKnown(a, b value) (bool, bool) {
+	la, oka := a.literal()
+	lb, okb := b.literal()
+	if !oka || !okb || a.kind == kLib || b.kind == kLib {
+		return false, false
+	}
+	if a.kind != b.kind && !(isNumber(a) && isNumber(b)) {
+		// Different types compare unequal, 1 == True aside.
+		return false, !maybeAnything(a) && !maybeAnything(b)
+	}
+	return la == lb, true
+}
+
+// containsKnown decides `x in c` for a known str x.
+func containsKnown(c, x value) (bool, bool) {
+	sx, ok := x.text()
+	if !ok {
+		return false, false
+	}
+	if sc, ok := c.text(); ok && c.kind == x.kind {
+		return strings.Contains(sc, sx), true
+	}
+	if (c.kind != kList && c.kind != kTuple && c.kind != kSet) || c.obj.more != nil {
+		return false, false
+	}
+	allKnown := true
+	for _, it := range c.obj.items {
+		s, ok := it.text()
+		if ok && s == sx {
+			return true, true
+		}
+		allKnown = allKnown && ok
+	}
+	return false, allKnown
 }
 
 func isNumber(v value) bool { return v.kind == kInt || v.kind == kBool }

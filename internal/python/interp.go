@@ -248,6 +248,20 @@ func (r *run) exec(fr *frame, s stmt) flow {
 		r.importStmt(fr, s)
 	case *importFromStmt:
 		r.importFrom(fr, s)
+	case *assertStmt:
+		r.eval(fr, s.test)
+		if s.msg != nil {
+			r.eval(fr, s.msg)
+		}
+	default:
+		return r.compound(fr, s)
+	}
+	return normal
+}
+
+// compound runs a statement with a body.
+func (r *run) compound(fr *frame, s stmt) flow {
+	switch s := s.(type) {
 	case *ifStmt:
 		return r.ifStmt(fr, s)
 	case *whileStmt:
@@ -262,11 +276,6 @@ func (r *run) exec(fr *frame, s stmt) flow {
 		r.defineFunc(fr, s)
 	case *classDef:
 		r.defineClass(fr, s)
-	case *assertStmt:
-		r.eval(fr, s.test)
-		if s.msg != nil {
-			r.eval(fr, s.msg)
-		}
 	case *matchStmt:
 		return r.matchStmt(fr, s)
 	}

@@ -53,7 +53,21 @@ func (r *run) callLib(fr *frame, name string, c *call) value {
 	if !handled {
 		res = r.generic(fr, c, f, eff)
 	}
-	if c.recv != nil && c.recv.kind == kObject && c.recv.obj.file != nil && c.recv.obj.writer {
+	res = r.place(fr, c, f, described, opens, res, t)
+	if len(f.Removes) > 0 {
+		res = r.removeDeep(res, f.Removes)
+	}
+	r.establish(c, f, facts, res)
+	return res
+}
+
+// place puts what a call produced where it goes (see the package doc):
+// what it is given into the file its object writes, and its effects t
+// into the file it opens or writes, its result, the file of its object,
+// or what it changes; it returns the result.
+func (r *run) place(fr *frame, c *call, f spec.Function, described, opens bool, res value, t taints) value {
+	writer := c.recv != nil && c.recv.kind == kObject && c.recv.obj.file != nil && c.recv.obj.writer
+	if writer {
 		// A method of an object that writes a file: what it is given
 		// goes into the file. A method the table describes
 		// (TarFile.add) takes files by name, and records their content
@@ -77,7 +91,7 @@ func (r *run) callLib(fr *frame, name string, c *call) value {
 		}
 	case f.Returns != "":
 		res = addWhole(res, t)
-	case c.recv != nil && c.recv.kind == kObject && c.recv.obj.file != nil && c.recv.obj.writer:
+	case writer:
 		r.writeFile(c.recv.obj.file, t)
 	case c.stmt:
 		if dst, ok := c.changes(); ok {
@@ -87,10 +101,6 @@ func (r *run) callLib(fr *frame, name string, c *call) value {
 	default:
 		res = addWhole(res, t)
 	}
-	if len(f.Removes) > 0 {
-		res = r.removeDeep(res, f.Removes)
-	}
-	r.establish(c, f, facts, res)
 	return res
 }
 

@@ -16,37 +16,81 @@ func (r *run) binop(fr *frame, op string, a, b value, at node) value {
 			return v
 		}
 	}
+	if v, ok := r.sequenceOp(fr, op, a, b, at); ok {
+		return v
+	}
+	if v, ok := r.setOp(fr, op, a, b, at); ok {
+		return v
+	}
+	if isNumber(a) && isNumber(b) {
+		if n, ok := intOp(op, a, b); ok {
+			v := intValue(n)
+			v.taints = a.taints.union(b.taints)
+			return v
+		}
+	}
+	t := r.deep(a, false).union(r.deep(b, false))
+	switch {
+	case a.kind == kStr || a.kind == kBytes:
+		v := r.fresh(t)
+		v.kind = a.kind
+		return v
+	case isNumber(a) && isNumber(b) && op != "/":
+		return value{kind: kInt, taints: t}
+	case isNumeric(a) && isNumeric(b):
+		return value{kind: kFloat, taints: t}
+	}
+	return value{kind: kUnknown, taints: t, sym: r.newSym()}
+}
+
+// sequenceOp is an operator on strings, lists and tuples: formatting,
+// concatenation, repetition, and a path joined by /.
+func (r *run) sequenceOp(fr *frame, op string, a, b value, at node) (value, bool) {
+	text := a.kind == kStr || a.kind == kBytes
+	seq := a.kind == kList || a.kind == kTuple
 	switch {
 	case op == "%" && a.kind == kStr:
-		return r.percent(fr, a, b, at)
+		return r.percent(fr, a, b, at), true
 	case op == "/" && a.kind == kObject && a.obj.path != nil:
-		return r.pathObject(r.joinPaths([]value{*a.obj.path, b}))
-	case op == "+" && (a.kind == kStr || a.kind == kBytes) && a.kind == b.kind:
-		return strOf(append(append([]part(nil), a.parts...), b.parts...), a.taints.union(b.taints))
-	case op == "+" && (a.kind == kList || a.kind == kTuple) && a.kind == b.kind:
-		out := newList(a.kind, nil)
-		for _, src := range []value{a, b} {
-			for _, it := range src.obj.items {
-				out.obj.push(it)
-			}
-			if src.obj.more != nil {
-				out.obj.addMore(*src.obj.more)
-			}
-			out.obj.whole = out.obj.whole.union(src.obj.whole)
-		}
-		return out
-	case op == "*" && (a.kind == kStr || a.kind == kBytes) && b.kind == kInt:
+		return r.pathObject(r.joinPaths([]value{*a.obj.path, b})), true
+	case op == "+" && text && a.kind == b.kind:
+		return strOf(append(append([]part(nil), a.parts...), b.parts...), a.taints.union(b.taints)), true
+	case op == "+" && seq && a.kind == b.kind:
+		return concat(a, b), true
+	case op == "*" && text && b.kind == kInt:
 		s, ok := a.text()
 		if ok && b.known && b.n >= 0 && int64(len(s))*b.n <= 1<<12 {
 			out := str(strings.Repeat(s, int(b.n)))
 			out.kind, out.taints = a.kind, a.taints.union(b.taints)
-			return out
+			return out, true
 		}
-	case op == "*" && (a.kind == kList || a.kind == kTuple) && b.kind == kInt:
+	case op == "*" && seq && b.kind == kInt:
 		out := newList(a.kind, nil)
 		out.obj.addMore(a.obj.element())
 		out.obj.whole = a.obj.whole.union(b.taints)
-		return out
+		return out, true
+	}
+	return value{}, false
+}
+
+// concat is a + b of lists or tuples.
+func concat(a, b value) value {
+	out := newList(a.kind, nil)
+	for _, src := range []value{a, b} {
+		for _, it := range src.obj.items {
+			out.obj.push(it)
+		}
+		if src.obj.more != nil {
+			out.obj.addMore(*src.obj.more)
+		}
+		out.obj.whole = out.obj.whole.union(src.obj.whole)
+	}
+	return out
+}
+
+// setOp is |, &, - and ^ of sets, and | of dicts.
+func (r *run) setOp(fr *frame, op string, a, b value, at node) (value, bool) {
+	switch {
 	case (op == "|" || op == "&" || op == "-" || op == "^") && a.kind == kSet && b.kind == kSet:
 		out := newList(kSet, nil)
 		out.obj.maker, out.obj.seedText, out.obj.seedSite = a.obj.maker, a.obj.seedText, a.obj.seedSite
@@ -60,31 +104,14 @@ func (r *run) binop(fr *frame, op string, a, b value, at node) value {
 			r.addToSet(fr, out, b, at)
 		}
 		r.seedOrder(fr, out, out.obj.maker, at)
-		return out
+		return out, true
 	case op == "|" && a.kind == kDict && b.kind == kDict:
 		out := value{kind: kDict, obj: &object{}}
 		r.mergeDict(fr, out, a, at)
 		r.mergeDict(fr, out, b, at)
-		return out
-	case a.kind == kInt && b.kind == kInt || a.kind == kBool && b.kind == kInt || a.kind == kInt && b.kind == kBool:
-		if n, ok := intOp(op, a, b); ok {
-			v := intValue(n)
-			v.taints = a.taints.union(b.taints)
-			return v
-		}
+		return out, true
 	}
-	t := r.deep(a, false).union(r.deep(b, false))
-	switch {
-	case a.kind == kStr || a.kind == kBytes:
-		v := r.fresh(t)
-		v.kind = a.kind
-		return v
-	case (a.kind == kInt || a.kind == kBool) && (b.kind == kInt || b.kind == kBool) && op != "/":
-		return value{kind: kInt, taints: t}
-	case isNumeric(a) && isNumeric(b):
-		return value{kind: kFloat, taints: t}
-	}
-	return value{kind: kUnknown, taints: t, sym: r.newSym()}
+	return value{}, false
 }
 
 func isNumeric(v value) bool { return v.kind == kInt || v.kind == kFloat || v.kind == kBool }
@@ -119,11 +146,7 @@ func intOp(op string, a, b value) (int64, bool) {
 		s := x - y
 		return s, (s < x) == (y > 0) || y == 0
 	case "*":
-		hi, lo := bits.Mul64(uint64(abs(x)), uint64(abs(y)))
-		if hi != 0 || lo > math.MaxInt64 {
-			return 0, false
-		}
-		return x * y, true
+		return mul(x, y)
 	case "//", "%":
 		if y == 0 || x == math.MinInt64 && y == -1 {
 			return 0, false
@@ -138,18 +161,35 @@ func intOp(op string, a, b value) (int64, bool) {
 		}
 		return m, true
 	case "**":
-		if y < 0 || y > 62 {
+		return power(x, y)
+	}
+	return bitOp(op, x, y)
+}
+
+func mul(x, y int64) (int64, bool) {
+	hi, lo := bits.Mul64(uint64(abs(x)), uint64(abs(y)))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	return x * y, true
+}
+
+func power(x, y int64) (int64, bool) {
+	if y < 0 || y > 62 {
+		return 0, false
+	}
+	p := int64(1)
+	for i := int64(0); i < y; i++ {
+		var ok bool
+		if p, ok = mul(p, x); !ok {
 			return 0, false
 		}
-		p := int64(1)
-		for i := int64(0); i < y; i++ {
-			hi, lo := bits.Mul64(uint64(abs(p)), uint64(abs(x)))
-			if hi != 0 || lo > math.MaxInt64 {
-				return 0, false
-			}
-			p *= x
-		}
-		return p, true
+	}
+	return p, true
+}
+
+func bitOp(op string, x, y int64) (int64, bool) {
+	switch op {
 	case "<<":
 		if y < 0 || y > 62 || x < 0 || x > math.MaxInt64>>y {
 			return 0, false
@@ -185,8 +225,9 @@ func abs(x int64) int64 {
 // gives text that is not known, made of the argument.
 func (r *run) percent(fr *frame, f, args value, at node) value {
 	s, ok := f.text()
+	unknownText := func() value { return r.fresh(f.taints.union(r.dataOf(fr, args, at))) }
 	if !ok {
-		return r.fresh(f.taints.union(r.dataOf(fr, args, at)))
+		return unknownText()
 	}
 	var positional []value
 	mapping := args.kind == kDict
@@ -199,58 +240,74 @@ func (r *run) percent(fr *frame, f, args value, at node) value {
 	t := f.taints
 	next := 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '%' {
-			parts = append(parts, part{text: string(c)})
+		if s[i] != '%' {
+			parts = append(parts, part{text: s[i : i+1]})
 			continue
 		}
-		j := i + 1
-		var key string
-		if j < len(s) && s[j] == '(' {
-			end := strings.IndexByte(s[j:], ')')
-			if end < 0 {
-				return r.fresh(t.union(r.dataOf(fr, args, at)))
-			}
-			key = s[j+1 : j+end]
-			j += end + 1
+		spec, ok := percentSpec(s, i+1)
+		if !ok {
+			return unknownText()
 		}
-		plain := true
-		for j < len(s) && strings.IndexByte("#0- +123456789.*hlL", s[j]) >= 0 {
-			plain = false
-			j++
-		}
-		if j >= len(s) {
-			return r.fresh(t.union(r.dataOf(fr, args, at)))
-		}
-		conv := s[j]
-		i = j
-		if conv == '%' {
+		i = spec.end
+		if spec.conv == '%' {
 			parts = append(parts, part{text: "%"})
 			continue
 		}
 		var v value
 		switch {
-		case key != "" && mapping:
-			v = r.item(fr, args, str(key), at)
+		case spec.key != "" && mapping:
+			v = r.item(fr, args, str(spec.key), at)
 		case next < len(positional):
 			v = positional[next]
 			next++
 		default:
-			return r.fresh(t.union(r.dataOf(fr, args, at)))
+			return unknownText()
 		}
-		var s value
-		switch {
-		case plain && (conv == 's' || conv == 'r' || conv == 'a'):
-			s = r.toStr(fr, v, conv != 's', at)
-		case plain && (conv == 'd' || conv == 'i' || conv == 'u') && v.kind == kInt && v.known:
-			s = withTaints(str(strconv.FormatInt(v.n, 10)), v.taints)
-		default:
-			s = r.fresh(r.dataOf(fr, v, at))
-		}
-		parts = append(parts, s.parts...)
-		t = t.union(s.taints)
+		out := r.percentField(fr, spec, v, at)
+		parts = append(parts, out.parts...)
+		t = t.union(out.taints)
 	}
 	return strOf(parts, t)
+}
+
+// conversion is one %-conversion of a format: its mapping key, whether it
+// has no flags, width or precision, its letter, and where it ends.
+type conversion struct {
+	key   string
+	plain bool
+	conv  byte
+	end   int
+}
+
+func percentSpec(s string, j int) (conversion, bool) {
+	c := conversion{plain: true}
+	if j < len(s) && s[j] == '(' {
+		end := strings.IndexByte(s[j:], ')')
+		if end < 0 {
+			return c, false
+		}
+		c.key = s[j+1 : j+end]
+		j += end + 1
+	}
+	for j < len(s) && strings.IndexByte("#0- +123456789.*hlL", s[j]) >= 0 {
+		c.plain = false
+		j++
+	}
+	if j >= len(s) {
+		return c, false
+	}
+	c.conv, c.end = s[j], j
+	return c, true
+}
+
+func (r *run) percentField(fr *frame, c conversion, v value, at node) value {
+	switch {
+	case c.plain && (c.conv == 's' || c.conv == 'r' || c.conv == 'a'):
+		return r.toStr(fr, v, c.conv != 's', at)
+	case c.plain && (c.conv == 'd' || c.conv == 'i' || c.conv == 'u') && v.kind == kInt && v.known:
+		return withTaints(str(strconv.FormatInt(v.n, 10)), v.taints)
+	}
+	return r.fresh(r.dataOf(fr, v, at))
 }
 
 // hStrFormat is str.format: fields {}, {0}, {name}, {0.attr}, {x[0]},

@@ -1477,70 +1477,66 @@ func unescape(s string, raw, bytes bool) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 == len(s) {
-			b.WriteByte(c)
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
 			continue
 		}
-		i++
-		switch e := s[i]; e {
-		case '\n':
-		case '\r':
-			if i+1 < len(s) && s[i+1] == '\n' {
-				i++
-			}
-		case '\\', '\'', '"':
-			b.WriteByte(e)
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte('\v')
-		case 'x', 'u', 'U':
-			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
-			if (e != 'x' && bytes) || i+1+n > len(s) {
-				b.WriteByte('\\')
-				b.WriteByte(e)
-				continue
-			}
-			v, err := strconv.ParseUint(s[i+1:i+1+n], 16, 32)
-			if err != nil {
-				b.WriteByte('\\')
-				b.WriteByte(e)
-				continue
-			}
-			if bytes {
-				b.WriteByte(byte(v))
-			} else {
-				b.WriteRune(rune(v))
-			}
-			i += n
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j := i
-			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
-				j++
-			}
-			v, _ := strconv.ParseUint(s[i:j], 8, 32)
-			if bytes {
-				b.WriteByte(byte(v))
-			} else {
-				b.WriteRune(rune(v))
-			}
-			i = j - 1
-		default:
-			// \N{NAME} and unknown escapes stay as written.
-			b.WriteByte('\\')
-			b.WriteByte(e)
-		}
+		i += escape(&b, s, i+1, bytes)
 	}
 	return b.String()
+}
+
+// simpleEscapes are the escapes of one character.
+var simpleEscapes = map[byte]string{
+	'\n': "", '\\': `\`, '\'': "'", '"': `"`, 'a': "\a", 'b': "\b", 'f': "\f", 'n': "\n", 'r': "\r", 't': "\t", 'v': "\v",
+}
+
+// escape writes what the escape whose letter is at s[i] stands for and
+// returns how many bytes it took. \N{NAME} and unknown escapes stay as
+// written.
+func escape(b *strings.Builder, s string, i int, bytes bool) int {
+	e := s[i]
+	if out, ok := simpleEscapes[e]; ok {
+		b.WriteString(out)
+		return 1
+	}
+	var n, base int
+	switch {
+	case e == '\r':
+		if i+1 < len(s) && s[i+1] == '\n' {
+			return 2
+		}
+		return 1
+	case e == 'x':
+		n, base = 2, 16
+	case (e == 'u' || e == 'U') && !bytes:
+		n, base = map[byte]int{'u': 4, 'U': 8}[e], 16
+	case e >= '0' && e <= '7':
+		for n = 1; n < 3 && i+n < len(s) && s[i+n] >= '0' && s[i+n] <= '7'; n++ {
+		}
+		if v, err := strconv.ParseUint(s[i:i+n], 8, 32); err == nil {
+			writeCode(b, v, bytes)
+		}
+		return n
+	}
+	digits := ""
+	if base != 0 && i+1+n <= len(s) {
+		digits = s[i+1 : i+1+n]
+	}
+	v, err := strconv.ParseUint(digits, base, 32)
+	if base == 0 || err != nil {
+		b.WriteByte('\\')
+		b.WriteByte(e)
+		return 1
+	}
+	writeCode(b, v, bytes)
+	return 1 + n
+}
+
+func writeCode(b *strings.Builder, v uint64, bytes bool) {
+	if bytes {
+		b.WriteByte(byte(v))
+	} else {
+		b.WriteRune(rune(v))
+	}
 }

@@ -116,25 +116,34 @@ func deepBlocks(n int) string {
 
 // dump renders a tree as a compact s-expression, for the parser's table.
 func dump(n node) string {
+	for _, d := range []func(node) (string, bool){dumpAtom, dumpExpr, dumpSimple, dumpCompound} {
+		if s, ok := d(n); ok {
+			return s
+		}
+	}
+	return fmt.Sprintf("?%T", n)
+}
+
+func dumpAtom(n node) (string, bool) {
 	switch n := n.(type) {
 	case nil:
-		return "_"
+		return "_", true
 	case *nameExpr:
-		return n.id
+		return n.id, true
 	case *constExpr:
 		switch n.kind {
 		case cStr:
-			return strconv.Quote(n.s)
+			return strconv.Quote(n.s), true
 		case cBytes:
-			return "b" + strconv.Quote(n.s)
+			return "b" + strconv.Quote(n.s), true
 		case cNone:
-			return "None"
+			return "None", true
 		case cBool:
-			return strconv.FormatBool(n.b)
+			return strconv.FormatBool(n.b), true
 		case cEllipsis:
-			return "..."
+			return "...", true
 		}
-		return n.s
+		return n.s, true
 	case *fstringExpr:
 		var parts []string
 		for _, p := range n.parts {
@@ -151,13 +160,19 @@ func dump(n node) string {
 			}
 			parts = append(parts, s+"}")
 		}
-		return "(f " + strings.Join(parts, " ") + ")"
+		return "(f " + strings.Join(parts, " ") + ")", true
+	}
+	return "", false
+}
+
+func dumpExpr(n node) (string, bool) {
+	switch n := n.(type) {
 	case *attrExpr:
-		return "(. " + dump(n.x) + " " + n.name + ")"
+		return "(. " + dump(n.x) + " " + n.name + ")", true
 	case *subscriptExpr:
-		return "([] " + dump(n.x) + " " + dump(n.index) + ")"
+		return "([] " + dump(n.x) + " " + dump(n.index) + ")", true
 	case *sliceExpr:
-		return "(: " + dump(n.lo) + " " + dump(n.hi) + " " + dump(n.step) + ")"
+		return "(: " + dump(n.lo) + " " + dump(n.hi) + " " + dump(n.step) + ")", true
 	case *callExpr:
 		s := "(call " + dump(n.fn)
 		for _, a := range n.args {
@@ -166,31 +181,31 @@ func dump(n node) string {
 		for _, k := range n.kw {
 			s += " " + cmp(k.name, "**") + "=" + dump(k.x)
 		}
-		return s + ")"
+		return s + ")", true
 	case *binExpr:
-		return "(" + n.op + " " + dump(n.l) + " " + dump(n.r) + ")"
+		return "(" + n.op + " " + dump(n.l) + " " + dump(n.r) + ")", true
 	case *unaryExpr:
-		return "(" + n.op + " " + dump(n.x) + ")"
+		return "(" + n.op + " " + dump(n.x) + ")", true
 	case *boolExpr:
-		return "(" + n.op + " " + dumps(n.xs) + ")"
+		return "(" + n.op + " " + dumps(n.xs) + ")", true
 	case *compareExpr:
 		s := "(cmp " + dump(n.l)
 		for i, op := range n.ops {
 			s += " " + op + " " + dump(n.rs[i])
 		}
-		return s + ")"
+		return s + ")", true
 	case *ifExpr:
-		return "(if " + dump(n.test) + " " + dump(n.body) + " " + dump(n.orelse) + ")"
+		return "(if " + dump(n.test) + " " + dump(n.body) + " " + dump(n.orelse) + ")", true
 	case *lambdaExpr:
-		return "(lambda " + dumpParams(n.params) + " " + dump(n.body) + ")"
+		return "(lambda " + dumpParams(n.params) + " " + dump(n.body) + ")", true
 	case *seqExpr:
-		return "(" + [...]string{"tuple", "list", "set"}[n.kind] + " " + dumps(n.xs) + ")"
+		return "(" + [...]string{"tuple", "list", "set"}[n.kind] + " " + dumps(n.xs) + ")", true
 	case *dictExpr:
 		var parts []string
 		for i, v := range n.vals {
 			parts = append(parts, dump(n.keys[i])+":"+dump(v))
 		}
-		return "(dict " + strings.Join(parts, " ") + ")"
+		return "(dict " + strings.Join(parts, " ") + ")", true
 	case *compExpr:
 		s := "(" + [...]string{"listcomp", "setcomp", "dictcomp", "genexp"}[n.kind] + " "
 		if n.key != nil {
@@ -203,62 +218,80 @@ func dump(n node) string {
 				s += " if " + dump(c)
 			}
 		}
-		return s + ")"
+		return s + ")", true
+	}
+	return dumpMore(n)
+}
+
+func dumpMore(n node) (string, bool) {
+	switch n := n.(type) {
 	case *starredExpr:
-		return "*" + dump(n.x)
+		return "*" + dump(n.x), true
 	case *namedExpr:
-		return "(:= " + n.target + " " + dump(n.x) + ")"
+		return "(:= " + n.target + " " + dump(n.x) + ")", true
 	case *yieldExpr:
 		if n.from {
-			return "(yield-from " + dump(n.x) + ")"
+			return "(yield-from " + dump(n.x) + ")", true
 		}
-		return "(yield " + dump(n.x) + ")"
+		return "(yield " + dump(n.x) + ")", true
 	case *awaitExpr:
-		return "(await " + dump(n.x) + ")"
+		return "(await " + dump(n.x) + ")", true
+	}
+	return "", false
+}
+
+func dumpSimple(n node) (string, bool) {
+	switch n := n.(type) {
 	case *exprStmt:
-		return dump(n.x)
+		return dump(n.x), true
 	case *assignStmt:
-		return "(= " + dumps(n.targets) + " " + dump(n.x) + ")"
+		return "(= " + dumps(n.targets) + " " + dump(n.x) + ")", true
 	case *augAssignStmt:
-		return "(" + n.op + "= " + dump(n.target) + " " + dump(n.x) + ")"
+		return "(" + n.op + "= " + dump(n.target) + " " + dump(n.x) + ")", true
 	case *annAssignStmt:
-		return "(ann " + dump(n.target) + " " + dump(n.x) + ")"
+		return "(ann " + dump(n.target) + " " + dump(n.x) + ")", true
 	case *delStmt:
-		return "(del " + dumps(n.targets) + ")"
+		return "(del " + dumps(n.targets) + ")", true
 	case *jumpStmt:
-		return n.kind
+		return n.kind, true
 	case *returnStmt:
-		return "(return " + dump(n.x) + ")"
+		return "(return " + dump(n.x) + ")", true
 	case *raiseStmt:
-		return "(raise " + dump(n.x) + " " + dump(n.cause) + ")"
+		return "(raise " + dump(n.x) + " " + dump(n.cause) + ")", true
 	case *scopeStmt:
 		kw := "nonlocal"
 		if n.global {
 			kw = "global"
 		}
-		return "(" + kw + " " + strings.Join(n.names, " ") + ")"
+		return "(" + kw + " " + strings.Join(n.names, " ") + ")", true
 	case *importStmt:
-		return "(import " + dumpAliases(n.names) + ")"
+		return "(import " + dumpAliases(n.names) + ")", true
 	case *importFromStmt:
-		return "(from " + strings.Repeat(".", n.level) + n.module + " " + dumpAliases(n.names) + ")"
+		return "(from " + strings.Repeat(".", n.level) + n.module + " " + dumpAliases(n.names) + ")", true
+	}
+	return "", false
+}
+
+func dumpCompound(n node) (string, bool) {
+	switch n := n.(type) {
 	case *ifStmt:
-		return "(if " + dump(n.test) + " " + block(n.body) + " " + block(n.orelse) + ")"
+		return "(if " + dump(n.test) + " " + block(n.body) + " " + block(n.orelse) + ")", true
 	case *whileStmt:
-		return "(while " + dump(n.test) + " " + block(n.body) + " " + block(n.orelse) + ")"
+		return "(while " + dump(n.test) + " " + block(n.body) + " " + block(n.orelse) + ")", true
 	case *forStmt:
-		return "(for " + dump(n.target) + " " + dump(n.iter) + " " + block(n.body) + " " + block(n.orelse) + ")"
+		return "(for " + dump(n.target) + " " + dump(n.iter) + " " + block(n.body) + " " + block(n.orelse) + ")", true
 	case *tryStmt:
 		s := "(try " + block(n.body)
 		for _, h := range n.handlers {
 			s += " (except " + dump(h.typ) + " " + cmp(h.name, "_") + " " + block(h.body) + ")"
 		}
-		return s + " " + block(n.orelse) + " " + block(n.finally) + ")"
+		return s + " " + block(n.orelse) + " " + block(n.finally) + ")", true
 	case *withStmt:
 		var items []string
 		for _, it := range n.items {
 			items = append(items, dump(it.ctx)+" as "+dump(it.vars))
 		}
-		return "(with " + strings.Join(items, ", ") + " " + block(n.body) + ")"
+		return "(with " + strings.Join(items, ", ") + " " + block(n.body) + ")", true
 	case *funcDef:
 		s := "(def " + n.name + " " + dumpParams(n.params) + " " + block(n.body)
 		if len(n.decorators) > 0 {
@@ -267,19 +300,19 @@ func dump(n node) string {
 		if n.generator {
 			s += " generator"
 		}
-		return s + ")"
+		return s + ")", true
 	case *classDef:
-		return "(class " + n.name + " " + dumps(n.bases) + " " + block(n.body) + ")"
+		return "(class " + n.name + " " + dumps(n.bases) + " " + block(n.body) + ")", true
 	case *assertStmt:
-		return "(assert " + dump(n.test) + " " + dump(n.msg) + ")"
+		return "(assert " + dump(n.test) + " " + dump(n.msg) + ")", true
 	case *matchStmt:
 		s := "(match " + dump(n.subject)
 		for _, c := range n.cases {
 			s += " (case " + dump(c.pattern) + " " + dump(c.guard) + " " + block(c.body) + ")"
 		}
-		return s + ")"
+		return s + ")", true
 	}
-	return fmt.Sprintf("?%T", n)
+	return "", false
 }
 
 func dumps[N node](xs []N) string {

@@ -240,8 +240,10 @@ func (lx *lexer) next() error {
 		lx.i++
 		return nil
 	case c == '#':
-		for lx.i < len(lx.src) && lx.src[lx.i] != '\n' {
-			lx.i++
+		if k := strings.IndexByte(lx.src[lx.i:], '\n'); k >= 0 {
+			lx.i += k
+		} else {
+			lx.i = len(lx.src)
 		}
 		return nil
 	case c == '\n':
@@ -272,23 +274,29 @@ func (lx *lexer) next() error {
 		}
 		return lx.emit(tName, start, line)
 	}
+	return lx.operator(start, line)
+}
+
+// operator reads an operator or a delimiter, keeping count of brackets.
+func (lx *lexer) operator(start, line int) error {
 	for _, op := range operators {
-		if strings.HasPrefix(lx.src[lx.i:], op) {
-			lx.i += len(op)
-			switch op {
-			case "(", "[", "{":
-				lx.depth++
-				if lx.depth > maxNesting {
-					return lx.errorf("brackets nested more than %d deep", maxNesting)
-				}
-			case ")", "]", "}":
-				if lx.depth == 0 || lx.inExpr && lx.depth == 1 {
-					return lx.errorf("unmatched %q", op)
-				}
-				lx.depth--
-			}
-			return lx.emit(tOp, start, line)
+		if !strings.HasPrefix(lx.src[lx.i:], op) {
+			continue
 		}
+		lx.i += len(op)
+		switch op {
+		case "(", "[", "{":
+			lx.depth++
+			if lx.depth > maxNesting {
+				return lx.errorf("brackets nested more than %d deep", maxNesting)
+			}
+		case ")", "]", "}":
+			if lx.depth == 0 || lx.inExpr && lx.depth == 1 {
+				return lx.errorf("unmatched %q", op)
+			}
+			lx.depth--
+		}
+		return lx.emit(tOp, start, line)
 	}
 	r, _ := utf8.DecodeRuneInString(lx.src[lx.i:])
 	return lx.errorf("invalid character %q", r)
@@ -472,30 +480,11 @@ func scanField(s string, i, depth int) (f field, lines int, err error) {
 				i++
 			}
 			continue
-		case c == '"' || c == '\'':
-			j, n, err := scanString(s, i, "", depth+1)
+		case c == '"' || c == '\'' || isNameStart(s, i):
+			j, n, err := scanWord(s, i, depth)
 			lines += n
 			if err != nil {
 				return f, lines, err
-			}
-			i = j
-			continue
-		case isNameStart(s, i):
-			j := i
-			for j < len(s) {
-				n, ok := isNameByte(s, j)
-				if !ok {
-					break
-				}
-				j += n
-			}
-			if j < len(s) && (s[j] == '"' || s[j] == '\'') && isStringPrefix(s[i:j]) {
-				k, n, err := scanString(s, j, strings.ToLower(s[i:j]), depth+1)
-				lines += n
-				if err != nil {
-					return f, lines, err
-				}
-				j = k
 			}
 			i = j
 			continue
@@ -510,26 +499,8 @@ func scanField(s string, i, depth int) (f field, lines int, err error) {
 			}
 			level--
 		case level == 0 && c == '!' && !strings.HasPrefix(s[i:], "!="):
-			// A conversion: !r, !s, !a, then the spec or the end.
-			f.exprEnd = i
-			if i+1 < len(s) {
-				f.conv = s[i+1]
-			}
-			i++
-			for i < len(s) && s[i] != ':' && s[i] != '}' && s[i] != '\n' {
-				i++
-			}
-			switch {
-			case i < len(s) && s[i] == '}':
-				f.end = i + 1
-				return f, lines, nil
-			case i < len(s) && s[i] == ':':
-				f.specStart = i + 1
-				j, n, err := scanSpec(s, i+1, depth)
-				f.end = j
-				return f, lines + n, err
-			}
-			return f, lines, fmt.Errorf("f-string: expecting '}'")
+			f, n, err := scanConversion(s, i, depth)
+			return f, lines + n, err
 		case level == 0 && c == ':':
 			f.exprEnd, f.specStart = i, i+1
 			j, n, err := scanSpec(s, i+1, depth)
@@ -539,6 +510,49 @@ func scanField(s string, i, depth int) (f field, lines int, err error) {
 		i++
 	}
 	return f, lines, fmt.Errorf("f-string: expecting '}'")
+}
+
+// scanWord skips a name, or a string literal with its prefix, in the
+// expression of a field.
+func scanWord(s string, i, depth int) (end, lines int, err error) {
+	j := i
+	if isNameStart(s, i) {
+		for j < len(s) {
+			n, ok := isNameByte(s, j)
+			if !ok {
+				break
+			}
+			j += n
+		}
+	}
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') && (j == i || isStringPrefix(s[i:j])) {
+		return scanString(s, j, strings.ToLower(s[i:j]), depth+1)
+	}
+	return j, 0, nil
+}
+
+// scanConversion reads a field's conversion at s[i] (!r, !s, !a) and
+// what follows it: the spec, or the end.
+func scanConversion(s string, i, depth int) (f field, lines int, err error) {
+	f.exprEnd = i
+	if i+1 < len(s) {
+		f.conv = s[i+1]
+	}
+	i++
+	for i < len(s) && s[i] != ':' && s[i] != '}' && s[i] != '\n' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '}':
+		f.end = i + 1
+		return f, 0, nil
+	case i < len(s) && s[i] == ':':
+		f.specStart = i + 1
+		j, n, err := scanSpec(s, i+1, depth)
+		f.end = j
+		return f, n, err
+	}
+	return f, 0, fmt.Errorf("f-string: expecting '}'")
 }
 
 // scanSpec finds the end of a format spec and of the field it closes.

@@ -19,145 +19,182 @@ func walkStmts(body []stmt, f func(node) bool) {
 
 // children lists the nodes directly under n, in the order written.
 func children(n node) []node {
-	var out []node
-	add := func(xs ...node) {
-		for _, x := range xs {
-			if x != nil {
-				out = append(out, x)
-			}
+	var c kids
+	if x, ok := n.(expr); ok && c.expr(x) {
+		return c.nodes
+	}
+	c.stmt(n)
+	return c.nodes
+}
+
+// kids collects a node's children.
+type kids struct{ nodes []node }
+
+func (c *kids) add(xs ...node) {
+	for _, x := range xs {
+		if x != nil {
+			c.nodes = append(c.nodes, x)
 		}
 	}
-	addExprs := func(xs []expr) {
-		for _, x := range xs {
-			add(x)
-		}
+}
+
+func (c *kids) exprs(xs []expr) {
+	for _, x := range xs {
+		c.add(x)
 	}
-	addStmts := func(xs []stmt) {
-		for _, x := range xs {
-			add(x)
-		}
+}
+
+func (c *kids) stmts(xs []stmt) {
+	for _, x := range xs {
+		c.add(x)
 	}
-	var addParts func([]fpart)
-	addParts = func(ps []fpart) {
-		for _, p := range ps {
-			if p.x != nil {
-				add(p.x)
-			}
-			addParts(p.spec)
-		}
+}
+
+func (c *kids) parts(ps []fpart) {
+	for _, p := range ps {
+		c.add(p.x)
+		c.parts(p.spec)
 	}
+}
+
+// expr adds the children of an expression; it says whether n is one.
+func (c *kids) expr(n expr) bool {
 	switch n := n.(type) {
 	case *fstringExpr:
-		addParts(n.parts)
+		c.parts(n.parts)
 	case *attrExpr:
-		add(n.x)
+		c.add(n.x)
 	case *subscriptExpr:
-		add(n.x, n.index)
+		c.add(n.x, n.index)
 	case *sliceExpr:
-		add(n.lo, n.hi, n.step)
+		c.add(n.lo, n.hi, n.step)
 	case *callExpr:
-		add(n.fn)
-		addExprs(n.args)
+		c.add(n.fn)
+		c.exprs(n.args)
 		for _, k := range n.kw {
-			add(k.x)
+			c.add(k.x)
 		}
 	case *binExpr:
-		add(n.l, n.r)
+		c.add(n.l, n.r)
 	case *unaryExpr:
-		add(n.x)
+		c.add(n.x)
 	case *boolExpr:
-		addExprs(n.xs)
+		c.exprs(n.xs)
 	case *compareExpr:
-		add(n.l)
-		addExprs(n.rs)
+		c.add(n.l)
+		c.exprs(n.rs)
 	case *ifExpr:
-		add(n.body, n.test, n.orelse)
+		c.add(n.body, n.test, n.orelse)
 	case *lambdaExpr:
 		for _, p := range n.params {
-			add(p.def)
+			c.add(p.def)
 		}
-		add(n.body)
+		c.add(n.body)
+	default:
+		return c.moreExpr(n)
+	}
+	return true
+}
+
+func (c *kids) moreExpr(n expr) bool {
+	switch n := n.(type) {
 	case *seqExpr:
-		addExprs(n.xs)
+		c.exprs(n.xs)
 	case *dictExpr:
 		for i := range n.vals {
-			add(n.keys[i], n.vals[i])
+			c.add(n.keys[i], n.vals[i])
 		}
 	case *compExpr:
 		for _, g := range n.gens {
-			add(g.target, g.iter)
-			addExprs(g.ifs)
+			c.add(g.target, g.iter)
+			c.exprs(g.ifs)
 		}
-		add(n.key, n.elt)
+		c.add(n.key, n.elt)
 	case *starredExpr:
-		add(n.x)
+		c.add(n.x)
 	case *namedExpr:
-		add(n.x)
+		c.add(n.x)
 	case *yieldExpr:
-		add(n.x)
+		c.add(n.x)
 	case *awaitExpr:
-		add(n.x)
+		c.add(n.x)
+	case *nameExpr, *constExpr:
+	default:
+		return false
+	}
+	return true
+}
+
+// stmt adds the children of a statement.
+func (c *kids) stmt(n node) {
+	switch n := n.(type) {
 	case *exprStmt:
-		add(n.x)
+		c.add(n.x)
 	case *assignStmt:
-		addExprs(n.targets)
-		add(n.x)
+		c.exprs(n.targets)
+		c.add(n.x)
 	case *augAssignStmt:
-		add(n.target, n.x)
+		c.add(n.target, n.x)
 	case *annAssignStmt:
-		add(n.target, n.x)
+		c.add(n.target, n.x)
 	case *delStmt:
-		addExprs(n.targets)
+		c.exprs(n.targets)
 	case *returnStmt:
-		add(n.x)
+		c.add(n.x)
 	case *raiseStmt:
-		add(n.x, n.cause)
+		c.add(n.x, n.cause)
+	case *assertStmt:
+		c.add(n.test, n.msg)
+	default:
+		c.compound(n)
+	}
+}
+
+func (c *kids) compound(n node) {
+	switch n := n.(type) {
 	case *ifStmt:
-		add(n.test)
-		addStmts(n.body)
-		addStmts(n.orelse)
+		c.add(n.test)
+		c.stmts(n.body)
+		c.stmts(n.orelse)
 	case *whileStmt:
-		add(n.test)
-		addStmts(n.body)
-		addStmts(n.orelse)
+		c.add(n.test)
+		c.stmts(n.body)
+		c.stmts(n.orelse)
 	case *forStmt:
-		add(n.target, n.iter)
-		addStmts(n.body)
-		addStmts(n.orelse)
+		c.add(n.target, n.iter)
+		c.stmts(n.body)
+		c.stmts(n.orelse)
 	case *tryStmt:
-		addStmts(n.body)
+		c.stmts(n.body)
 		for _, h := range n.handlers {
-			add(h.typ)
-			addStmts(h.body)
+			c.add(h.typ)
+			c.stmts(h.body)
 		}
-		addStmts(n.orelse)
-		addStmts(n.finally)
+		c.stmts(n.orelse)
+		c.stmts(n.finally)
 	case *withStmt:
 		for _, it := range n.items {
-			add(it.ctx, it.vars)
+			c.add(it.ctx, it.vars)
 		}
-		addStmts(n.body)
+		c.stmts(n.body)
 	case *funcDef:
-		addExprs(n.decorators)
+		c.exprs(n.decorators)
 		for _, p := range n.params {
-			add(p.def)
+			c.add(p.def)
 		}
-		addStmts(n.body)
+		c.stmts(n.body)
 	case *classDef:
-		addExprs(n.decorators)
-		addExprs(n.bases)
+		c.exprs(n.decorators)
+		c.exprs(n.bases)
 		for _, k := range n.kw {
-			add(k.x)
+			c.add(k.x)
 		}
-		addStmts(n.body)
-	case *assertStmt:
-		add(n.test, n.msg)
+		c.stmts(n.body)
 	case *matchStmt:
-		add(n.subject)
-		for _, c := range n.cases {
-			add(c.pattern, c.guard)
-			addStmts(c.body)
+		c.add(n.subject)
+		for _, mc := range n.cases {
+			c.add(mc.pattern, mc.guard)
+			c.stmts(mc.body)
 		}
 	}
-	return out
 }

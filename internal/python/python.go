@@ -29,14 +29,16 @@
 // The conditions of the table's effects and facts see these facts of a
 // call:
 //
-//   - argN:known and argN=VALUE: positional argument N (from 0) is known,
-//     and its value (a literal, or computed from literals; a library
-//     name such as py_compile.PycInvalidationMode.CHECKED_HASH);
-//   - argN:str: it is, or may be, a string;
-//   - argN:fixed: nothing that varies went into it (random.seed of a
-//     constant or of an argument);
-//   - args:N: the number of positional arguments;
-//   - NAME=VALUE or NAME=?: a keyword argument, with its value when known;
+//   - argN:fixed, argN:str, argN:known and argN=VALUE, in that order, for
+//     positional argument N (from 0): nothing that varies went into it
+//     (random.seed of a constant or of an argument); it is, or may be, a
+//     string; its value is known; and that value (a literal, or computed
+//     from literals; a library name such as
+//     py_compile.PycInvalidationMode.CHECKED_HASH). The order lets a
+//     guard's last word be the value (random.seed(None) is no seed);
+//   - args:N: the number of positional arguments, and args:? when a *args
+//     of unknown length was given;
+//   - NAME:fixed, and NAME=VALUE or NAME=?, for a keyword argument;
 //   - env:NAME=VALUE: the program's environment, as it got it (Program.Env)
 //     and as it changed it (os.environ[NAME] = …);
 //   - sorted: the call's result goes straight into a function whose entry
@@ -46,12 +48,18 @@
 //
 // Effects land where the value they describe goes: into the result; into
 // the file a call opens for writing (its "opens") or writes (its
-// "writes"); into the file of the object whose method it is, when that
-// object writes one (TarFile.add records a file's mtime in the archive);
-// and, for a call whose result is dropped, into the container it changes
-// (random.shuffle(names)). Attribute entries work the same way
-// (os.stat_result.st_mtime); a module attribute's effects apply when it
-// is used as a value (time.timezone printed).
+// "writes", whose path may get an extension: shutil.make_archive); into
+// the file of the object whose method it is, when that object writes one
+// and the entry returns nothing (TarFile.add records a file's mtime in the
+// archive); and, for a call whose result is dropped, into the container
+// it changes (random.shuffle(names)). Attribute entries work the same way
+// (os.stat_result.st_mtime), and setting an attribute whose entry removes
+// a value takes it out of the object (TarInfo.mtime = 0). A module
+// attribute's effects apply when it is used as a value (time.timezone
+// printed). The order of a set of strings is the table's entries set and
+// frozenset, realised when the set is iterated, printed or listed.
+//
+// docs/specs.md ("Functions of Python") says the same for users.
 package python
 
 import (

@@ -56,8 +56,8 @@ func (f *fakeRunner) Run(p code.Program) code.Outcome {
 
 func (f *fakeRunner) Uses(string, string) []string { return nil }
 
-// program is a row's program: inline code with the outputs out and
-// out.tar.gz, unless the row says otherwise.
+// program is a row's program: inline code with the outputs out,
+// out.tar.gz, dist/pkg.tar.gz and the directory outdir.
 type program struct {
 	args  []string // "?" is an argument the reader cannot know
 	env   []string
@@ -67,7 +67,7 @@ type program struct {
 
 func read(t *testing.T, src string, p program) (code.Outcome, *fakeRunner) {
 	t.Helper()
-	prog := code.Program{Language: code.Python, Text: src, Outputs: []string{"out", "out.tar.gz", "outdir"}, Env: p.env, File: p.file, Site: effect.Site{Line: 1}}
+	prog := code.Program{Language: code.Python, Text: src, Outputs: []string{"out", "out.tar.gz", "dist/pkg.tar.gz", "outdir"}, Env: p.env, File: p.file, Site: effect.Site{Line: 1}}
 	if p.file != "" {
 		prog.Site = effect.Site{File: p.file, Line: 1}
 	}
@@ -208,6 +208,7 @@ func TestMachine(t *testing.T) {
 		{"relative path kept", "import sys\nprint(sys.argv[1])", nil, program{args: []string{"in.txt"}}},
 		{"pathlib cwd", "from pathlib import Path\nprint(Path.cwd())", []string{"stdout pwd Path.cwd()"}, program{}},
 		{"pathlib resolve", "from pathlib import Path\nprint(Path('x').resolve())", []string{"stdout pwd Path('x').resolve()"}, program{}},
+		{"pathlib absolute", "from pathlib import Path\nprint(Path('x').absolute())", []string{"stdout pwd Path('x').absolute()"}, program{}},
 		{"pathlib name", "from pathlib import Path\nprint(Path('a/b.txt').name)", nil, program{}},
 		{"__file__ printed", "print(__file__)", []string{"stdout pwd __file__"}, program{file: "tools/gen.py"}},
 		{"__file__ names a data file", "import os\nhere = os.path.dirname(__file__)\nprint(open(os.path.join(here, 'data.txt')).read())", nil, program{file: "tools/gen.py"}},
@@ -238,6 +239,9 @@ func TestListings(t *testing.T) {
 		{"walk", "import os\nfor root, dirs, files in os.walk('d'):\n    for f in files:\n        print(os.path.join(root, f))", []string{"stdout order os.walk('d')"}, program{}},
 		{"pathlib iterdir", "from pathlib import Path\nfor p in Path('d').iterdir():\n    print(p.name)", []string{"stdout order Path('d').iterdir()"}, program{}},
 		{"pathlib glob sorted", "from pathlib import Path\nfor p in sorted(Path('d').glob('*.py')):\n    print(p)", nil, program{}},
+		{"scandir", "import os\nfor e in os.scandir('d'):\n    print(e.name)", []string{"stdout order os.scandir('d')"}, program{}},
+		{"iglob sorted", "import glob\nfor p in sorted(glob.iglob('d/*')):\n    print(p)", nil, program{}},
+		{"walk sorted whole", "import os\nfor root, dirs, files in sorted(os.walk('d')):\n    print(root)", nil, program{}},
 		{"listing into an output", "import os\nwith open('out', 'w') as f:\n    for n in os.listdir('d'):\n        f.write(n + '\\n')", []string{"file order os.listdir('d')"}, program{}},
 		{"listing joined sorted into an output", "import os\nwith open('out', 'w') as f:\n    f.write('\\n'.join(sorted(os.listdir('d'))))", nil, program{}},
 	})
@@ -315,6 +319,16 @@ func TestArchives(t *testing.T) {
 		{"gzip compress with mtime", "import gzip\nopen('out', 'wb').write(gzip.compress(b'x', mtime=0))", nil, program{}},
 		{"make_archive gztar", "import shutil\nshutil.make_archive('out', 'gztar', 'data')", []string{
 			"file mtime shutil.make_archive('out', 'gztar', 'data')", "file owner shutil.make_archive('out', 'gztar', 'data')", "file clock shutil.make_archive('out', 'gztar', 'data')"}, program{}},
+		{"make_archive adds the extension", "import shutil\nshutil.make_archive('dist/pkg', 'gztar', 'data', owner='root', group='root')", []string{
+			"file mtime shutil.make_archive('dist/pkg', 'gztar', 'data', owner='root', group='root')",
+			"file clock shutil.make_archive('dist/pkg', 'gztar', 'data', owner='root', group='root')"}, program{}},
+		{"make_archive elsewhere", "import shutil\nshutil.make_archive('/tmp/pkg', 'gztar', 'data')", nil, program{}},
+		{"make_archive zip", "import shutil\nshutil.make_archive('out', 'zip', 'data')", []string{
+			"file mtime shutil.make_archive('out', 'zip', 'data')", "file order shutil.make_archive('out', 'zip', 'data')"}, program{}},
+		{"make_archive tar with owners", "import shutil\nshutil.make_archive('out', 'tar', 'data', owner='root', group='root')", []string{
+			"file mtime shutil.make_archive('out', 'tar', 'data', owner='root', group='root')"}, program{}},
+		{"tar of files whose times were set", "import os, tarfile\nos.utime('data/a', (0, 0))\nwith tarfile.open('out', 'w') as tar:\n    tar.add('data/a')", []string{
+			"file owner tar.add('data/a')", "file mode tar.add('data/a')"}, program{}},
 		{"py_compile", "import py_compile\npy_compile.compile('tool.py', cfile='out')", []string{"file mtime py_compile.compile('tool.py', cfile='out')"}, program{}},
 		{"py_compile under SOURCE_DATE_EPOCH", "import py_compile\npy_compile.compile('tool.py', cfile='out')", nil, program{env: []string{"SOURCE_DATE_EPOCH=0"}}},
 		{"py_compile checked hash", "import py_compile\npy_compile.compile('tool.py', 'out', invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)", nil, program{}},
@@ -352,6 +366,11 @@ func TestSinks(t *testing.T) {
 		{"output file or stdout", "import sys, time\nout = open(sys.argv[1], 'w') if len(sys.argv) > 1 else sys.stdout\nout.write(str(time.time()))", []string{"stdout clock time.time()", "file clock time.time()"}, program{args: []string{"?"}}},
 		{"stdout rebound to a file", "import sys, time\nsys.stdout = open('out', 'w')\nprint(time.time())", []string{"file clock time.time()"}, program{}},
 		{"StringIO then printed", "import io, time\nbuf = io.StringIO()\nbuf.write(str(time.time()))\nprint(buf.getvalue())", []string{"stdout clock time.time()"}, program{}},
+		{"copytree of a directory the program wrote", "import os, shutil, tempfile, time\nd = tempfile.mkdtemp()\nopen(os.path.join(d, 'stamp'), 'w').write(str(time.time()))\nshutil.copytree(d, 'outdir')", []string{"file clock time.time()"}, program{}},
+		{"move into the output", "import os, shutil\nopen('/tmp/p', 'w').write(str(os.getpid()))\nshutil.move('/tmp/p', 'out')", []string{"file pid os.getpid()"}, program{}},
+		{"exclusive creation", "import os\nwith open('out', 'x') as f:\n    f.write(str(os.getpid()))", []string{"file pid os.getpid()"}, program{}},
+		{"pathlib write_bytes", "import os\nfrom pathlib import Path\nPath('out').write_bytes(os.urandom(4))", []string{"file urandom os.urandom(4)"}, program{}},
+		{"named temporary file", "import os, tempfile\nwith tempfile.NamedTemporaryFile('w') as f:\n    f.write(str(os.getpid()))", nil, program{}},
 		{"StringIO dropped", "import io, time\nbuf = io.StringIO()\nbuf.write(str(time.time()))\nprint('ok')", nil, program{}},
 	})
 }
@@ -372,6 +391,8 @@ func TestSubprocess(t *testing.T) {
 		{"shell string", "import subprocess\nsubprocess.call('date -u', shell=True)", []string{"stdout clock date"}, program{}},
 		{"popen read", "import os\nprint(os.popen('date').read())", []string{"stdout clock date"}, program{}},
 		{"popen dropped", "import os\nos.popen('date').read()", nil, program{}},
+		{"Popen communicate", "import subprocess\np = subprocess.Popen(['date'], stdout=subprocess.PIPE)\nout, _ = p.communicate()\nprint(out)", []string{"stdout clock date"}, program{}},
+		{"check_call prints", "import subprocess\nsubprocess.check_call(['date', '+%s'])", []string{"stdout clock date"}, program{}},
 		{"command of known words", "import subprocess\nsubprocess.run(['echo', 'hello'])", nil, program{}},
 	})
 }

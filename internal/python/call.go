@@ -24,6 +24,10 @@ type call struct {
 	// varargs says a *args of unknown length was given: the arguments
 	// past args are not known.
 	varargs bool
+	// eff are the effects of the call's entry that apply; a handler
+	// that puts them where they go itself sets placed.
+	eff    taints
+	placed bool
 }
 
 type kwArg struct {

@@ -37,6 +37,7 @@ func (r *run) callLib(fr *frame, name string, c *call) value {
 			eff = append(eff, e.Value)
 		}
 	}
+	c.eff = t
 	var res value
 	handled := false
 	opens := false
@@ -53,7 +54,9 @@ func (r *run) callLib(fr *frame, name string, c *call) value {
 	if !handled {
 		res = r.generic(fr, c, f, eff)
 	}
-	res = r.place(fr, c, f, described, opens, res, t)
+	if !c.placed {
+		res = r.place(fr, c, f, described, opens, res, t)
+	}
 	if len(f.Removes) > 0 {
 		res = r.removeDeep(res, f.Removes)
 	}
@@ -319,6 +322,11 @@ func (r *run) removeIn(v value, vs []effect.Value) {
 		return
 	}
 	o := v.obj
+	if slices.Contains(vs, effect.Order) {
+		for _, id := range o.decides {
+			r.settled[id] = true
+		}
+	}
 	o.whole = r.without(o.whole, vs)
 	o.latent = r.without(o.latent, vs)
 	for i := range o.items {

@@ -213,6 +213,9 @@ type run struct {
 	// memo gives unknown values a symbol per (symbol, attribute), so
 	// that args.out is the same unknown path wherever it is used.
 	memo map[symAttr]int32
+	// settled are orders the program fixed after the values they went
+	// into were made: a walk's, by sorting its dirnames in place.
+	settled map[int32]bool
 	// summaries are what functions give whatever their arguments, for
 	// recursive calls (see summary).
 	summaries   map[*function]value
@@ -224,6 +227,9 @@ type reachKey struct {
 	text  string
 	site  effect.Site
 	path  bool
+	// part tells apart reaches of one call that the program can fix
+	// apart (a walk's traversal and its listings).
+	part string
 }
 
 type symAttr struct {
@@ -250,7 +256,7 @@ func newRun(p code.Program, env code.Env) *run {
 	}
 	r := &run{p: p, env: env, lib: lib, byKey: map[reachKey]int32{}, files: map[string]*file{},
 		modules: map[string]*module{}, environ: map[string]envValue{}, syms: cwdSym, temp: map[int32]bool{},
-		memo: map[symAttr]int32{}, summaries: map[*function]value{}, summarizing: map[*function]bool{}}
+		memo: map[symAttr]int32{}, summaries: map[*function]value{}, summarizing: map[*function]bool{}, settled: map[int32]bool{}}
 	for _, kv := range p.Env {
 		if name, v, ok := strings.Cut(kv, "="); ok {
 			r.environ[name] = envValue{text: v, known: true}
@@ -309,6 +315,20 @@ func (r *run) reach(v effect.Value, text, because string, site effect.Site, path
 	return id
 }
 
+// reachPart is a reach like id's, for another part of what the same call
+// gives.
+func (r *run) reachPart(id int32, part string) int32 {
+	x := r.reaches[id]
+	k := reachKey{value: x.Value, text: x.Text, site: x.Site, path: x.path, part: part}
+	if id, ok := r.byKey[k]; ok {
+		return id
+	}
+	nid := int32(len(r.reaches))
+	r.reaches = append(r.reaches, x)
+	r.byKey[k] = nid
+	return nid
+}
+
 // data is t without the paths: what flows when a value is given to a
 // program or an archive as the name of a file.
 func (r *run) data(t taints) taints {
@@ -339,7 +359,9 @@ func (r *run) without(t taints, vs []effect.Value) taints {
 func (r *run) outcome() code.Outcome {
 	var out code.Outcome
 	for _, id := range r.stdout {
-		out.Stdout = appendReach(out.Stdout, r.reaches[id].Reach)
+		if !r.settled[id] {
+			out.Stdout = appendReach(out.Stdout, r.reaches[id].Reach)
+		}
 	}
 	var files taints
 	for _, k := range sortedFileKeys(r.files) {
@@ -348,7 +370,9 @@ func (r *run) outcome() code.Outcome {
 		}
 	}
 	for _, id := range files.union(r.extra) {
-		out.Files = appendReach(out.Files, r.reaches[id].Reach)
+		if !r.settled[id] {
+			out.Files = appendReach(out.Files, r.reaches[id].Reach)
+		}
 	}
 	out.Unread = r.unread
 	return out

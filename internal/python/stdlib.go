@@ -19,7 +19,7 @@ func init() {
 		"os.environ.update": hEnvUpdate, "os.environ.copy": hEnvAll, "os.environ.items": hEnvAll,
 		"os.environ.keys": hEnvAll, "os.environ.values": hEnvAll,
 		"os.fspath": hFspath, "os.fsencode": hFspath, "os.fsdecode": hFspath,
-		"os.path.join": hPathJoin, "os.path.dirname": hDirname, "os.path.basename": hBasename,
+		"os.walk": hWalk, "os.path.join": hPathJoin, "os.path.dirname": hDirname, "os.path.basename": hBasename,
 		"os.path.split": hPathSplit, "os.path.splitext": hSplitext, "os.path.normpath": hNormpath,
 		"os.path.abspath": hAbspath, "os.path.realpath": hAbspath,
 		"pathlib.Path": hPath, "pathlib.PurePath": hPath, "pathlib.PosixPath": hPath, "pathlib.PurePosixPath": hPath,
@@ -127,6 +127,37 @@ func hEnvAll(r *run, fr *frame, c *call) (value, bool) {
 	}
 	out.obj.addMore(r.fresh(nil))
 	return out, true
+}
+
+// hWalk is os.walk: (dirpath, dirnames, filenames) for each directory.
+// Each list comes in the file system's order (the table's effect); the
+// order the directories are visited in is that of the dirnames, which the
+// program may sort in place to fix it (Python's documented idiom), so it
+// is a reach of its own that sorting a dirnames settles.
+func hWalk(r *run, fr *frame, c *call) (value, bool) {
+	var visit taints
+	for _, id := range c.eff {
+		visit = visit.add(r.reachPart(id, "visit"))
+	}
+	dirs := newList(kList, nil)
+	dirs.obj.addMore(r.fresh(nil))
+	dirs.obj.whole, dirs.obj.decides = c.eff.union(visit), visit
+	files := newList(kList, nil)
+	files.obj.addMore(r.fresh(nil))
+	files.obj.whole = c.eff
+	walk := newList(kList, nil)
+	walk.obj.addMore(newList(kTuple, []value{r.joinPaths([]value{c.args0(), r.fresh(nil)}), dirs, files}))
+	walk.obj.whole = visit
+	c.placed = true
+	return walk, true
+}
+
+// args0 is the first argument, or an unknown one.
+func (c *call) args0() value {
+	if len(c.args) > 0 {
+		return c.args[0]
+	}
+	return unknown
 }
 
 // pathOf is the path a str or a pathlib.Path holds.

@@ -132,6 +132,9 @@ type object struct {
 	// path is the path of a pathlib.Path; name the path of a file
 	// object, which is not what it holds.
 	path, name *value
+	// decides are the orders this list decides, which sorting it in
+	// place settles: the dirnames of os.walk, whose order is the walk's.
+	decides taints
 	// environ says the object is os.environ.
 	environ bool
 }

@@ -22,8 +22,9 @@ func (r *run) eval(fr *frame, x expr) value {
 	r.step()
 	switch x := x.(type) {
 	case *nameExpr:
+		// A name of the library is quoted where it is used.
 		v := r.lookup(fr, x.id, x)
-		if v.kind == kLib && v.at == nil {
+		if v.kind == kLib || v.kind == kObject && v.obj.environ {
 			v.at = x
 		}
 		return v

@@ -116,7 +116,13 @@ func (r *run) importFrom(fr *frame, s *importFromStmt) {
 				continue
 			}
 		}
-		r.setName(fr, bind, value{kind: kLib, name: strings.TrimPrefix(base+"."+a.name, ".")})
+		// A name of the library: sys.stdout, os.environ and sys.argv are
+		// what Python gives for them, the rest names the table looks up.
+		v := r.libAttr(fr, strings.TrimPrefix(base+"."+a.name, "."), s)
+		if v.kind == kLib || v.kind == kObject && v.obj.environ {
+			v.at = s
+		}
+		r.setName(fr, bind, v)
 	}
 }
 

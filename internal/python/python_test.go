@@ -263,6 +263,8 @@ func TestMetadata(t *testing.T) {
 		{"environment printed", "import os\nprint(os.environ)", []string{"stdout environment os.environ"}, program{}},
 		{"environment copied and printed", "import os\nprint(dict(os.environ))", []string{"stdout environment os.environ"}, program{}},
 		{"environment items", "import os\nfor k, v in os.environ.items():\n    print(k, v)", []string{"stdout environment os.environ.items()"}, program{}},
+		{"environ imported by name", "from os import environ\nprint(environ['HOME'], environ.get('X'))", nil, program{}},
+		{"environ imported by name printed", "from os import environ\nprint(environ)", []string{"stdout environment environ"}, program{}},
 		{"one variable", "import os\nprint(os.environ.get('LANG'))", nil, program{}},
 		{"one variable subscripted", "import os\nprint(os.environ['PATH'])", nil, program{}},
 		{"getenv", "import os\nprint(os.getenv('HOME', '/'))", nil, program{}},
@@ -346,6 +348,9 @@ func TestArchives(t *testing.T) {
 func TestSinks(t *testing.T) {
 	runReachCases(t, []reachCase{
 		{"sys.stdout.write", "import os, sys\nsys.stdout.write(str(os.getpid()))", []string{"stdout pid os.getpid()"}, program{}},
+		{"stdout imported by name", "import os\nfrom sys import stdout\nstdout.write(str(os.getpid()))", []string{"stdout pid os.getpid()"}, program{}},
+		{"stderr imported by name", "import os\nfrom sys import stderr\nprint(os.getpid(), file=stderr)", nil, program{}},
+		{"argv imported by name", "from sys import argv\nopen(argv[1], 'w').write(argv[2])", nil, program{args: []string{"out", "x"}}},
 		{"sys.stdout.buffer.write", "import os, sys\nsys.stdout.buffer.write(os.urandom(4))", []string{"stdout urandom os.urandom(4)"}, program{}},
 		{"print to a file", "import os\nprint(os.getpid(), file=open('out', 'w'))", []string{"file pid os.getpid()"}, program{}},
 		{"print to devnull", "import os\nprint(os.getpid(), file=open(os.devnull, 'w'))", nil, program{}},

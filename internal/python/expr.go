@@ -1115,10 +1115,15 @@ func (r *run) iterate(fr *frame, v value, at node) ([]value, bool) {
 
 // fileContent is what a file holds now.
 func (r *run) fileContent(f *file) taints {
-	if f.special == memoryFile {
+	switch f.special {
+	case memoryFile:
 		return f.content
+	case plainFile:
+		return r.contentOf(value{kind: kStr, parts: keyParts(f.key)})
 	}
-	return r.contentOf(value{kind: kStr, parts: keyParts(f.key)})
+	// What a program reads back from its standard output or error is
+	// nothing it wrote.
+	return nil
 }
 
 // keyParts turns a file's key back into the parts of a path value that
@@ -1145,6 +1150,9 @@ func keyParts(key string) []part {
 		n, _ := strconv.Atoi(key[:j])
 		parts = append(parts, part{sym: int32(n)})
 		key = key[j+1:]
+	}
+	if len(parts) == 0 {
+		return []part{{text: "."}}
 	}
 	return parts
 }

@@ -57,8 +57,12 @@ func (r *run) importModule(fr *frame, name string, at node) value {
 	if m := r.findModule(fr, name, name); m != nil {
 		return value{kind: kModule, mod: m}
 	}
-	top, _, _ := strings.Cut(name, ".")
-	r.note(fr.mod.lineText(at) + ": python: import " + top + ": not in the standard library and not found beside the program or among the action's inputs, so what it does is not followed")
+	if fr.fallback == 0 {
+		// A module imported where another failed to import is one
+		// Python tries only then.
+		top, _, _ := strings.Cut(name, ".")
+		r.note(fr.mod.lineText(at) + ": python: import " + top + ": not in the standard library and not found beside the program or among the action's inputs, so what it does is not followed")
+	}
 	return value{kind: kLib, name: name}
 }
 

@@ -81,6 +81,9 @@ type frame struct {
 	// class says the frame runs a class body, that of defining.
 	class    bool
 	defining *class
+	// fallback counts the handlers of ImportError the frame is in,
+	// whose imports are tried only when another failed.
+	fallback int
 }
 
 // state is what a branch changes that the reader joins where branches
@@ -444,8 +447,15 @@ func (r *run) tryStmt(fr *frame, s *tryStmt) flow {
 			if h.name != "" {
 				r.setName(fr, h.name, unknown)
 			}
+			fallback := catchesImportError(h.typ)
+			if fallback {
+				fr.fallback++
+			}
 			if r.block(fr, h.body) == normal {
 				ends = append(ends, r.save(fr))
+			}
+			if fallback {
+				fr.fallback--
 			}
 		}
 	}
@@ -461,6 +471,18 @@ func (r *run) tryStmt(fr *frame, s *tryStmt) flow {
 		return r.block(fr, s.finally)
 	}
 	return normal
+}
+
+// catchesImportError says a handler's type is ImportError or
+// ModuleNotFoundError, or a tuple holding one.
+func catchesImportError(typ expr) bool {
+	switch t := typ.(type) {
+	case *nameExpr:
+		return t.id == "ImportError" || t.id == "ModuleNotFoundError"
+	case *seqExpr:
+		return slices.ContainsFunc(t.xs, catchesImportError)
+	}
+	return false
 }
 
 func (r *run) withStmt(fr *frame, s *withStmt) flow {

@@ -490,6 +490,10 @@ func TestImports(t *testing.T) {
 	if len(out.Unread) != 1 || !strings.Contains(out.Unread[0], "tools/gen.py:1: python: import yaml: not in the standard library") {
 		t.Errorf("an import that cannot be read: unread %q", out.Unread)
 	}
+	out, _ = read(t, "try:\n    import json\nexcept ImportError:\n    import simplejson as json\nprint(json.dumps([1]))", program{file: "tools/gen.py"})
+	if len(out.Unread) != 0 {
+		t.Errorf("a fallback import: unread %q", out.Unread)
+	}
 	out, _ = read(t, "from stamp import stamp\nprint(stamp())", program{file: "tools/gen.py"})
 	if len(out.Unread) != 1 || !strings.Contains(out.Unread[0], "import stamp") {
 		t.Errorf("an import without a workspace: unread %q", out.Unread)

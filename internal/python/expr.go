@@ -324,20 +324,16 @@ func (r *run) libAttr(fr *frame, name string, at node) value {
 		return str("..")
 	case "os.devnull", "os.path.devnull":
 		return str("/dev/null")
-	case "subprocess.PIPE", "subprocess.DEVNULL", "subprocess.STDOUT":
-		return value{kind: kLib, name: name}
-	}
-	if f, ok := r.lib.Function(Language, name); ok && f.Returns != "" && len(f.Effects) == 0 && f.Runs == "" && f.Opens == "" && f.Writes == "" {
-		// An attribute whose class the table gives, with nothing more
-		// said: a module-level object (sys.stdin.buffer).
-		return value{kind: kLib, name: name}
 	}
 	return value{kind: kLib, name: name}
 }
 
 // argv is sys.argv: the program's name, then its arguments, known or
-// not.
+// not; one list, which the program may change.
 func (r *run) argv() value {
+	if r.argvV.obj != nil {
+		return r.argvV
+	}
 	first := "-c"
 	if r.p.File != "" {
 		first = r.p.File
@@ -350,7 +346,8 @@ func (r *run) argv() value {
 		}
 		items = append(items, r.fresh(nil))
 	}
-	return newList(kList, items)
+	r.argvV = newList(kList, items)
+	return r.argvV
 }
 
 // instanceAttr is an attribute of an instance of the program's classes:

@@ -99,7 +99,10 @@ func (r *run) place(fr *frame, c *call, f spec.Function, described, opens bool, 
 	case c.stmt:
 		if dst, ok := c.changes(); ok {
 			dst.obj.whole = dst.obj.whole.union(t)
-			r.removeIn(dst, f.Removes)
+			if c.recv != nil && dst.obj == c.recv.obj {
+				// A method that orders its object in place (list.sort).
+				r.removeIn(dst, f.Removes)
+			}
 		}
 	default:
 		res = addWhole(res, t)

@@ -179,7 +179,7 @@ func dumpExpr(n node) (string, bool) {
 			s += " " + dump(a)
 		}
 		for _, k := range n.kw {
-			s += " " + cmp(k.name, "**") + "=" + dump(k.x)
+			s += " " + orElse(k.name, "**") + "=" + dump(k.x)
 		}
 		return s + ")", true
 	case *binExpr:
@@ -283,7 +283,7 @@ func dumpCompound(n node) (string, bool) {
 	case *tryStmt:
 		s := "(try " + block(n.body)
 		for _, h := range n.handlers {
-			s += " (except " + dump(h.typ) + " " + cmp(h.name, "_") + " " + block(h.body) + ")"
+			s += " (except " + dump(h.typ) + " " + orElse(h.name, "_") + " " + block(h.body) + ")"
 		}
 		return s + " " + block(n.orelse) + " " + block(n.finally) + ")", true
 	case *withStmt:

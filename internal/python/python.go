@@ -127,7 +127,7 @@ func (Reader) Uses(text string, lib *spec.Library) []string {
 		case *importFromStmt:
 			for _, a := range n.names {
 				if a.name != "*" && n.level == 0 {
-					aliases[cmp(a.asName, a.name)] = n.module + "." + a.name
+					aliases[orElse(a.asName, a.name)] = n.module + "." + a.name
 				}
 			}
 		}
@@ -152,7 +152,8 @@ func (Reader) Uses(text string, lib *spec.Library) []string {
 	return slices.Compact(uses)
 }
 
-func cmp(a, b string) string {
+// orElse is a, or b when a is empty.
+func orElse(a, b string) string {
 	if a != "" {
 		return a
 	}
@@ -204,8 +205,8 @@ type run struct {
 	environ map[string]envValue
 	facts   []string
 	// stdoutV is what sys.stdout is: the program's standard output
-	// unless the program rebinds it.
-	stdoutV value
+	// unless the program rebinds it; argvV is sys.argv.
+	stdoutV, argvV value
 	work    int
 	stack   []*function
 	syms    int32

@@ -207,10 +207,10 @@ type run struct {
 	// stdoutV is what sys.stdout is: the program's standard output
 	// unless the program rebinds it; argvV is sys.argv.
 	stdoutV, argvV value
-	work    int
-	stack   []*function
-	syms    int32
-	temp    map[int32]bool
+	work           int
+	stack          []*function
+	syms           int32
+	temp           map[int32]bool
 	// memo gives unknown values a symbol per (symbol, attribute), so
 	// that args.out is the same unknown path wherever it is used.
 	memo map[symAttr]int32

@@ -411,7 +411,12 @@ func (r *run) enter(fr *frame, ctx value, at node) value {
 				got = v
 			}
 		case kObject:
-			if _, ok := r.lib.Function(Language, v.obj.class+".__enter__"); ok {
+			if v.obj.redirect != nil {
+				saved := r.stdoutV
+				v.obj.saved = &saved
+				r.stdoutV = *v.obj.redirect
+				got = *v.obj.redirect
+			} else if _, ok := r.lib.Function(Language, v.obj.class+".__enter__"); ok {
 				c := &call{fr: fr, recv: &v}
 				if x, ok := at.(*callExpr); ok {
 					c.x = x
@@ -438,6 +443,9 @@ func (r *run) enter(fr *frame, ctx value, at node) value {
 
 func (r *run) exit(fr *frame, ctx value, at node) {
 	each(ctx, func(v value) {
+		if v.kind == kObject && v.obj.saved != nil {
+			r.stdoutV = *v.obj.saved
+		}
 		if v.kind == kInstance {
 			if m, _, ok := lookupClass(v.obj.cls, "__exit__"); ok && m.kind == kFunc {
 				self := v

@@ -30,7 +30,7 @@ func init() {
 		"pathlib.Path.open":       hPathOpen, "pathlib.Path.read_text": hPathRead, "pathlib.Path.read_bytes": hPathRead,
 		"pathlib.Path.write_text": hPathWrite, "pathlib.Path.write_bytes": hPathWrite,
 		"pathlib.Path.iterdir": hPathList, "pathlib.Path.glob": hPathList, "pathlib.Path.rglob": hPathList,
-		"io.StringIO": hMemory, "io.BytesIO": hMemory,
+		"io.StringIO": hMemory, "io.BytesIO": hMemory, "contextlib.redirect_stdout": hRedirect,
 		"json.dump": hSerialise, "json.dumps": hSerialise, "pickle.dump": hSerialise, "pickle.dumps": hSerialise,
 		"marshal.dump": hSerialise, "marshal.dumps": hSerialise,
 		"shlex.quote": hQuote, "shlex.join": hShlexJoin,
@@ -489,6 +489,15 @@ func hMemory(r *run, fr *frame, c *call) (value, bool) {
 		f.content = r.dataOf(fr, c.args[0], c.node())
 	}
 	return value{kind: kObject, obj: &object{class: c.name, file: f, writer: true}}, true
+}
+
+// hRedirect is contextlib.redirect_stdout(f): in its with, sys.stdout is f.
+func hRedirect(r *run, fr *frame, c *call) (value, bool) {
+	if len(c.args) != 1 {
+		return value{}, false
+	}
+	target := c.args[0]
+	return value{kind: kObject, obj: &object{class: "contextlib.redirect_stdout", redirect: &target}}, true
 }
 
 // hSerialise is json, pickle and marshal writing a value: everything in

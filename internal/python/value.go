@@ -135,6 +135,9 @@ type object struct {
 	// decides are the orders this list decides, which sorting it in
 	// place settles: the dirnames of os.walk, whose order is the walk's.
 	decides taints
+	// redirect is where contextlib.redirect_stdout sends sys.stdout in
+	// its with, and saved what it was before.
+	redirect, saved *value
 	// environ says the object is os.environ.
 	environ bool
 }

@@ -64,8 +64,12 @@ func TestDefaultJudgement(t *testing.T) {
 			want: []string{bash, "variation_source pwd | gcc -g -c a.c -o out.o"}, ahab02: []string{bash}},
 		{name: "a_workspace_tool_in_a_script_is_unknown", argv: genrule("bazel-out/k8-opt-exec/bin/tools/gen --x > out"),
 			want: []string{bash, "unknown_program //tools/gen | bazel-out/k8-opt-exec/bin/tools/gen --x > out"}, ahab02: []string{bash}},
-		{name: "inline_python_is_unknown", argv: genrule("python3 -c 'print(1)' > out"),
-			want: []string{bash, "unknown_program python3 | python3 -c 'print(1)' > out"}, ahab02: []string{bash}},
+		{name: "inline_python_is_read", argv: genrule("python3 -c 'import time; print(time.time())' > out"),
+			want: []string{bash, "variation_source clock | python3 -c 'import time; print(time.time())' > out"}, ahab02: []string{bash}},
+		{name: "inline_python_printing_a_constant_is_clean", argv: genrule("python3 -c 'print(1)' > out"),
+			want: []string{bash}, ahab02: []string{bash}},
+		{name: "a_language_nobody_reads_is_unknown", argv: genrule("ruby -e 'puts Time.now' > out"),
+			want: []string{bash, "unknown_program ruby | ruby -e 'puts Time.now' > out"}, ahab02: []string{bash}},
 
 		// The traps: deterministic look-alikes.
 		{name: "a_fixed_date", argv: genrule("export SOURCE_DATE_EPOCH=0; date -d @$SOURCE_DATE_EPOCH > out"),

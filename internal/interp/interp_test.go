@@ -52,7 +52,7 @@ func TestLangFilesAreCanonical(t *testing.T) {
 // the shell's by the Runner itself.
 func TestEveryReaderIsRegistered(t *testing.T) {
 	readers := Readers()
-	for _, lang := range []string{code.Awk, code.C, code.Perl, code.JavaScript} {
+	for _, lang := range []string{code.Awk, code.C, code.Perl, code.JavaScript, code.Python} {
 		if _, ok := readers[lang]; !ok {
 			t.Errorf("no reader of %s", lang)
 		}

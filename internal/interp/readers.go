@@ -6,6 +6,7 @@ import (
 	"github.com/ahab-go/ahab/internal/csource"
 	"github.com/ahab-go/ahab/internal/javascript"
 	"github.com/ahab-go/ahab/internal/perl"
+	"github.com/ahab-go/ahab/internal/python"
 )
 
 // Readers are the readers of every language Ahab reads besides the shell,
@@ -16,6 +17,7 @@ func Readers() map[string]code.Reader {
 		code.C:          csource.Reader{},
 		code.Perl:       perl.Reader{},
 		code.JavaScript: javascript.Reader{},
+		code.Python:     python.Reader{},
 	}
 }
 

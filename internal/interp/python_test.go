@@ -1,0 +1,90 @@
+package interp_test
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"testing"
+
+	"github.com/ahab-go/ahab/internal/code"
+	"github.com/ahab-go/ahab/internal/effect"
+	"github.com/ahab-go/ahab/internal/interp"
+	"github.com/ahab-go/ahab/internal/shell"
+	"github.com/ahab-go/ahab/internal/spec"
+)
+
+// workspace is the files of an action in memory, by exec path; each is an
+// input of the action.
+type workspace map[string]string
+
+func (w workspace) Program(p string) (code.Source, error) { return w.Read(p) }
+
+func (w workspace) Read(p string) (code.Source, error) {
+	text, ok := w[p]
+	if !ok {
+		return code.Source{}, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
+	}
+	return code.Source{Path: p, Text: text, Language: code.Language(p, text)}, nil
+}
+
+func (w workspace) Inputs() []string {
+	var in []string
+	for p := range w {
+		in = append(in, p)
+	}
+	slices.Sort(in)
+	return in
+}
+
+// TestShellHandsPythonOver: a genrule's script runs Python every way
+// actions do, and what varies is found where the Python writes it.
+func TestShellHandsPythonOver(t *testing.T) {
+	ws := workspace{
+		"tools/gen.py":   "import sys, time\nfrom stamp import label\nwith open(sys.argv[1], 'w') as out:\n    out.write(label() + '\\n')\n",
+		"tools/stamp.py": "import time\n\ndef label():\n    return 'built at %d' % time.time()\n",
+		"tools/fixed.py": "#!/usr/bin/env python3\nimport sys\nopen(sys.argv[1], 'w').write('v1\\n')\n",
+		"tools/shell.py": "import os\nos.system('date > ' + os.environ['OUT'])\n",
+	}
+	tests := []struct {
+		name, script string
+		want         []string
+	}{
+		{"a script file", "python3 tools/gen.py out", []string{"clock time.time() tools/stamp.py:4"}},
+		{"a script file writing elsewhere", "python3 tools/gen.py /tmp/x; echo done > out", nil},
+		{"a fixed script file", "python3 tools/fixed.py out", nil},
+		{"a tool run by its path", "tools/fixed.py out", nil},
+		{"inline code", "python3 -c 'import os; print(os.getpid())' > out", []string{"pid os.getpid() line 1"}},
+		{"inline code to stderr", "python3 -c 'import os, sys; print(os.getpid(), file=sys.stderr)' > out", nil},
+		{"inline code importing the workspace", "cd tools && python3 -c 'from stamp import label; print(label())' > ../out", []string{"clock time.time() tools/stamp.py:4"}},
+		// The shell places a here-document's code at its command's line,
+		// so line 2 of the code is given as line 2 of the script, one
+		// before where it is.
+		{"a here-document", "python3 > out <<'EOF'\nimport random\nprint(random.random())\nEOF", []string{"random random.random() line 2"}},
+		{"a here-document seeded", "python3 > out <<'EOF'\nimport random\nrandom.seed(7)\nprint(random.random())\nEOF", nil},
+		{"python running the shell", "OUT=out python3 tools/shell.py", []string{"clock date tools/shell.py:2"}},
+		{"python running the shell elsewhere", "OUT=/tmp/x python3 tools/shell.py; echo ok > out", nil},
+		{"a fixed environment for python", "SOURCE_DATE_EPOCH=0 python3 -c 'import py_compile; py_compile.compile(\"tools/fixed.py\", cfile=\"out\")'", nil},
+		{"py_compile without it", "python3 -c 'import py_compile; py_compile.compile(\"tools/fixed.py\", cfile=\"out\")'", []string{`mtime py_compile.compile("tools/fixed.py", cfile="out") line 1`}},
+	}
+	lib := spec.Builtin()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := shell.Analyze(shell.Invocation{Shell: "/bin/bash", Script: tc.script}, shell.Options{
+				Library: lib, Outputs: []string{"out"}, Files: ws, Runner: interp.New(lib, ws, interp.Readers())})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, src := range s.Sources {
+				g := src.Value.String() + " " + src.Text
+				if src.Site != (effect.Site{}) {
+					g += " " + src.Site.String()
+				}
+				got = append(got, g)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s\ngot  %q\nwant %q\nunread %q", tc.script, got, tc.want, s.Unread)
+			}
+		})
+	}
+}

@@ -1,5 +1,5 @@
 // PATH=/usr/bin:/bin
-// PWD=/tmp/build-twice.XZyn45/home-new/.cache/bazel/_bazel_root/046a70d7330cdbbbfd0e1745ef57e668/execroot/packaging
+// PWD=/tmp/build-twice.lKiY7K/home-new/.cache/bazel/_bazel_ahab-build/f7e41f7df523517ba5f606eb30fba061/execroot/packaging
 // SHLVL=1
 // TMPDIR=/tmp
 // _=/usr/bin/env

@@ -1,5 +1,5 @@
 // PATH=/usr/bin:/bin
-// PWD=/tmp/build-twice.XZyn45/home-old/.cache/bazel/_bazel_root/4842fed94e71e0480c7dcbbb69c2a976/execroot/packaging
+// PWD=/tmp/build-twice.lKiY7K/home-old/.cache/bazel/_bazel_root/c649438a96b337c32a5748deb3c4753e/execroot/packaging
 // SHLVL=1
 // TMPDIR=/tmp
 // _=/usr/bin/env

@@ -1,0 +1,1 @@
+#define SRCDIR "/dev/shm/build-twice.dmM1bV/later/checkout-two/channels/data"

@@ -1,0 +1,1 @@
+['data/fruit/apple.txt', 'data/fruit/banana.txt', 'data/fruit/cherry.txt', 'data/fruit/damson.txt', 'data/fruit/elder.txt', 'data/fruit/fig.txt', 'data/fruit/grape.txt', 'data/fruit/hazel.txt', 'data/fruit/kiwi.txt', 'data/fruit/lemon.txt']

@@ -1,0 +1,1 @@
+MAKEFLAGS = -j2

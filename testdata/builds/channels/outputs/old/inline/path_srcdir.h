@@ -1,0 +1,1 @@
+#define SRCDIR "/tmp/build-twice.6QTkos/checkout/channels/data"

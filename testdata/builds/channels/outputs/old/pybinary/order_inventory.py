@@ -1,0 +1,1 @@
+['data/fruit/cherry.txt', 'data/fruit/hazel.txt', 'data/fruit/apple.txt', 'data/fruit/damson.txt', 'data/fruit/fig.txt', 'data/fruit/kiwi.txt', 'data/fruit/grape.txt', 'data/fruit/banana.txt', 'data/fruit/lemon.txt', 'data/fruit/elder.txt']

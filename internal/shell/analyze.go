@@ -218,9 +218,10 @@ type frame struct {
 	stdin  []taint
 	piped  bool // stdin is a pipe from another command
 	// stdinFile is the file stdin is redirected from, when known; stdinText
-	// the here-document or here-string it is.
+	// the here-document or here-string it is, written at stdinPos.
 	stdinFile string
 	stdinText *value
+	stdinPos  syntax.Pos
 	ctx       []Context
 	nesting   int
 }

@@ -167,6 +167,8 @@ func TestSources(t *testing.T) {
 		{"substitution discarded", "echo $(date) > /dev/null; echo ok > out", nil},
 		{"here-document", "cat > out <<EOF\nbuilt $(date)\nEOF", []string{"clock date"}},
 		{"quoted here-document", "cat > out <<'EOF'\nbuilt $(date)\nEOF", nil},
+		{"here-document given to bash", "bash > out <<'EOF'\ndate\nEOF\n", []string{"clock date"}},
+		{"here-document given to bash, a fixed date", "bash > out <<'EOF'\ndate -d @0\nEOF\n", nil},
 		{"here-string", "cat <<< \"$RANDOM\" > out", []string{"random $RANDOM"}},
 		{"process substitution in", "cat <(date) > out", []string{"clock date"}},
 		{"process substitution of fixed text", "diff <(echo a) <(echo a) > out", nil},
@@ -372,6 +374,17 @@ func TestHereDocumentTextIsOneLine(t *testing.T) {
 	}
 	if s.Commands[1].Text != "cat > out <<EOF" {
 		t.Errorf("text %q, want the command without the body", s.Commands[1].Text)
+	}
+}
+
+// A here-document with a quoted delimiter given to a shell is its body
+// alone: the delimiter line is not a command of the nested script.
+func TestHereDocumentScriptEndsBeforeItsDelimiter(t *testing.T) {
+	s := analyze(t, "bash -s a b <<'EOF' > out\necho \"$1\"\nEOF\n")
+	for _, c := range s.Commands {
+		if name, _ := c.Program().Value(); name == "EOF" {
+			t.Errorf("the delimiter is read as a command: %q", c.Text)
+		}
 	}
 }
 

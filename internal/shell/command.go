@@ -370,7 +370,7 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 		st = st.clone()
 		a.cd(st, []value{v})
 	case spec.Code:
-		a.runCode(c, arg.Role.Language, v, c.fields[2+arg.Raw[len(arg.Raw)-1]:])
+		a.runCode(c, arg.Role.Language, v, c.fields[2+arg.Raw[len(arg.Raw)-1]:], c.s.Pos())
 	case spec.Script:
 		a.runScript(c, st, arg.Role.Language, v, arg)
 	case spec.Module:
@@ -523,9 +523,10 @@ func (a *analyzer) connectToolOut(c *call) {
 	}
 }
 
-// runCode reads inline code given as an argument (python3 -c, awk 'PROG'),
-// with the arguments after it.
-func (a *analyzer) runCode(c *call, lang string, v value, args []value) {
+// runCode reads code a command is given, inline as an argument (python3
+// -c, awk 'PROG', with the arguments after it) or as a here-document,
+// written at pos of the script.
+func (a *analyzer) runCode(c *call, lang string, v value, args []value, pos syntax.Pos) {
 	text, ok := v.known()
 	if !ok {
 		// What it runs may write anything.
@@ -542,7 +543,7 @@ func (a *analyzer) runCode(c *call, lang string, v value, args []value) {
 		a.unreadCommand(c, c.base+" runs "+lang+" code, which is not read here")
 		return
 	}
-	a.handOver(c, code.Program{Language: lang, Text: text, Site: a.site(c.fr, c.s.Pos()), Args: codeArgs(args)})
+	a.handOver(c, code.Program{Language: lang, Text: text, Site: a.site(c.fr, pos), Args: codeArgs(args)})
 }
 
 // nestedCode follows shell code given inline to a shell in this analysis.
@@ -564,7 +565,7 @@ func (a *analyzer) stdinCode(c *call, lang string) {
 		}
 		return
 	}
-	a.runCode(c, lang, *c.fr.stdinText, nil)
+	a.runCode(c, lang, *c.fr.stdinText, nil, c.fr.stdinPos)
 }
 
 // runScript reads a program file a command is given (python3 gen.py, bash

@@ -214,7 +214,7 @@ func (a *analyzer) hereDocument(fr frame, st *state, r *syntax.Redirect) frame {
 	// A quoted delimiter (<<'EOF') keeps the body as written.
 	var v value
 	if r.Op != syntax.WordHdoc && quotedDelimiter(r.Word) {
-		v = value{parts: []Part{{Text: a.nodeText(fr, word), Known: true}}}
+		v = value{parts: []Part{{Text: literalText(word), Known: true}}}
 	} else {
 		v = a.value(hfr, st, word, true)
 	}
@@ -227,8 +227,21 @@ func (a *analyzer) hereDocument(fr frame, st *state, r *syntax.Redirect) frame {
 			in = append(in, taint{node: t.node, mode: asContent})
 		}
 	}
-	fr.stdin, fr.stdinText = in, &v
+	fr.stdin, fr.stdinText, fr.stdinPos = in, &v, word.Pos()
 	return fr
+}
+
+// literalText is the body of a here-document with a quoted delimiter,
+// which the parser keeps as literals: the body alone, without the
+// delimiter line its positions run up to.
+func literalText(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		}
+	}
+	return b.String()
 }
 
 func quotedDelimiter(w *syntax.Word) bool {

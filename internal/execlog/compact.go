@@ -12,8 +12,10 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/ahab-go/ahab/internal/chunks"
+	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/intern"
 	"github.com/ahab-go/ahab/internal/spawn"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 // zstdMagic starts every zstd frame, and so every compact log.
@@ -33,10 +35,10 @@ func readCompact(br *bufio.Reader, name string, opts Options, fn func(*spawn.Spa
 	}
 	defer putDecoder(zr)
 	c := newCompactReader(opts.ReuseSpawns, opts.Strings, opts.Contents)
-	s := &stream{br: bufio.NewReaderSize(zstdReader{zr}, readBufferSize)}
+	r := wire.NewReader(zstdReader{zr}, readBufferSize)
 	for {
-		start := s.off
-		msg, err := s.message()
+		start := r.Offset()
+		msg, err := r.Message("an ExecLogEntry with at least one field")
 		if err == io.EOF {
 			return nil
 		}
@@ -47,9 +49,10 @@ func readCompact(br *bufio.Reader, name string, opts Options, fn func(*spawn.Spa
 			c.counts.kind = 0
 		}
 		if err != nil {
-			return unwrapFn(err, func(err error) error {
-				return &Error{File: name, Entry: c.lastEntry(), Offset: start, Decompressed: true, Err: err}
-			})
+			if err, ok := wire.CallerError(err); ok {
+				return err
+			}
+			return &Error{File: name, Entry: c.lastEntry(), Offset: start, Decompressed: true, Err: err}
 		}
 	}
 }
@@ -77,8 +80,8 @@ type zstdReader struct{ r io.Reader }
 func (z zstdReader) Read(p []byte) (int, error) {
 	n, err := z.r.Read(p)
 	if err != nil && err != io.EOF {
-		if _, ok := err.(zstdError); !ok {
-			err = zstdError{err}
+		if _, ok := errors.AsType[*wire.CorruptError](err); !ok {
+			err = &wire.CorruptError{Err: zstdError{err}}
 		}
 	}
 	return n, err
@@ -93,22 +96,44 @@ func (e zstdError) Error() string {
 	}
 	return "zstd: " + e.err.Error()
 }
+
 func (e zstdError) Unwrap() error { return e.err }
 
-// ExecLogEntry field numbers: 1 id, then the payload.
+// entryKind is a kind of entry: the number of ExecLogEntry's payload
+// field, 0 for an entry not yet known.
+type entryKind uint8
+
 const (
-	entryID               = 1
-	entryInvocation       = 2
-	entryFile             = 3
-	entryDirectory        = 4
-	entryUnresolvedSym    = 5
-	entryInputSet         = 6
-	entrySpawn            = 7
-	entrySymlinkAction    = 8
-	entrySymlinkEntrySet  = 9
-	entryRunfilesTree     = 10
-	numEntryKinds         = 11
-	defaultRunfilesPrefix = "_main"
+	entryInvocation      = entryKind(spawnpb.EntryInvocation)
+	entryFile            = entryKind(spawnpb.EntryFile)
+	entryDirectory       = entryKind(spawnpb.EntryDirectory)
+	entryUnresolvedSym   = entryKind(spawnpb.EntryUnresolvedSymlink)
+	entryInputSet        = entryKind(spawnpb.EntryInputSet)
+	entrySpawn           = entryKind(spawnpb.EntrySpawn)
+	entrySymlinkAction   = entryKind(spawnpb.EntrySymlinkAction)
+	entrySymlinkEntrySet = entryKind(spawnpb.EntrySymlinkEntrySet)
+	entryRunfilesTree    = entryKind(spawnpb.EntryRunfilesTree)
+	numEntryKinds        = entryRunfilesTree + 1
+)
+
+// defaultRunfilesPrefix is the main repository's runfiles directory
+// unless the invocation says otherwise.
+const defaultRunfilesPrefix = "_main"
+
+// The descriptors of the compact format's messages, which name their
+// fields in errors.
+var (
+	entryDesc           = (&spawnpb.ExecLogEntry{}).ProtoReflect().Descriptor()
+	invocationDesc      = (&spawnpb.ExecLogEntry_Invocation{}).ProtoReflect().Descriptor()
+	entryFileDesc       = (&spawnpb.ExecLogEntry_File{}).ProtoReflect().Descriptor()
+	directoryDesc       = (&spawnpb.ExecLogEntry_Directory{}).ProtoReflect().Descriptor()
+	symlinkDesc         = (&spawnpb.ExecLogEntry_UnresolvedSymlink{}).ProtoReflect().Descriptor()
+	inputSetDesc        = (&spawnpb.ExecLogEntry_InputSet{}).ProtoReflect().Descriptor()
+	symlinkEntrySetDesc = (&spawnpb.ExecLogEntry_SymlinkEntrySet{}).ProtoReflect().Descriptor()
+	mapEntryDesc        = symlinkEntrySetDesc.Fields().ByNumber(spawnpb.SymlinkEntrySetDirectEntries).Message()
+	runfilesTreeDesc    = (&spawnpb.ExecLogEntry_RunfilesTree{}).ProtoReflect().Descriptor()
+	outputDesc          = (&spawnpb.ExecLogEntry_Output{}).ProtoReflect().Descriptor()
+	spawnDesc           = (&spawnpb.ExecLogEntry_Spawn{}).ProtoReflect().Descriptor()
 )
 
 var entryKindNames = [numEntryKinds]string{
@@ -130,7 +155,7 @@ var entryKindNames = [numEntryKinds]string{
 // keeps each kind in a store of its own (see nodeRef), copying what it
 // keeps.
 type node struct {
-	kind uint8
+	kind entryKind
 	// file is a file or unresolved symlink.
 	file spawn.File
 	// dir is a directory or runfiles tree: its own path and its files,
@@ -170,9 +195,9 @@ const (
 	maxRefIndex  = 1<<refKindShift - 1
 )
 
-func (r nodeRef) kind() uint8 { return uint8(r >> refKindShift) }
-func (r nodeRef) idx() uint32 { return uint32(r) & maxRefIndex }
-func newRef(kind uint8, idx uint32) nodeRef {
+func (r nodeRef) kind() entryKind { return entryKind(r >> refKindShift) }
+func (r nodeRef) idx() uint32     { return uint32(r) & maxRefIndex }
+func newRef(kind entryKind, idx uint32) nodeRef {
 	return nodeRef(uint32(kind)<<refKindShift | idx)
 }
 
@@ -204,7 +229,7 @@ type compactReader struct {
 	counts    struct {
 		entries int
 		byKind  [numEntryKinds]int
-		kind    int
+		kind    entryKind
 	}
 	sp    *spawn.Spawn
 	reuse bool
@@ -251,23 +276,21 @@ func (c *compactReader) entry(msg []byte, fn func(*spawn.Spawn) error) error {
 	c.counts.entries++
 	c.counts.kind = 0
 	var id uint32
-	var kind int
+	var kind entryKind
 	var payload []byte
-	f := fields{b: msg}
-	for f.next() {
+	f := wire.NewFields(msg, entryDesc, wire.RecursionLimit)
+	for f.Next() {
 		switch {
-		case f.num == entryID:
-			id = f.uint32("id")
-		case f.num > entryID && f.num < numEntryKinds:
+		case f.Num == spawnpb.EntryID:
+			id = f.Uint32()
+		case f.Num >= spawnpb.EntryInvocation && f.Num <= spawnpb.EntryRunfilesTree:
 			// A oneof: the last payload wins.
-			kind = int(f.num)
-			payload = f.bytes(entryKindNames[kind])
-		default:
-			f.skip()
+			kind = entryKind(f.Num)
+			payload = f.Bytes()
 		}
 	}
-	if f.err != nil {
-		return f.err
+	if err := f.Err(); err != nil {
+		return err
 	}
 	if kind == 0 {
 		return fmt.Errorf("no payload, expected one of: invocation, file, directory, unresolved symlink, input set, spawn, symlink action, symlink entry set, runfiles tree")
@@ -283,10 +306,7 @@ func (c *compactReader) entry(msg []byte, fn func(*spawn.Spawn) error) error {
 		if err := c.spawn(payload); err != nil {
 			return err
 		}
-		if err := fn(c.sp); err != nil {
-			return fnError{err}
-		}
-		return nil
+		return wire.FromCaller(fn(c.sp))
 	case entrySymlinkAction:
 		// Not a spawn, and the flat formats leave such actions out too.
 		return nil
@@ -306,7 +326,7 @@ func (c *compactReader) entry(msg []byte, fn func(*spawn.Spawn) error) error {
 	if err != nil {
 		return err
 	}
-	n.kind = uint8(kind)
+	n.kind = kind
 	return c.add(id, n)
 }
 
@@ -368,7 +388,7 @@ func (c *compactReader) add(id uint32, n node) error {
 	return nil
 }
 
-func (c *compactReader) kind(i uint32) uint8 { return c.nodes.At(int(i)).kind() }
+func (c *compactReader) kind(i uint32) entryKind { return c.nodes.At(int(i)).kind() }
 
 // setIDs returns set node i's direct inputs and transitive sets.
 func (c *compactReader) setIDs(i uint32) (inputs, sets []uint32) {
@@ -424,12 +444,12 @@ func (c *compactReader) lookup(id uint32) uint32 {
 
 // ref resolves an id that must name an earlier entry of one of the kinds
 // in ok.
-func (c *compactReader) ref(what string, id uint32, ok ...int) (uint32, error) {
+func (c *compactReader) ref(what string, id uint32, ok ...entryKind) (uint32, error) {
 	v := c.lookup(id)
 	if v == 0 {
 		return 0, fmt.Errorf("%s %d names no earlier entry, expected entries to come before what refers to them", what, id)
 	}
-	k := int(c.nodes.At(int(v - 1)).kind())
+	k := c.nodes.At(int(v - 1)).kind()
 	if !slices.Contains(ok, k) {
 		names := make([]string, len(ok))
 		for i, o := range ok {
@@ -441,28 +461,27 @@ func (c *compactReader) ref(what string, id uint32, ok ...int) (uint32, error) {
 }
 
 func (c *compactReader) invocation(b []byte) error {
-	f := fields{b: b}
-	for f.next() {
-		if f.num == 2 {
-			if ws := string(f.bytes("workspace_runfiles_directory")); ws != "" {
+	f := wire.NewFields(b, invocationDesc, wire.RecursionLimit-1)
+	for f.Next() {
+		if f.Num == spawnpb.InvocationWorkspaceRunfilesDirectory {
+			if ws := string(f.Bytes()); ws != "" {
 				c.workspace = ws
 			}
-			continue
 		}
-		f.skip()
 	}
-	return f.err
+	return f.Err()
 }
 
-// logFile decodes ExecLogEntry.File: 1 path, 2 digest. Its strings borrow
-// the message's bytes, and out's when the file is in directory dir.
-func logFile(b []byte, dir string, out *outBuf) (spawn.File, error) {
+// logFile decodes ExecLogEntry.File, whose fields are at the given level.
+// Its strings borrow the message's bytes, and out's when the file is in
+// directory dir.
+func logFile(b []byte, level int, dir string, out *outBuf) (spawn.File, error) {
 	var file spawn.File
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 1:
-			p := f.bytes("path")
+	f := wire.NewFields(b, entryFileDesc, level)
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.EntryFilePath:
+			p := f.Bytes()
 			if dir != "" {
 				start := len(out.b)
 				out.b = append(out.b, dir...)
@@ -472,17 +491,15 @@ func logFile(b []byte, dir string, out *outBuf) (spawn.File, error) {
 			} else {
 				file.Path = borrowed.of(p)
 			}
-		case 2:
-			dg, err := decodeDigest(f.bytes("digest"), borrowed)
-			if err != nil {
-				f.fail("digest", err)
+		case spawnpb.EntryFileDigest:
+			m := f.Sub(digestDesc)
+			file.Digest = decodeDigest(&m, borrowed)
+			if err := m.Err(); err != nil {
+				f.Fail(fmt.Errorf("field digest: %w", err))
 			}
-			file.Digest = dg
-		default:
-			f.skip()
 		}
 	}
-	return file, f.err
+	return file, f.Err()
 }
 
 // borrowed makes strings that borrow an entry's bytes: what is kept of
@@ -490,31 +507,32 @@ func logFile(b []byte, dir string, out *outBuf) (spawn.File, error) {
 var borrowed = strs{borrow: true}
 
 func (c *compactReader) file(b []byte) (node, error) {
-	file, err := logFile(b, "", nil)
+	file, err := logFile(b, payloadLevel, "", nil)
 	return node{file: file}, err
 }
 
-// directory decodes ExecLogEntry.Directory: 1 path, 2 files (relative to
-// the directory).
+// payloadLevel is the nesting level of an entry's payload's fields.
+const payloadLevel = wire.RecursionLimit - 1
+
+// directory decodes ExecLogEntry.Directory: its path, and its files,
+// relative to it.
 func (c *compactReader) directory(b []byte) (node, error) {
 	var n node
 	var files [][]byte
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 1:
-			n.dir.path = borrowed.of(f.bytes("path"))
-		case 2:
-			files = append(files, f.bytes("files"))
-		default:
-			f.skip()
+	f := wire.NewFields(b, directoryDesc, payloadLevel)
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.DirectoryPath:
+			n.dir.path = borrowed.of(f.Bytes())
+		case spawnpb.DirectoryFiles:
+			files = append(files, f.Bytes())
 		}
 	}
-	if f.err != nil {
-		return n, f.err
+	if err := f.Err(); err != nil {
+		return n, err
 	}
 	for i, fb := range files {
-		file, err := logFile(fb, n.dir.path, &c.tmp)
+		file, err := logFile(fb, payloadLevel-1, n.dir.path, &c.tmp)
 		if err != nil {
 			return n, fmt.Errorf("files %d: %w", i+1, err)
 		}
@@ -523,44 +541,39 @@ func (c *compactReader) directory(b []byte) (node, error) {
 	return n, nil
 }
 
-// symlink decodes ExecLogEntry.UnresolvedSymlink: 1 path, 2 target_path.
+// symlink decodes ExecLogEntry.UnresolvedSymlink.
 func (c *compactReader) symlink(b []byte) (node, error) {
 	var file spawn.File
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 1:
-			file.Path = borrowed.of(f.bytes("path"))
-		case 2:
-			file.SymlinkTarget = borrowed.of(f.bytes("target_path"))
-		default:
-			f.skip()
+	f := wire.NewFields(b, symlinkDesc, payloadLevel)
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.UnresolvedSymlinkPath:
+			file.Path = borrowed.of(f.Bytes())
+		case spawnpb.UnresolvedSymlinkTargetPath:
+			file.SymlinkTarget = borrowed.of(f.Bytes())
 		}
 	}
-	return node{file: file}, f.err
+	return node{file: file}, f.Err()
 }
 
-var inputKinds = []int{entryFile, entryDirectory, entryUnresolvedSym, entryRunfilesTree}
+var inputKinds = []entryKind{entryFile, entryDirectory, entryUnresolvedSym, entryRunfilesTree}
 
-// inputSet decodes ExecLogEntry.InputSet: 5 input_ids, 4
-// transitive_set_ids (1 to 3 are reserved: the fields of an older layout).
+// inputSet decodes ExecLogEntry.InputSet.
 func (c *compactReader) inputSet(b []byte) (node, error) {
 	var n node
 	inputs, sets := c.ids1[:0], c.ids2[:0]
 	defer func() { c.ids1, c.ids2 = inputs, sets }()
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 5:
-			inputs = f.uint32s("input_ids", inputs)
-		case 4:
-			sets = f.uint32s("transitive_set_ids", sets)
-		default:
-			f.skip()
+	f := wire.NewFields(b, inputSetDesc, payloadLevel)
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.InputSetInputIDs:
+			inputs = f.AppendUint32s(inputs)
+		case spawnpb.InputSetTransitiveSetIDs:
+			sets = f.AppendUint32s(sets)
 		}
 	}
-	if f.err != nil {
-		return n, f.err
+	if err := f.Err(); err != nil {
+		return n, err
 	}
 	var err error
 	if c.refIn, err = c.refs(c.refIn[:0], "input", inputs, inputKinds...); err != nil {
@@ -573,7 +586,7 @@ func (c *compactReader) inputSet(b []byte) (node, error) {
 
 // refs appends to dst the nodes that ids name, each of one of the kinds in
 // ok.
-func (c *compactReader) refs(dst []uint32, what string, ids []uint32, ok ...int) ([]uint32, error) {
+func (c *compactReader) refs(dst []uint32, what string, ids []uint32, ok ...entryKind) ([]uint32, error) {
 	for _, id := range ids {
 		v, err := c.ref(what, id, ok...)
 		if err != nil {
@@ -584,38 +597,38 @@ func (c *compactReader) refs(dst []uint32, what string, ids []uint32, ok ...int)
 	return dst, nil
 }
 
-// symlinkEntrySet decodes ExecLogEntry.SymlinkEntrySet: 1 direct_entries
-// (a map from relative path to the id of a file, directory or unresolved
-// symlink), 2 transitive_set_ids.
+// symlinkEntrySet decodes ExecLogEntry.SymlinkEntrySet: its direct
+// entries (a map from relative path to the id of a file, directory or
+// unresolved symlink), and its transitive sets.
 func (c *compactReader) symlinkEntrySet(b []byte) (node, error) {
 	var n node
 	sets := c.ids1[:0]
 	defer func() { c.ids1 = sets }()
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 1:
-			name, id, err := mapEntry(f.bytes("direct_entries"))
-			if err != nil {
-				f.fail("direct_entries", err)
+	f := wire.NewFields(b, symlinkEntrySetDesc, payloadLevel)
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.SymlinkEntrySetDirectEntries:
+			m := f.Sub(mapEntryDesc)
+			name, id := mapEntry(&m)
+			if err := m.Err(); err != nil {
+				f.Fail(fmt.Errorf("field direct_entries: %w", err))
 				break
 			}
 			target := uint32(noTarget)
 			if id != 0 {
+				var err error
 				if target, err = c.ref("symlink target", id, entryFile, entryDirectory, entryUnresolvedSym); err != nil {
 					return n, err
 				}
 			}
 			n.set.names = append(n.set.names, name)
 			n.set.inputs = append(n.set.inputs, target)
-		case 2:
-			sets = f.uint32s("transitive_set_ids", sets)
-		default:
-			f.skip()
+		case spawnpb.SymlinkEntrySetTransitiveSetIDs:
+			sets = f.AppendUint32s(sets)
 		}
 	}
-	if f.err != nil {
-		return n, f.err
+	if err := f.Err(); err != nil {
+		return n, err
 	}
 	var err error
 	c.refSets, err = c.refs(c.refSets[:0], "transitive set", sets, entrySymlinkEntrySet)
@@ -626,22 +639,19 @@ func (c *compactReader) symlinkEntrySet(b []byte) (node, error) {
 // noTarget is the target of a runfiles symlink to nothing: an empty file.
 const noTarget = 1<<32 - 1
 
-// mapEntry decodes a map<string, uint32> entry: 1 key, 2 value.
-func mapEntry(b []byte) (string, uint32, error) {
+// mapEntry decodes a map<string, uint32> entry; an error is left in f.
+func mapEntry(f *wire.Fields) (string, uint32) {
 	var key string
 	var value uint32
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 1:
-			key = borrowed.of(f.bytes("key"))
-		case 2:
-			value = f.uint32("value")
-		default:
-			f.skip()
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.MapEntryKey:
+			key = borrowed.of(f.Bytes())
+		case spawnpb.MapEntryValue:
+			value = f.Uint32()
 		}
 	}
-	return key, value, f.err
+	return key, value
 }
 
 // spawn decodes ExecLogEntry.Spawn into c.sp, expanding its input sets.
@@ -658,49 +668,49 @@ func (c *compactReader) spawn(b []byte) error {
 	c.out.b = c.out.b[:0]
 	var inputSet, toolSet uint32
 	d := spawnExecDecoder{strs: c.strs}
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 1:
-			sp.Args = append(sp.Args, c.strs.of(f.bytes("args")))
-		case 2:
-			e, err := d.envVar(f.bytes("env_vars"))
-			if err != nil {
-				f.fail(fmt.Sprintf("environment variable %d", len(sp.Env)+1), err)
+	f := wire.NewFields(b, spawnDesc, payloadLevel)
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.SpawnArgs:
+			sp.Args = append(sp.Args, c.strs.of(f.Bytes()))
+		case spawnpb.SpawnEnvVars:
+			m := f.Sub(envVarDesc)
+			e := d.envVar(&m)
+			if err := m.Err(); err != nil {
+				f.Fail(fmt.Errorf("environment variable %d: %w", len(sp.Env)+1, err))
 			}
 			sp.Env = append(sp.Env, e)
-		case 4:
-			inputSet = f.uint32("input_set_id")
-		case 5:
-			toolSet = f.uint32("tool_set_id")
-		case 6:
-			if err := c.output(f.bytes("outputs"), sp); err != nil {
-				f.fail(fmt.Sprintf("output %d", len(sp.Outputs)+1), err)
+		case spawnpb.SpawnInputSetID:
+			inputSet = f.Uint32()
+		case spawnpb.SpawnToolSetID:
+			toolSet = f.Uint32()
+		case spawnpb.SpawnOutputs:
+			m := f.Sub(outputDesc)
+			if err := c.output(&m, sp); err != nil {
+				f.Fail(fmt.Errorf("output %d: %w", len(sp.Outputs)+1, err))
 			}
-		case 7:
-			sp.Target = c.strs.of(f.bytes("target_label"))
-		case 8:
-			sp.Mnemonic = c.strs.of(f.bytes("mnemonic"))
-		case 9:
-			sp.ExitCode = f.int32("exit_code")
-		case 10:
-			sp.Status = c.strs.of(f.bytes("status"))
-		case 11:
-			sp.Runner = c.strs.of(f.bytes("runner"))
-		case 12:
-			sp.CacheHit = f.bool("cache_hit")
-		case 13:
-			sp.Remotable = f.bool("remotable")
-		case 14:
-			sp.Cacheable = f.bool("cacheable")
-		case 15:
-			sp.RemoteCacheable = f.bool("remote_cacheable")
-		default:
-			f.skip()
+		case spawnpb.SpawnTargetLabel:
+			sp.Target = c.strs.of(f.Bytes())
+		case spawnpb.SpawnMnemonic:
+			sp.Mnemonic = c.strs.of(f.Bytes())
+		case spawnpb.SpawnExitCode:
+			sp.ExitCode = f.Int32()
+		case spawnpb.SpawnStatus:
+			sp.Status = c.strs.of(f.Bytes())
+		case spawnpb.SpawnRunner:
+			sp.Runner = c.strs.of(f.Bytes())
+		case spawnpb.SpawnCacheHit:
+			sp.CacheHit = f.Bool()
+		case spawnpb.SpawnRemotable:
+			sp.Remotable = f.Bool()
+		case spawnpb.SpawnCacheable:
+			sp.Cacheable = f.Bool()
+		case spawnpb.SpawnRemoteCacheable:
+			sp.RemoteCacheable = f.Bool()
 		}
 	}
-	if f.err != nil {
-		return f.err
+	if err := f.Err(); err != nil {
+		return err
 	}
 	if inputSet != 0 {
 		set, err := c.ref("input_set_id", inputSet, entryInputSet)
@@ -720,15 +730,14 @@ func (c *compactReader) spawn(b []byte) error {
 	return nil
 }
 
-// output decodes ExecLogEntry.Output: 5 output_id or 4
-// invalid_output_path (declared, but missing or of the wrong type).
-func (c *compactReader) output(b []byte, sp *spawn.Spawn) error {
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 5:
-			id := f.uint32("output_id")
-			if f.err != nil {
+// output decodes ExecLogEntry.Output: an output's id, or its path when
+// it is declared but missing or of the wrong type.
+func (c *compactReader) output(f *wire.Fields, sp *spawn.Spawn) error {
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.OutputOutputID:
+			id := f.Uint32()
+			if f.Err() != nil {
 				break
 			}
 			v, err := c.ref("output_id", id, entryFile, entryDirectory, entryUnresolvedSym)
@@ -737,13 +746,11 @@ func (c *compactReader) output(b []byte, sp *spawn.Spawn) error {
 			}
 			sp.Outputs = append(sp.Outputs, c.pathOf(v, &c.out))
 			sp.OutputFiles = c.appendFiles(sp.OutputFiles, v, &c.out)
-		case 4:
-			sp.Outputs = append(sp.Outputs, c.strs.of(f.bytes("invalid_output_path")))
-		default:
-			f.skip()
+		case spawnpb.OutputInvalidOutputPath:
+			sp.Outputs = append(sp.Outputs, c.strs.of(f.Bytes()))
 		}
 	}
-	return f.err
+	return f.Err()
 }
 
 // expand appends the files of input set root to dst, walking nested sets

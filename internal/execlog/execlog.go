@@ -20,14 +20,12 @@
 package execlog
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/ahab-go/ahab/internal/intern"
 	"github.com/ahab-go/ahab/internal/spawn"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 // Format is the form of a log, named after the Bazel flag that writes it.
@@ -44,24 +42,14 @@ const (
 	Compact
 )
 
-var formatNames = [...]string{Detect: "detect", JSON: "json", Binary: "binary", Compact: "compact"}
+var formatNames = wire.Formats[Format]{What: "execution log format", Names: []string{
+	Detect: "detect", JSON: "json", Binary: "binary", Compact: "compact",
+}}
 
-func (f Format) String() string {
-	if f >= 0 && int(f) < len(formatNames) {
-		return formatNames[f]
-	}
-	return "Format(" + strconv.Itoa(int(f)) + ")"
-}
+func (f Format) String() string { return formatNames.String(f) }
 
 // ParseFormat parses a format named as in --execution_log_<format>_file.
-func ParseFormat(s string) (Format, error) {
-	for f, name := range formatNames {
-		if f != int(Detect) && name == s {
-			return Format(f), nil
-		}
-	}
-	return Detect, fmt.Errorf("unknown execution log format %q, expected one of: json, binary, compact", s)
-}
+func ParseFormat(s string) (Format, error) { return formatNames.Parse(s) }
 
 // Options tune Read.
 type Options struct {
@@ -86,50 +74,15 @@ type Options struct {
 	Strings, Contents *intern.Table
 }
 
-// Error is a log that cannot be read. It renders as one line naming the
-// file, the entry and its byte offset:
+// Error is a log that cannot be read, naming the file, the entry and its
+// byte offset:
 //
-//	exec.log: spawn 5123 (byte 1048576): inputs: unexpected EOF
+//	exec.log: spawn 5123 (byte 1048576): input 3: unexpected EOF
 //
 // Entries are counted from 1 within their kind, in log order ("spawn 3",
-// and for the compact format also "file 12", "input set 7", ...).
-type Error struct {
-	File string
-	// Entry names the entry, such as "spawn 5123"; empty when the error is
-	// not about one entry.
-	Entry string
-	// Offset is the byte offset of the entry (for the compact format, in
-	// the decompressed stream), or -1 when it is not known.
-	Offset int64
-	// Decompressed says that Offset counts decompressed bytes.
-	Decompressed bool
-	Err          error
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	b.WriteString(": ")
-	where := ""
-	if e.Offset >= 0 {
-		where = "byte " + strconv.FormatInt(e.Offset, 10)
-		if e.Decompressed {
-			where += " of the decompressed stream"
-		}
-	}
-	switch {
-	case e.Entry != "" && where != "":
-		fmt.Fprintf(&b, "%s (%s): ", e.Entry, where)
-	case e.Entry != "":
-		b.WriteString(e.Entry + ": ")
-	case where != "":
-		b.WriteString(where + ": ")
-	}
-	b.WriteString(e.Err.Error())
-	return b.String()
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// and for the compact format also "file 12", "input set 7", ...), and
+// the compact format's offsets count bytes of the decompressed stream.
+type Error = wire.Error
 
 // Stats describe a log that was read.
 type Stats struct {
@@ -150,10 +103,10 @@ type Stats struct {
 // Read allocate more than the bytes that actually arrived.
 func Read(r io.Reader, name string, opts Options, fn func(*spawn.Spawn) error) (Stats, error) {
 	cr := &countingReader{r: r, progress: opts.Progress}
-	br := bufio.NewReaderSize(cr, readBufferSize)
+	wr := wire.NewReader(cr, readBufferSize)
 	st := Stats{Format: opts.Format}
 	if st.Format == Detect {
-		f, err := detect(br)
+		f, err := detect(wr)
 		if err != nil {
 			return st, &Error{File: name, Offset: -1, Err: err}
 		}
@@ -166,11 +119,11 @@ func Read(r io.Reader, name string, opts Options, fn func(*spawn.Spawn) error) (
 	var err error
 	switch st.Format {
 	case JSON:
-		err = readJSON(br, name, opts.ReuseSpawns, count)
+		err = readJSON(wr.Rest(), name, opts.ReuseSpawns, count)
 	case Binary:
-		err = readBinary(br, name, opts.ReuseSpawns, count)
+		err = readBinary(wr, name, opts.ReuseSpawns, count)
 	case Compact:
-		err = readCompact(br, name, opts, count)
+		err = readCompact(wr.Rest(), name, opts, count)
 	default:
 		return st, fmt.Errorf("%s: unknown format %v", name, st.Format)
 	}
@@ -179,21 +132,6 @@ func Read(r io.Reader, name string, opts Options, fn func(*spawn.Spawn) error) (
 		opts.Progress(cr.n)
 	}
 	return st, err
-}
-
-// fnError carries an error returned by the caller's fn through the readers
-// untouched.
-type fnError struct{ err error }
-
-func (e fnError) Error() string { return e.err.Error() }
-
-// unwrapFn returns the caller's own error unchanged, and wraps every other
-// one.
-func unwrapFn(err error, wrap func(error) error) error {
-	if fe, ok := err.(fnError); ok {
-		return fe.err
-	}
-	return wrap(err)
 }
 
 // countingReader counts the bytes read from the file, for Stats and
@@ -205,7 +143,10 @@ type countingReader struct {
 	lastProgress int64
 }
 
-const progressEvery = 1 << 20
+const (
+	readBufferSize = 64 << 10
+	progressEvery  = 1 << 20
+)
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)

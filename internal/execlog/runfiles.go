@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/spawn"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 // runfilesTree decodes ExecLogEntry.RunfilesTree and expands it into the
@@ -21,39 +23,34 @@ import (
 //  6. <workspace>/.runfile, empty, when nothing else would create the
 //     workspace directory (and external runfiles are not also laid out
 //     under it the legacy way).
-//
-// Fields: 1 path, 2 input_set_id, 3 symlinks_id, 4 root_symlinks_id,
-// 5 empty_files, 6 repo_mapping_manifest, 7 legacy_external_runfiles.
 func (c *compactReader) runfilesTree(b []byte) (node, error) {
 	var n node
 	var inputSet, symlinks, rootSymlinks uint32
 	var empty []string
 	var repoMapping []byte
 	hasRepoMapping, legacy := false, false
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 1:
-			n.dir.path = string(f.bytes("path"))
-		case 2:
-			inputSet = f.uint32("input_set_id")
-		case 3:
-			symlinks = f.uint32("symlinks_id")
-		case 4:
-			rootSymlinks = f.uint32("root_symlinks_id")
-		case 5:
-			empty = append(empty, string(f.bytes("empty_files")))
-		case 6:
-			repoMapping = f.bytes("repo_mapping_manifest")
+	f := wire.NewFields(b, runfilesTreeDesc, payloadLevel)
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.RunfilesTreePath:
+			n.dir.path = string(f.Bytes())
+		case spawnpb.RunfilesTreeInputSetID:
+			inputSet = f.Uint32()
+		case spawnpb.RunfilesTreeSymlinksID:
+			symlinks = f.Uint32()
+		case spawnpb.RunfilesTreeRootSymlinksID:
+			rootSymlinks = f.Uint32()
+		case spawnpb.RunfilesTreeEmptyFiles:
+			empty = append(empty, string(f.Bytes()))
+		case spawnpb.RunfilesTreeRepoMappingManifest:
+			repoMapping = f.Bytes()
 			hasRepoMapping = true
-		case 7:
-			legacy = f.bool("legacy_external_runfiles")
-		default:
-			f.skip()
+		case spawnpb.RunfilesTreeLegacyExternalRunfiles:
+			legacy = f.Bool()
 		}
 	}
-	if f.err != nil {
-		return n, f.err
+	if err := f.Err(); err != nil {
+		return n, err
 	}
 	tree := n.dir.path
 	t := runfiles{files: map[string]spawn.File{}}
@@ -116,7 +113,7 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 		}
 	}
 	if hasRepoMapping {
-		file, err := logFile(repoMapping, "", nil)
+		file, err := logFile(repoMapping, payloadLevel-1, "", nil)
 		if err != nil {
 			return n, fmt.Errorf("repo_mapping_manifest: %w", err)
 		}

@@ -1,0 +1,53 @@
+package wire
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Formats names the formats one reader reads, for its Format type's
+// String and Parse. Names[0] names the zero value, which asks the reader
+// to detect the format from the content and is no name a user may give.
+type Formats[F ~int] struct {
+	// What the formats are, for errors: "aquery output format".
+	What  string
+	Names []string
+}
+
+// String names f.
+func (fs Formats[F]) String(f F) string {
+	if f >= 0 && int(f) < len(fs.Names) {
+		return fs.Names[f]
+	}
+	return "Format(" + strconv.Itoa(int(f)) + ")"
+}
+
+// Parse parses a format's name.
+func (fs Formats[F]) Parse(s string) (F, error) {
+	for f, name := range fs.Names[1:] {
+		if name == s {
+			return F(f + 1), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown %s %q, expected one of: %s", fs.What, s, strings.Join(fs.Names[1:], ", "))
+}
+
+// LooksLikeJSON reports whether b starts as protobuf JSON does: optional
+// white space, "{", optional white space, then `"` or "}" (or nothing
+// more). No binary protobuf stream Bazel writes starts so.
+func LooksLikeJSON(b []byte) bool {
+	b = skipSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		return false
+	}
+	b = skipSpace(b[1:])
+	return len(b) == 0 || b[0] == '"' || b[0] == '}'
+}
+
+func skipSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		b = b[1:]
+	}
+	return b
+}

@@ -38,7 +38,7 @@ const (
 	TextProto
 )
 
-var formatNames = wire.Formats[Format]{What: "aquery output format", Names: []string{
+var formatNames = wire.Formats[Format]{What: "aquery output format", Detect: true, Names: []string{
 	Detect:        "detect",
 	Proto:         "proto",
 	StreamedProto: "streamed_proto",

@@ -42,7 +42,7 @@ const (
 	Compact
 )
 
-var formatNames = wire.Formats[Format]{What: "execution log format", Names: []string{
+var formatNames = wire.Formats[Format]{What: "execution log format", Detect: true, Names: []string{
 	Detect: "detect", JSON: "json", Binary: "binary", Compact: "compact",
 }}
 

@@ -6,13 +6,16 @@ import (
 	"strings"
 )
 
-// Formats names the formats one reader reads, for its Format type's
-// String and Parse. Names[0] names the zero value, which asks the reader
-// to detect the format from the content and is no name a user may give.
+// Formats names the formats a reader reads, or a writer writes, for its
+// Format type's String and Parse.
 type Formats[F ~int] struct {
 	// What the formats are, for errors: "aquery output format".
-	What  string
+	What string
+	// Names names the formats by value, from 0.
 	Names []string
+	// Detect says that the zero value asks the reader to recognise the
+	// format from the content: its name is no name a user may give.
+	Detect bool
 }
 
 // String names f.
@@ -25,12 +28,17 @@ func (fs Formats[F]) String(f F) string {
 
 // Parse parses a format's name.
 func (fs Formats[F]) Parse(s string) (F, error) {
-	for f, name := range fs.Names[1:] {
+	names := fs.Names
+	first := 0
+	if fs.Detect {
+		names, first = names[1:], 1
+	}
+	for f, name := range names {
 		if name == s {
-			return F(f + 1), nil
+			return F(f + first), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown %s %q, expected one of: %s", fs.What, s, strings.Join(fs.Names[1:], ", "))
+	return 0, fmt.Errorf("unknown %s %q, expected one of: %s", fs.What, s, strings.Join(names, ", "))
 }
 
 // LooksLikeJSON reports whether b starts as protobuf JSON does: optional

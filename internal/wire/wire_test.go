@@ -217,7 +217,7 @@ func TestFieldsErrors(t *testing.T) {
 
 func TestFormats(t *testing.T) {
 	type format int
-	fs := Formats[format]{What: "test format", Names: []string{"detect", "a", "b"}}
+	fs := Formats[format]{What: "test format", Names: []string{"detect", "a", "b"}, Detect: true}
 	for f, name := range []string{"detect", "a", "b", "Format(3)"} {
 		if got := fs.String(format(f)); got != name {
 			t.Errorf("String(%d) = %q, want %q", f, got, name)
@@ -230,6 +230,10 @@ func TestFormats(t *testing.T) {
 		if _, err := fs.Parse(bad); err == nil || err.Error() != `unknown test format "`+bad+`", expected one of: a, b` {
 			t.Errorf("Parse(%q): %v", bad, err)
 		}
+	}
+	written := Formats[format]{What: "output format", Names: []string{"a", "b"}}
+	if f, err := written.Parse("a"); f != 0 || err != nil {
+		t.Errorf("without Detect, Parse(a) = %v, %v", f, err)
 	}
 }
 

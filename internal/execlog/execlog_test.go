@@ -15,7 +15,7 @@ import (
 )
 
 // The real logs of testdata/ (README.md) read the same in every format:
-// JSON and binary as Bazel 4.2.3 wrote them, and compact as execlogtest
+// JSON and binary as Bazel 4.2.3 wrote them, and compact as protolog
 // converts the binary one, with and without ReuseSpawns.
 func TestRealLogsReadTheSameInEveryFormat(t *testing.T) {
 	for _, build := range []string{"a", "b"} {

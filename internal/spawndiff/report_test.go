@@ -13,7 +13,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/execlog"
-	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
+	"github.com/ahab-go/ahab/internal/execlog/protolog"
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/testenv"
@@ -35,11 +35,11 @@ func realLogs(t *testing.T, build string) map[string][]byte {
 	}
 	bin := read(build + ".binary")
 	var compact bytes.Buffer
-	w, err := execlogtest.NewCompact(&compact, execlogtest.CompactOptions{})
+	w, err := protolog.NewCompact(&compact, protolog.CompactOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := execlogtest.ReadBinary(bytes.NewReader(bin), w.Write); err != nil {
+	if err := protolog.ReadBinary(bytes.NewReader(bin), w.Write); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

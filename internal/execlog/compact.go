@@ -180,7 +180,7 @@ type dirNode struct {
 	files []uint32
 }
 
-// setNode is a stored set: where in the idArena its direct inputs, then
+// setNode is a stored set: where in the ids arena its direct inputs, then
 // its transitive sets, lie (all node indexes), and how many of each.
 type setNode struct {
 	pos, nIn, nSets uint32
@@ -209,7 +209,7 @@ type compactReader struct {
 	files fileStore            // files and unresolved symlinks
 	dirs  chunks.List[dirNode] // directories and runfiles trees
 	sets  chunks.List[setNode] // input sets and symlink entry sets
-	ids   idArena
+	ids   chunks.Arena[uint32]
 	// names are the symlink names of symlink entry sets, by set index.
 	names map[uint32][]string
 	// out holds the strings of the spawn being read; tmp, those of an
@@ -356,7 +356,7 @@ func (c *compactReader) add(id uint32, n node) error {
 	default:
 		idx = uint32(c.sets.Len())
 		c.scratchIDs = append(append(c.scratchIDs[:0], n.set.inputs...), n.set.sets...)
-		pos, ok := c.ids.add(c.scratchIDs)
+		pos, ok := c.ids.Add(c.scratchIDs)
 		if !ok {
 			return fmt.Errorf("sets hold more than %d ids in all, expected fewer", uint64(1)<<32)
 		}
@@ -393,7 +393,7 @@ func (c *compactReader) kind(i uint32) entryKind { return c.nodes.At(int(i)).kin
 // setIDs returns set node i's direct inputs and transitive sets.
 func (c *compactReader) setIDs(i uint32) (inputs, sets []uint32) {
 	s := c.sets.At(int(c.nodes.At(int(i)).idx()))
-	all := c.ids.get(s.pos, s.nIn+s.nSets)
+	all := c.ids.Get(s.pos, s.nIn+s.nSets)
 	return all[:s.nIn], all[s.nIn:]
 }
 

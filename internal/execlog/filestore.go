@@ -77,37 +77,3 @@ func (o *outBuf) str(start int) string {
 	o.b = o.b[:start]
 	return s
 }
-
-// idArena keeps the id lists of sets in blocks of uint32 that never move,
-// located by block<<arenaBits | offset: a set costs its ids and twelve
-// bytes, not an allocation of its own.
-type idArena struct{ b [][]uint32 }
-
-const arenaBits = 18
-
-// add copies ids into the arena and returns where, or false when the
-// arena is full (four billion ids). A list longer than a block gets a
-// block of its own.
-func (a *idArena) add(ids []uint32) (uint32, bool) {
-	n := len(a.b)
-	if n == 0 || len(a.b[n-1])+len(ids) > cap(a.b[n-1]) {
-		size := 1 << 10
-		if n > 0 {
-			size = min(1<<arenaBits, 2*cap(a.b[n-1]))
-		}
-		if n == 1<<(32-arenaBits) {
-			return 0, false
-		}
-		a.b = append(a.b, make([]uint32, 0, max(size, len(ids))))
-		n++
-	}
-	pos := uint32(n-1)<<arenaBits | uint32(len(a.b[n-1]))
-	a.b[n-1] = append(a.b[n-1], ids...)
-	return pos, true
-}
-
-// get returns the n ids at pos.
-func (a *idArena) get(pos, n uint32) []uint32 {
-	off := pos & (1<<arenaBits - 1)
-	return a.b[pos>>arenaBits][off : off+n : off+n]
-}

@@ -106,7 +106,7 @@ func read(name string) (*spawndiff.Log, error) {
 	}
 	defer f.Close()
 	l := spawndiff.NewLog(name)
-	_, err = execlog.Read(f, name, execlog.Options{ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}, l.Add)
+	_, err = execlog.Summarize(f, name, execlog.Options{}, l.Tables(), l.Add)
 	return l, err
 }
 

@@ -2,6 +2,7 @@ package execlog
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -27,15 +28,17 @@ var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 const maxWindow = 128 << 20
 
 // readCompact reads --execution_log_compact_file: a zstd stream of
-// varint-delimited ExecLogEntry messages.
-func readCompact(br *bufio.Reader, name string, opts Options, fn func(*spawn.Spawn) error) error {
+// varint-delimited ExecLogEntry messages. compressed says how many bytes
+// of the file have been read so far, for the limits on expansion.
+func readCompact(br *bufio.Reader, name string, opts Options, compressed func() int64, out sink) error {
 	zr, err := getDecoder(br)
 	if err != nil {
 		return &Error{File: name, Offset: -1, Err: fmt.Errorf("zstd: %w", err)}
 	}
 	defer putDecoder(zr)
-	c := newCompactReader(opts.ReuseSpawns, opts.Strings, opts.Contents)
-	r := wire.NewReader(zstdReader{zr}, readBufferSize)
+	c := newCompactReader(opts.ReuseSpawns || out.summary != nil, out.tables)
+	c.compressed = compressed
+	r := wire.NewReader(&zstdReader{r: zr, compressed: compressed}, readBufferSize)
 	for {
 		start := r.Offset()
 		msg, err := r.Message("an ExecLogEntry with at least one field")
@@ -43,7 +46,7 @@ func readCompact(br *bufio.Reader, name string, opts Options, fn func(*spawn.Spa
 			return nil
 		}
 		if err == nil {
-			err = c.entry(msg, fn)
+			err = c.entry(msg, out)
 		} else {
 			c.counts.entries++
 			c.counts.kind = 0
@@ -56,6 +59,32 @@ func readCompact(br *bufio.Reader, name string, opts Options, fn func(*spawn.Spa
 		}
 	}
 }
+
+// The limits on what a compact log may expand to, whatever its entries
+// claim: a few kilobytes of zstd can hold gigabytes of zeros, or a
+// million spawns that each name one set of a million files. Each grows
+// with the compressed bytes read so far, from an allowance that no small
+// log reaches; Bazel's logs stay far below them (genlog's decompress 5
+// times over, at 220 compressed bytes a spawn, and expand some 25 files
+// a spawn).
+const (
+	// A log decompresses at most maxExpansion times over, past
+	// expansionAllowance bytes.
+	expansionAllowance = 32 << 20
+	maxExpansion       = 256
+	// A log has at most one spawn per minSpawnBytes compressed bytes,
+	// past spawnAllowance spawns.
+	spawnAllowance = 100_000
+	minSpawnBytes  = 4
+	// Expanding input sets takes at most maxStepsPerByte steps (a set
+	// walked, a file handed over) per compressed byte, past
+	// stepAllowance steps.
+	maxStepsPerByte = 32
+)
+
+// stepAllowance is a variable so that tests need not expand tens of
+// millions of files to reach it.
+var stepAllowance int64 = 1 << 25
 
 // decoders keeps zstd decoders for reuse: building one costs more than
 // reading a small log.
@@ -74,15 +103,24 @@ func putDecoder(d *zstd.Decoder) {
 }
 
 // zstdReader marks the errors of the zstd decoder as such: they are about
-// the compressed file, not an entry's bytes.
-type zstdReader struct{ r io.Reader }
+// the compressed file, not an entry's bytes. It also refuses a stream
+// that decompresses past the limit (maxExpansion).
+type zstdReader struct {
+	r            io.Reader
+	compressed   func() int64
+	decompressed int64
+}
 
-func (z zstdReader) Read(p []byte) (int, error) {
+func (z *zstdReader) Read(p []byte) (int, error) {
 	n, err := z.r.Read(p)
 	if err != nil && err != io.EOF {
 		if _, ok := errors.AsType[*wire.CorruptError](err); !ok {
 			err = &wire.CorruptError{Err: zstdError{err}}
 		}
+	}
+	z.decompressed += int64(n)
+	if c := z.compressed(); z.decompressed > expansionAllowance+maxExpansion*c {
+		return n, &wire.CorruptError{Err: fmt.Errorf("zstd: the log decompresses to more than %d bytes from %d, expected at most %d times over (past %d MiB), as Bazel's logs are", z.decompressed, c, maxExpansion, expansionAllowance>>20)}
 	}
 	return n, err
 }
@@ -173,10 +211,12 @@ type node struct {
 	}
 }
 
-// dirNode is a stored directory or runfiles tree: its path and its files'
-// ids in the fileStore.
+// dirNode is a stored directory or runfiles tree: its path, as a string
+// and as its id in the fileStore's paths, and its files' ids in the
+// fileStore.
 type dirNode struct {
 	path  string
+	pid   uint32
 	files []uint32
 }
 
@@ -233,10 +273,23 @@ type compactReader struct {
 	}
 	sp    *spawn.Spawn
 	reuse bool
+	// tables and sum, when the reader summarizes (Summarize): the tables
+	// that strings are interned in, and the summary handed over.
+	tables *spawn.Tables
+	sum    spawn.Summary
+	// outputs are the nodes the spawn being read declares as outputs.
+	outputs []uint32
+	// memo remembers the last sets expanded (expandSet).
+	memo     [memoSize]expansion
+	nextMemo int
+	// compressed is how many bytes of the file have been read, and steps
+	// how much work expanding sets took (the limits on expansion).
+	compressed func() int64
+	steps      int64
 	// scratch, reused by walks.
 	stack      []walkFrame
 	tools      []string
-	toolFiles  []spawn.File
+	fileIDs    []uint32
 	ids1, ids2 []uint32 // decoded ids
 	refIn      []uint32 // resolved ids
 	refSets    []uint32
@@ -249,16 +302,16 @@ type walkFrame struct {
 }
 
 // newCompactReader returns a reader that keeps files' paths and contents
-// in the given tables, or in tables of its own when they are nil.
-func newCompactReader(reuse bool, paths, contents *intern.Table) *compactReader {
-	if paths == nil {
-		paths = &intern.Table{SplitDirs: true}
+// in t, which also interns the summaries' strings, or, when t is nil, in
+// tables of its own.
+func newCompactReader(reuse bool, t *spawn.Tables) *compactReader {
+	paths, contents := &intern.Table{SplitDirs: true}, new(intern.Table)
+	if t != nil {
+		paths, contents = &t.Strings, &t.Contents
 	}
-	if contents == nil {
-		contents = new(intern.Table)
-	}
-	return &compactReader{strs: strs{borrow: reuse}, reuse: reuse, sp: new(spawn.Spawn), workspace: defaultRunfilesPrefix,
-		files: fileStore{paths: paths, contents: contents}, out: outBuf{borrow: reuse}, tmp: outBuf{borrow: true}}
+	return &compactReader{strs: strs{borrow: reuse}, reuse: reuse, sp: new(spawn.Spawn), workspace: defaultRunfilesPrefix, tables: t,
+		files: fileStore{paths: paths, contents: contents}, out: outBuf{borrow: reuse}, tmp: outBuf{borrow: true},
+		compressed: func() int64 { return 0 }}
 }
 
 // lastEntry names the entry being read, for errors.
@@ -271,7 +324,7 @@ func (c *compactReader) lastEntry() string {
 }
 
 // entry decodes one ExecLogEntry.
-func (c *compactReader) entry(msg []byte, fn func(*spawn.Spawn) error) error {
+func (c *compactReader) entry(msg []byte, out sink) error {
 	c.tmp.b = c.tmp.b[:0]
 	c.counts.entries++
 	c.counts.kind = 0
@@ -303,10 +356,19 @@ func (c *compactReader) entry(msg []byte, fn func(*spawn.Spawn) error) error {
 	case entryInvocation:
 		return c.invocation(payload)
 	case entrySpawn:
+		if n, c := c.counts.byKind[entrySpawn], c.compressed(); int64(n) > spawnAllowance+c/minSpawnBytes {
+			return fmt.Errorf("more than %d spawns in %d compressed bytes, expected at most one per %d bytes (past %d spawns)", n-1, c, minSpawnBytes, spawnAllowance)
+		}
+		if out.summary != nil {
+			if err := c.summarize(payload); err != nil {
+				return err
+			}
+			return wire.FromCaller(out.summary(&c.sum))
+		}
 		if err := c.spawn(payload); err != nil {
 			return err
 		}
-		return wire.FromCaller(fn(c.sp))
+		return wire.FromCaller(out.spawn(c.sp))
 	case entrySymlinkAction:
 		// Not a spawn, and the flat formats leave such actions out too.
 		return nil
@@ -347,7 +409,7 @@ func (c *compactReader) add(id uint32, n node) error {
 		idx = c.files.add(n.file)
 	case entryDirectory, entryRunfilesTree:
 		pid, _ := c.files.paths.Intern(n.dir.path)
-		d := dirNode{path: c.files.paths.Get(pid), files: make([]uint32, len(n.dir.files))}
+		d := dirNode{path: c.files.paths.Get(pid), pid: pid, files: make([]uint32, len(n.dir.files))}
 		for i, f := range n.dir.files {
 			d.files[i] = c.files.add(f)
 		}
@@ -419,6 +481,25 @@ func (c *compactReader) appendFiles(dst []spawn.File, i uint32, out *outBuf) []s
 		dst = append(dst, c.files.file(id, out))
 	}
 	return dst
+}
+
+// appendFileIDs appends the fileStore ids of the files input node i
+// stands for.
+func (c *compactReader) appendFileIDs(dst []uint32, i uint32) []uint32 {
+	r := *c.nodes.At(int(i))
+	if k := r.kind(); k == entryFile || k == entryUnresolvedSym {
+		return append(dst, r.idx())
+	}
+	return append(dst, c.dirs.At(int(r.idx())).files...)
+}
+
+// pathID is input node i's own path's id in the fileStore's paths.
+func (c *compactReader) pathID(i uint32) uint32 {
+	r := *c.nodes.At(int(i))
+	if k := r.kind(); k == entryFile || k == entryUnresolvedSym {
+		return c.files.recs.At(int(r.idx())).path
+	}
+	return c.dirs.At(int(r.idx())).pid
 }
 
 // pathOf returns input node i's own path, written into out if it must be
@@ -656,6 +737,99 @@ func mapEntry(f *wire.Fields) (string, uint32) {
 
 // spawn decodes ExecLogEntry.Spawn into c.sp, expanding its input sets.
 func (c *compactReader) spawn(b []byte) error {
+	inputSet, toolSet, err := c.decodeSpawn(b)
+	if err != nil {
+		return err
+	}
+	sp := c.sp
+	for _, v := range c.outputs {
+		sp.Outputs = append(sp.Outputs, c.pathOf(v, &c.out))
+		sp.OutputFiles = c.appendFiles(sp.OutputFiles, v, &c.out)
+	}
+	if inputSet != 0 {
+		e, err := c.expandSet(inputSet - 1)
+		if err != nil {
+			return err
+		}
+		// The spawn gets a copy of every file: count it.
+		if err := c.step(len(e.files)); err != nil {
+			return err
+		}
+		for _, id := range e.files {
+			sp.Inputs = append(sp.Inputs, c.files.file(id, &c.out))
+		}
+	}
+	normalize(sp)
+	if toolSet != 0 {
+		return c.markTools(toolSet-1, sp.Inputs)
+	}
+	return nil
+}
+
+// summarize decodes ExecLogEntry.Spawn into c.sum: its strings interned in
+// c.tables, its files straight from their ids, its inputs those of the
+// expansion of its input set, which spawns that name the same set share.
+func (c *compactReader) summarize(b []byte) error {
+	inputSet, _, err := c.decodeSpawn(b)
+	if err != nil {
+		return err
+	}
+	sum, paths := &c.sum, &c.tables.Strings
+	// The declared outputs that name nothing (invalid_output_path) are in
+	// c.sp.Outputs; the others are nodes.
+	c.tables.SummarizeCommand(c.sp, sum)
+	for _, v := range c.outputs {
+		sum.Outputs = append(sum.Outputs, c.pathID(v))
+	}
+	slices.SortFunc(sum.Outputs, func(a, b uint32) int { return intern.Compare(paths, a, paths, b) })
+	sum.Outputs = slices.Compact(sum.Outputs)
+	sum.OutputFiles = sum.OutputFiles[:0]
+	for _, v := range c.outputs {
+		c.fileIDs = c.appendFileIDs(c.fileIDs[:0], v)
+		for _, id := range c.fileIDs {
+			sum.OutputFiles = append(sum.OutputFiles, c.files.summary(id))
+		}
+	}
+	sum.OutputFiles = lastOfEachPath(sum.OutputFiles, func(a, b uint32) int { return intern.Compare(paths, a, paths, b) })
+	sum.OutputsHash, _ = spawn.HashFiles(sum.OutputFiles)
+	sum.Inputs, sum.InputSet, sum.InputsHash, sum.InputPathsHash = nil, 0, 0, 0
+	if inputSet != 0 {
+		e, err := c.expandSet(inputSet - 1)
+		if err != nil {
+			return err
+		}
+		if !e.summarized {
+			e.summary = e.summary[:0]
+			for _, id := range e.files {
+				e.summary = append(e.summary, c.files.summary(id))
+			}
+			e.summary = lastOfEachPath(e.summary, cmp.Compare[uint32])
+			e.hash, e.pathHash = spawn.HashFiles(e.summary)
+			e.summarized = true
+		}
+		sum.Inputs, sum.InputSet, sum.InputsHash, sum.InputPathsHash = e.summary, inputSet, e.hash, e.pathHash
+	}
+	return nil
+}
+
+// lastOfEachPath sorts files by path, as compare orders path ids, and
+// keeps the last listed of each path, as normalize does.
+func lastOfEachPath(files []spawn.FileID, compare func(a, b uint32) int) []spawn.FileID {
+	slices.SortStableFunc(files, func(a, b spawn.FileID) int { return compare(a.Path, b.Path) })
+	out := files[:0]
+	for i := range files {
+		if i+1 < len(files) && files[i+1].Path == files[i].Path {
+			continue
+		}
+		out = append(out, files[i])
+	}
+	return out
+}
+
+// decodeSpawn decodes ExecLogEntry.Spawn into c.sp, but for the outputs
+// that are nodes, which it leaves in c.outputs, and the input and tool
+// sets, whose node indexes + 1 (0 for none) it returns.
+func (c *compactReader) decodeSpawn(b []byte) (inputSet, toolSet uint32, err error) {
 	sp := c.sp
 	if !c.reuse {
 		sp = new(spawn.Spawn)
@@ -666,7 +840,8 @@ func (c *compactReader) spawn(b []byte) error {
 		Outputs: sp.Outputs[:0], OutputFiles: sp.OutputFiles[:0],
 	}
 	c.out.b = c.out.b[:0]
-	var inputSet, toolSet uint32
+	c.outputs = c.outputs[:0]
+	var inputID, toolID uint32
 	d := spawnExecDecoder{strs: c.strs}
 	f := wire.NewFields(b, spawnDesc, payloadLevel)
 	for f.Next() {
@@ -681,13 +856,13 @@ func (c *compactReader) spawn(b []byte) error {
 			}
 			sp.Env = append(sp.Env, e)
 		case spawnpb.SpawnInputSetID:
-			inputSet = f.Uint32()
+			inputID = f.Uint32()
 		case spawnpb.SpawnToolSetID:
-			toolSet = f.Uint32()
+			toolID = f.Uint32()
 		case spawnpb.SpawnOutputs:
 			m := f.Sub(outputDesc)
 			if err := c.output(&m, sp); err != nil {
-				f.Fail(fmt.Errorf("output %d: %w", len(sp.Outputs)+1, err))
+				f.Fail(fmt.Errorf("output %d: %w", len(sp.Outputs)+len(c.outputs)+1, err))
 			}
 		case spawnpb.SpawnTargetLabel:
 			sp.Target = c.strs.of(f.Bytes())
@@ -710,28 +885,27 @@ func (c *compactReader) spawn(b []byte) error {
 		}
 	}
 	if err := f.Err(); err != nil {
-		return err
+		return 0, 0, err
 	}
-	if inputSet != 0 {
-		set, err := c.ref("input_set_id", inputSet, entryInputSet)
+	if inputID != 0 {
+		set, err := c.ref("input_set_id", inputID, entryInputSet)
 		if err != nil {
-			return err
+			return 0, 0, err
 		}
-		sp.Inputs = c.expand(set, sp.Inputs)
+		inputSet = set + 1
 	}
-	normalize(sp)
-	if toolSet != 0 {
-		set, err := c.ref("tool_set_id", toolSet, entryInputSet)
+	if toolID != 0 {
+		set, err := c.ref("tool_set_id", toolID, entryInputSet)
 		if err != nil {
-			return err
+			return 0, 0, err
 		}
-		c.markTools(set, sp.Inputs)
+		toolSet = set + 1
 	}
-	return nil
+	return inputSet, toolSet, nil
 }
 
-// output decodes ExecLogEntry.Output: an output's id, or its path when
-// it is declared but missing or of the wrong type.
+// output decodes ExecLogEntry.Output: an output's id, noted in c.outputs,
+// or its path when it is declared but missing or of the wrong type.
 func (c *compactReader) output(f *wire.Fields, sp *spawn.Spawn) error {
 	for f.Next() {
 		switch f.Num {
@@ -744,8 +918,7 @@ func (c *compactReader) output(f *wire.Fields, sp *spawn.Spawn) error {
 			if err != nil {
 				return err
 			}
-			sp.Outputs = append(sp.Outputs, c.pathOf(v, &c.out))
-			sp.OutputFiles = c.appendFiles(sp.OutputFiles, v, &c.out)
+			c.outputs = append(c.outputs, v)
 		case spawnpb.OutputInvalidOutputPath:
 			sp.Outputs = append(sp.Outputs, c.strs.of(f.Bytes()))
 		}
@@ -753,32 +926,77 @@ func (c *compactReader) output(f *wire.Fields, sp *spawn.Spawn) error {
 	return f.Err()
 }
 
-// expand appends the files of input set root to dst, walking nested sets
-// in Bazel's postorder and reaching each set and input once.
-func (c *compactReader) expand(root uint32, dst []spawn.File) []spawn.File {
-	c.walkSets(root, func(_ uint32, inputs []uint32) {
+// memoSize is how many expansions the reader remembers. A build's spawns
+// name sets of their own, but a log may name one set again and again (a
+// million spawns of one set of a million files), which must then be
+// expanded once.
+const memoSize = 8
+
+// expansion is what a set expands to: the files of the inputs it reaches,
+// and once a summary needs them, those files as it names them, each path
+// once, and their hashes.
+type expansion struct {
+	set            uint32 // the set's node index + 1; 0 for an empty slot
+	files          []uint32
+	summary        []spawn.FileID
+	summarized     bool
+	hash, pathHash uint64
+}
+
+// expandSet returns the expansion of set node root, walking its nested
+// sets in Bazel's postorder and reaching each set and input once, unless
+// one of the last sets expanded is root.
+func (c *compactReader) expandSet(root uint32) (*expansion, error) {
+	for i := range c.memo {
+		if c.memo[i].set == root+1 {
+			return &c.memo[i], nil
+		}
+	}
+	e := &c.memo[c.nextMemo]
+	c.nextMemo = (c.nextMemo + 1) % memoSize
+	e.set, e.summarized = 0, false
+	files := e.files[:0]
+	err := c.walkSets(root, func(_ uint32, inputs []uint32) {
 		for _, in := range inputs {
 			if !c.isSeen(in) {
 				c.mark(in)
-				dst = c.appendFiles(dst, in, &c.out)
+				files = c.appendFileIDs(files, in)
 			}
 		}
 	})
-	return dst
+	e.files = files
+	if err == nil {
+		err = c.step(len(files))
+	}
+	if err != nil {
+		return nil, err
+	}
+	e.set = root + 1
+	return e, nil
+}
+
+// step counts n more steps of expanding sets, and fails past the limit.
+func (c *compactReader) step(n int) error {
+	c.steps += int64(n)
+	if compressed := c.compressed(); c.steps > stepAllowance+maxStepsPerByte*compressed {
+		return fmt.Errorf("expanding input sets takes more than %d steps for %d compressed bytes, expected at most %d a byte (past %d): sets nested or shared past what Bazel writes", c.steps, compressed, maxStepsPerByte, stepAllowance)
+	}
+	return nil
 }
 
 // walkSets calls visit with each set reached from the set root and its
 // direct inputs, once each, in Bazel's postorder: a set's transitive sets,
 // left to right, before the set itself. It walks iteratively, so nesting
 // depth costs no stack, and starts with no node seen; visit may mark the
-// inputs it takes.
-func (c *compactReader) walkSets(root uint32, visit func(node uint32, inputs []uint32)) {
+// inputs it takes. Each set walked is a step (step).
+func (c *compactReader) walkSets(root uint32, visit func(node uint32, inputs []uint32)) error {
 	for _, w := range c.touched {
 		c.seen[w] = 0
 	}
 	c.touched = c.touched[:0]
 	stack := append(c.stack[:0], walkFrame{node: root})
 	c.mark(root)
+	walked := 0
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		inputs, sets := c.setIDs(top.node)
@@ -796,17 +1014,28 @@ func (c *compactReader) walkSets(root uint32, visit func(node uint32, inputs []u
 		node := top.node
 		stack = stack[:len(stack)-1]
 		visit(node, inputs)
+		if walked++; walked == 1<<16 {
+			if err := c.step(walked); err != nil {
+				c.stack = stack
+				return err
+			}
+			walked = 0
+		}
 	}
 	c.stack = stack
+	return c.step(walked)
 }
 
 // markTools sets Tool on the inputs (sorted by path) that the tool set
 // holds.
-func (c *compactReader) markTools(set uint32, inputs []spawn.File) {
+func (c *compactReader) markTools(set uint32, inputs []spawn.File) error {
+	e, err := c.expandSet(set)
+	if err != nil {
+		return err
+	}
 	tools := c.tools[:0]
-	c.toolFiles = c.expand(set, c.toolFiles[:0])
-	for _, f := range c.toolFiles {
-		tools = append(tools, f.Path)
+	for _, id := range e.files {
+		tools = append(tools, c.files.pathOf(id, &c.out))
 	}
 	slices.Sort(tools)
 	i := 0
@@ -819,4 +1048,5 @@ func (c *compactReader) markTools(set uint32, inputs []spawn.File) {
 		}
 	}
 	c.tools = tools
+	return nil
 }

@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ahab-go/ahab/internal/intern"
 	"github.com/ahab-go/ahab/internal/spawn"
 	"github.com/ahab-go/ahab/internal/wire"
 )
@@ -64,14 +63,6 @@ type Options struct {
 	// what it needs, or use Spawn.Clone). It saves allocating every string
 	// of the log as it streams past.
 	ReuseSpawns bool
-	// Strings and Contents, when not nil, are where the compact format's
-	// reader keeps the paths and the contents (spawn.AppendContentKey) of
-	// the files later entries may refer to, instead of tables of its own.
-	// A consumer that interns the same strings (spawndiff.Log does) then
-	// holds each once: for a compact log of a million spawns, that is
-	// several hundred megabytes. The tables must not be used by anything
-	// else while Read runs.
-	Strings, Contents *intern.Table
 }
 
 // Error is a log that cannot be read, naming the file, the entry and its
@@ -100,8 +91,33 @@ type Stats struct {
 //
 // Memory is bounded by the largest message plus, for the compact format,
 // the entries that later ones may refer to; a length prefix never makes
-// Read allocate more than the bytes that actually arrived.
+// Read allocate more than the bytes that actually arrived, and a compact
+// log never expands past limits that grow with its compressed size (how
+// far it decompresses, how many spawns it holds, how much expanding its
+// nested sets takes), whatever its entries claim.
 func Read(r io.Reader, name string, opts Options, fn func(*spawn.Spawn) error) (Stats, error) {
+	return read(r, name, opts, sink{spawn: fn})
+}
+
+// Summarize reads a log as Read does, but hands fn the summary of each
+// spawn (spawn.Summary), its strings and files interned in t: what the
+// comparison of two logs keeps. The compact format's spawns are summarized
+// from its files and sets, which are ids already, and the inputs of the
+// spawns that name one set are expanded once. fn must keep nothing of a
+// summary but what it copies.
+func Summarize(r io.Reader, name string, opts Options, t *spawn.Tables, fn func(*spawn.Summary) error) (Stats, error) {
+	return read(r, name, opts, sink{tables: t, summary: fn})
+}
+
+// sink is where a reader hands what it reads: spawns (Read), or summaries
+// made in tables (Summarize).
+type sink struct {
+	spawn   func(*spawn.Spawn) error
+	tables  *spawn.Tables
+	summary func(*spawn.Summary) error
+}
+
+func read(r io.Reader, name string, opts Options, out sink) (Stats, error) {
 	cr := &countingReader{r: r, progress: opts.Progress}
 	wr := wire.NewReader(cr, readBufferSize)
 	st := Stats{Format: opts.Format}
@@ -112,6 +128,17 @@ func Read(r io.Reader, name string, opts Options, fn func(*spawn.Spawn) error) (
 		}
 		st.Format = f
 	}
+	if out.summary != nil {
+		// The flat formats' spawns are summarized whole, and kept by
+		// nothing but their summaries.
+		var sum spawn.Summary
+		out.spawn = func(s *spawn.Spawn) error {
+			out.tables.Summarize(s, &sum)
+			return out.summary(&sum)
+		}
+		opts.ReuseSpawns = true
+	}
+	fn := out.spawn
 	count := func(s *spawn.Spawn) error {
 		st.Spawns++
 		return fn(s)
@@ -123,7 +150,15 @@ func Read(r io.Reader, name string, opts Options, fn func(*spawn.Spawn) error) (
 	case Binary:
 		err = readBinary(wr, name, opts.ReuseSpawns, count)
 	case Compact:
-		err = readCompact(wr.Rest(), name, opts, count)
+		summary := out.summary
+		if summary != nil {
+			out.summary = func(s *spawn.Summary) error {
+				st.Spawns++
+				return summary(s)
+			}
+		}
+		out.spawn = count
+		err = readCompact(wr.Rest(), name, opts, func() int64 { return cr.n }, out)
 	default:
 		return st, fmt.Errorf("%s: unknown format %v", name, st.Format)
 	}

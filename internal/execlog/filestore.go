@@ -18,18 +18,30 @@ import (
 // anyway.
 type fileStore struct {
 	paths, contents *intern.Table
-	recs            chunks.List[[2]uint32]
+	recs            chunks.List[fileRec]
 	key             []byte
 }
 
+// fileRec is a stored file: its path's and content's ids.
+type fileRec struct{ path, content uint32 }
+
 // add stores a file and returns its id. Nothing of f is kept.
 func (s *fileStore) add(f spawn.File) uint32 {
-	pid, _ := s.paths.Intern(f.Path)
+	var r fileRec
+	r.path, _ = s.paths.Intern(f.Path)
 	s.key = spawn.AppendContentKey(s.key[:0], f)
-	cid, _ := s.contents.Intern(unsafe.String(unsafe.SliceData(s.key), len(s.key)))
+	r.content, _ = s.contents.Intern(unsafe.String(unsafe.SliceData(s.key), len(s.key)))
 	id := uint32(s.recs.Len())
-	s.recs.Append([2]uint32{pid, cid})
+	s.recs.Append(r)
 	return id
+}
+
+// summary is file id as a summary names it. The hashes are worked out
+// again each time rather than kept: a compact log of a million spawns has
+// millions of files, and a spawn's inputs are hashed once.
+func (s *fileStore) summary(id uint32) spawn.FileID {
+	r := s.recs.At(int(id))
+	return spawn.FileID{Path: r.path, Content: r.content, PathHash: s.paths.HashOf(r.path), ContentHash: s.contents.HashOf(r.content)}
 }
 
 // file rebuilds file id, its path and a hex hash written into out (a hash
@@ -38,7 +50,7 @@ func (s *fileStore) add(f spawn.File) uint32 {
 func (s *fileStore) file(id uint32, out *outBuf) spawn.File {
 	r := s.recs.At(int(id))
 	f := spawn.File{Path: s.pathOf(id, out)}
-	k := s.contents.Get(r[1])
+	k := s.contents.Get(r.content)
 	if k[0] == 0 { // see spawn.AppendContentKey
 		size, n := binary.Uvarint(unsafe.Slice(unsafe.StringData(k[1:]), len(k)-1))
 		start := len(out.b)
@@ -53,7 +65,7 @@ func (s *fileStore) file(id uint32, out *outBuf) spawn.File {
 // pathOf is file id's path, written into out.
 func (s *fileStore) pathOf(id uint32, out *outBuf) string {
 	start := len(out.b)
-	out.b = s.paths.AppendTo(out.b, s.recs.At(int(id))[0])
+	out.b = s.paths.AppendTo(out.b, s.recs.At(int(id)).path)
 	return out.str(start)
 }
 

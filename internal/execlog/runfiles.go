@@ -1,6 +1,7 @@
 package execlog
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -61,7 +62,9 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 		if err != nil {
 			return n, err
 		}
-		c.symlinkFiles(set, ws, &t)
+		if err := c.symlinkFiles(set, ws, &t); err != nil {
+			return n, err
+		}
 		wsExists = wsExists || len(t.files) > 0
 	}
 	if inputSet != 0 {
@@ -70,7 +73,7 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 			return n, err
 		}
 		var bad error
-		c.walkSets(set, func(_ uint32, inputs []uint32) {
+		err = c.walkSets(set, func(_ uint32, inputs []uint32) {
 			for _, in := range inputs {
 				if c.isSeen(in) {
 					continue
@@ -91,8 +94,8 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 				}
 			}
 		})
-		if bad != nil {
-			return n, bad
+		if err := cmp.Or(bad, err); err != nil {
+			return n, err
 		}
 	}
 	for _, e := range empty {
@@ -105,7 +108,9 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 			return n, err
 		}
 		before := len(t.rootNames)
-		c.symlinkFiles(set, tree+"/", &t)
+		if err := c.symlinkFiles(set, tree+"/", &t); err != nil {
+			return n, err
+		}
 		for _, name := range t.rootNames[before:] {
 			if strings.HasPrefix(name, c.workspace+"/") {
 				wsExists = true
@@ -122,6 +127,10 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 	}
 	if !legacy && !wsExists {
 		t.put(spawn.File{Path: ws + ".runfile"})
+	}
+	// Each file of the tree is stored: count it.
+	if err := c.step(len(t.files)); err != nil {
+		return n, err
 	}
 	n.dir.files = make([]spawn.File, 0, len(t.files))
 	for _, file := range t.files {
@@ -143,8 +152,8 @@ func (t *runfiles) put(f spawn.File) { t.files[f.Path] = f }
 // symlinkFiles lays out the symlinks of a symlink entry set under prefix:
 // its transitive sets first, then its own entries, later ones winning.
 // A symlink to a directory stands for the directory's files.
-func (c *compactReader) symlinkFiles(set uint32, prefix string, t *runfiles) {
-	c.walkSets(set, func(node uint32, targets []uint32) {
+func (c *compactReader) symlinkFiles(set uint32, prefix string, t *runfiles) error {
+	return c.walkSets(set, func(node uint32, targets []uint32) {
 		for i, name := range c.namesOf(node) {
 			t.rootNames = append(t.rootNames, name)
 			at := prefix + name

@@ -53,7 +53,7 @@ func realLogs(t *testing.T, build string) map[string][]byte {
 func load(t *testing.T, name string, data []byte) *Log {
 	t.Helper()
 	l := NewLog(name)
-	if _, err := execlog.Read(bytes.NewReader(data), name, execlog.Options{ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}, l.Add); err != nil {
+	if _, err := execlog.Summarize(bytes.NewReader(data), name, execlog.Options{}, l.Tables(), l.Add); err != nil {
 		t.Fatal(err)
 	}
 	return l
@@ -103,7 +103,7 @@ func TestRealBuilds(t *testing.T) {
 	// Without shared tables, the same.
 	alone := func(name string, data []byte) *Log {
 		l := NewLog(name)
-		if _, err := execlog.Read(bytes.NewReader(data), name, execlog.Options{}, l.Add); err != nil {
+		if _, err := execlog.Read(bytes.NewReader(data), name, execlog.Options{}, l.AddSpawn); err != nil {
 			t.Fatal(err)
 		}
 		return l
@@ -155,8 +155,8 @@ func TestTextEscapesControlCharacters(t *testing.T) {
 	new := logOf(t, "new", sp("Gen"+evil, arg("echo x"), env("V"+evil, "2"), in("src/"+evil, "b"), out("out/"+evil, "2"), target("//"+evil)),
 		sp("Env"+evil, env("V"+evil, evil), out("e/"+evil, "1")),
 		sp("Hash", out("h", evil)), sp("Link", symlink("l", evil), out("m", "1")))
-	old.Add(sp("Hash", out("h", "x")))
-	old.Add(sp("Link", symlink("l", "y"), out("m", "1")))
+	old.AddSpawn(sp("Hash", out("h", "x")))
+	old.AddSpawn(sp("Link", symlink("l", "y"), out("m", "1")))
 	r := Diff(old, new)
 	var buf bytes.Buffer
 	if err := WriteText(&buf, r, TextOptions{}); err != nil {

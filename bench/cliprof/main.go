@@ -3,6 +3,7 @@
 //
 //	go run ./bench/cliprof -o cpu.pprof -- --aquery-file DUMP --no-fail --shut-up --write-json /tmp/r.json
 //	go tool pprof -top cpu.pprof
+//	go run ./bench/cliprof -mem mem.pprof -- ...   # and where it allocates
 //
 // The text report goes to /dev/null. It is not installed and not for users.
 package main
@@ -11,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 
 	"github.com/ahab-go/ahab/internal/cli"
@@ -18,7 +20,11 @@ import (
 
 func main() {
 	out := flag.String("o", "cpu.pprof", "where to write the CPU profile")
+	mem := flag.String("mem", "", "where to write a profile of the allocations, if anywhere")
 	flag.Parse()
+	if *mem != "" {
+		runtime.MemProfileRate = 64 << 10
+	}
 	f, err := os.Create(*out)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cliprof:", err)
@@ -36,9 +42,27 @@ func main() {
 	}
 	code := cli.Main(flag.Args(), cli.OS())
 	pprof.StopCPUProfile()
+	if *mem != "" {
+		if err := writeHeap(*mem); err != nil {
+			fmt.Fprintln(os.Stderr, "cliprof:", err)
+			os.Exit(1)
+		}
+	}
 	if err := f.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "cliprof:", err)
 		os.Exit(1)
 	}
 	os.Exit(code)
+}
+
+func writeHeap(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

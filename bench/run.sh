@@ -12,7 +12,9 @@
 # are, then renumbered). For each dump it runs, interleaved, so that a
 # change in the machine's load hits them all alike: sha256sum of the file;
 # the floor (bench/floor: one goroutine walking every protobuf field of the
-# dump, into every message, reading every string, keeping nothing); and
+# dump, into every message, reading every string, keeping nothing); what a
+# plain Go reader pays (bench/floor -unmarshal: proto.Unmarshal of every
+# element into its generated message, dropped); and
 # `ahab --aquery-file` over it, with its default judgement and with
 # --compat 0.2. It prints a markdown table of the medians: wall time,
 # user+sys CPU time and peak RSS (GNU time), throughput, and the wall
@@ -61,14 +63,16 @@ echo
 echo "| actions | dump MB | tool | wall s | CPU s | peak RSS MiB | MB/s | actions/s | wall vs sha256sum | wall vs floor |"
 echo "|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|"
 # bench_dump NAME ACTIONS DUMP: one table row each for sha256sum, the
-# floor, ahab and ahab --compat 0.2, their runs interleaved.
+# floor, proto.Unmarshal, ahab and ahab --compat 0.2, their runs
+# interleaved.
 bench_dump() {
 	local name=$1 n=$2 dump=$3 i
 	local ahab=("$dir/ahab" --aquery-file "$dump" --no-fail --shut-up --write-json)
-	: >"$dir/sha" && : >"$dir/floor.t" && : >"$dir/ahab.t" && : >"$dir/compat.t"
+	: >"$dir/sha" && : >"$dir/floor.t" && : >"$dir/unmarshal.t" && : >"$dir/ahab.t" && : >"$dir/compat.t"
 	for ((i = 0; i < runs; i++)); do
 		once sha256sum "$dump" >>"$dir/sha"
 		once "$dir/floor" "$dump" >>"$dir/floor.t"
+		once "$dir/floor" -unmarshal "$dump" >>"$dir/unmarshal.t"
 		once "${ahab[@]}" "$dir/report.json" >>"$dir/ahab.t"
 		once "${ahab[@]}" "$dir/report-compat.json" --compat 0.2 >>"$dir/compat.t"
 	done
@@ -78,7 +82,7 @@ bench_dump() {
 	read -r fw _ _ <<<"$(median <"$dir/floor.t")"
 	sw=$(echo "if ($sw < 0.01) 0.01 else $sw" | bc)
 	fw=$(echo "if ($fw < 0.01) 0.01 else $fw" | bc)
-	for row in "sha256sum sha" "floor floor.t" "ahab ahab.t" "ahab --compat 0.2 compat.t"; do
+	for row in "sha256sum sha" "floor floor.t" "proto.Unmarshal unmarshal.t" "ahab ahab.t" "ahab --compat 0.2 compat.t"; do
 		local tool=${row% *} file=${row##* }
 		read -r w c m <<<"$(median <"$dir/$file")"
 		w=$(echo "if ($w < 0.01) 0.01 else $w" | bc)

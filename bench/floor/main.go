@@ -7,37 +7,45 @@
 // and every varint, packed or not; it keeps nothing and decides nothing.
 // It runs on one goroutine. It is not installed and not for users.
 //
-//	floor DUMP        prints the fields, strings and bytes it walked
+//	floor DUMP              prints the fields, strings and bytes it walked
+//	floor -unmarshal DUMP   instead proto.Unmarshals each element into its
+//	                        generated message and drops it: what a plain Go
+//	                        reader pays, strings copied and all
 package main
 
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: floor DUMP")
+	unmarshal := flag.Bool("unmarshal", false, "proto.Unmarshal every element instead of walking it")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: floor [-unmarshal] DUMP")
 		os.Exit(2)
 	}
-	f, err := os.Open(os.Args[1])
+	f, err := os.Open(flag.Arg(0))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		os.Exit(1)
 	}
 	defer f.Close()
-	var w walker
+	w := walker{unmarshal: *unmarshal}
 	if err := w.dump(bufio.NewReaderSize(f, 256<<10)); err != nil {
-		fmt.Fprintf(os.Stderr, "floor: %s: %v\n", os.Args[1], err)
+		fmt.Fprintf(os.Stderr, "floor: %s: %v\n", flag.Arg(0), err)
 		os.Exit(1)
 	}
 	fmt.Printf("%d fields, %d strings, %d string bytes\n", w.fields, w.strings, w.stringBytes)
@@ -88,12 +96,14 @@ func schemaOf(md protoreflect.MessageDescriptor, seen map[protoreflect.FullName]
 }
 
 type walker struct {
+	unmarshal                    bool
 	fields, strings, stringBytes int64
 }
 
 // dump walks the container's elements as they arrive.
 func (w *walker) dump(br *bufio.Reader) error {
-	container := schemaOf((&analysispb.ActionGraphContainer{}).ProtoReflect().Descriptor(), map[protoreflect.FullName]*schema{})
+	containerDesc := (&analysispb.ActionGraphContainer{}).ProtoReflect().Descriptor()
+	container := schemaOf(containerDesc, map[protoreflect.FullName]*schema{})
 	var buf []byte
 	for {
 		tag, err := readUvarint(br)
@@ -122,6 +132,18 @@ func (w *walker) dump(br *bufio.Reader) error {
 			return err
 		}
 		w.fields++
+		if w.unmarshal {
+			if fd := containerDesc.Fields().ByNumber(num); fd != nil {
+				mt, err := protoregistry.GlobalTypes.FindMessageByName(fd.Message().FullName())
+				if err != nil {
+					return err
+				}
+				if err := proto.Unmarshal(buf, mt.New().Interface()); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		var f field
 		if int(num) < len(container.fields) {
 			f = container.fields[num]

@@ -791,8 +791,8 @@ func (c *compactReader) summarize(b []byte) error {
 		}
 	}
 	sum.OutputFiles = lastOfEachPath(sum.OutputFiles, func(a, b uint32) int { return intern.Compare(paths, a, paths, b) })
-	sum.OutputsHash, _ = spawn.HashFiles(sum.OutputFiles)
-	sum.Inputs, sum.InputSet, sum.InputsHash, sum.InputPathsHash = nil, 0, 0, 0
+	sum.OutputsHash = spawn.HashFiles(sum.OutputFiles)
+	sum.Inputs, sum.InputSet, sum.InputsHash = nil, 0, 0
 	if inputSet != 0 {
 		e, err := c.expandSet(inputSet - 1)
 		if err != nil {
@@ -804,10 +804,10 @@ func (c *compactReader) summarize(b []byte) error {
 				e.summary = append(e.summary, c.files.summary(id))
 			}
 			e.summary = lastOfEachPath(e.summary, cmp.Compare[uint32])
-			e.hash, e.pathHash = spawn.HashFiles(e.summary)
+			e.hash = spawn.HashFiles(e.summary)
 			e.summarized = true
 		}
-		sum.Inputs, sum.InputSet, sum.InputsHash, sum.InputPathsHash = e.summary, inputSet, e.hash, e.pathHash
+		sum.Inputs, sum.InputSet, sum.InputsHash = e.summary, inputSet, e.hash
 	}
 	return nil
 }
@@ -934,13 +934,13 @@ const memoSize = 8
 
 // expansion is what a set expands to: the files of the inputs it reaches,
 // and once a summary needs them, those files as it names them, each path
-// once, and their hashes.
+// once, and their hash.
 type expansion struct {
 	set            uint32 // the set's node index + 1; 0 for an empty slot
 	files          []uint32
 	summary        []spawn.FileID
-	summarized     bool
-	hash, pathHash uint64
+	summarized bool
+	hash       uint64
 }
 
 // expandSet returns the expansion of set node root, walking its nested

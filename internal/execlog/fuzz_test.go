@@ -164,8 +164,8 @@ func summaryText(t *spawn.Tables, s *spawn.Summary) string {
 	var b strings.Builder
 	str := func(id uint32) string { return strconv.Quote(t.Strings.Get(id)) }
 	file := func(f spawn.FileID) string { return str(f.Path) + "=" + strconv.Quote(t.Contents.Get(f.Content)) }
-	fmt.Fprintf(&b, "%s %s exit %d hashes %x %x %x %x %x\n", str(s.Mnemonic), str(s.Target), s.ExitCode,
-		s.ArgsHash, s.EnvHash, s.OutputsHash, s.InputsHash, s.InputPathsHash)
+	fmt.Fprintf(&b, "%s %s exit %d hashes %x %x %x %x\n", str(s.Mnemonic), str(s.Target), s.ExitCode,
+		s.ArgsHash, s.EnvHash, s.OutputsHash, s.InputsHash)
 	for _, a := range s.Args {
 		b.WriteString("arg " + str(a) + "\n")
 	}

@@ -33,9 +33,9 @@ type Summary struct {
 	InputSet uint32
 	ExitCode int32
 	// ArgsHash hashes the arguments in order, EnvHash the environment;
-	// OutputsHash, InputsHash and InputPathsHash are sums over the files
-	// (the last of paths alone), so that their order does not matter.
-	ArgsHash, EnvHash, OutputsHash, InputsHash, InputPathsHash uint64
+	// OutputsHash and InputsHash are sums over the files, of their paths
+	// and contents, so that their order does not matter.
+	ArgsHash, EnvHash, OutputsHash, InputsHash uint64
 }
 
 // FileID is a file as ids into its log's Tables (Content keys
@@ -56,15 +56,14 @@ func Mix(a, b uint64) uint64 {
 	return h * 0x94d049bb133111eb
 }
 
-// HashFiles returns the sums over files of their paths and contents, and
-// of their paths alone: Summary's InputsHash and InputPathsHash (and, for
-// the first, OutputsHash).
-func HashFiles(files []FileID) (contents, paths uint64) {
+// HashFiles returns the sum over files of their paths and contents:
+// Summary's InputsHash and OutputsHash.
+func HashFiles(files []FileID) uint64 {
+	var h uint64
 	for _, f := range files {
-		contents += Mix(f.PathHash, f.ContentHash)
-		paths += f.PathHash
+		h += Mix(f.PathHash, f.ContentHash)
 	}
-	return contents, paths
+	return h
 }
 
 // Tables are a log's tables of strings and of file contents, shared by the
@@ -158,12 +157,12 @@ func (t *Tables) Summarize(s *Spawn, sum *Summary) {
 	for _, f := range s.OutputFiles {
 		sum.OutputFiles = append(sum.OutputFiles, t.File(f))
 	}
-	sum.OutputsHash, _ = HashFiles(sum.OutputFiles)
+	sum.OutputsHash = HashFiles(sum.OutputFiles)
 	sum.Inputs = sum.Inputs[:0]
 	for _, f := range s.Inputs {
 		sum.Inputs = append(sum.Inputs, t.File(f))
 	}
-	sum.InputsHash, sum.InputPathsHash = HashFiles(sum.Inputs)
+	sum.InputsHash = HashFiles(sum.Inputs)
 	sum.InputSet = 0
 }
 

@@ -503,12 +503,11 @@ func (d *differ) changedInputs(o, n int32) []inputChange {
 // compareInputs appends to dst the inputs that differ between old spawn o
 // and new spawn n.
 func (d *differ) compareInputs(o, n int32, dst []inputChange) []inputChange {
-	ro, rn := d.old.rec(o), d.new.rec(n)
-	in := d.new.inputs(n)
+	in, oldIn := d.new.inputs(n), d.old.inputs(o)
 	d.translate()
-	if ro.inputPaths == rn.inputPaths && !d.old.hasOverrides(o) && !d.new.hasOverrides(n) {
-		// The same paths (to the hash's certainty): the inputs that differ
-		// are those whose digest differs between the logs.
+	if d.samePaths(oldIn, in) && !d.old.hasOverrides(o) && !d.new.hasOverrides(n) {
+		// The same paths: the inputs that differ are those whose digest
+		// differs between the logs.
 		for _, np := range in {
 			if d.changed[np] {
 				op := d.newToOld[np]
@@ -518,7 +517,6 @@ func (d *differ) compareInputs(o, n int32, dst []inputChange) []inputChange {
 		return dst
 	}
 	// Different paths: merge the two lists.
-	oldIn := d.old.inputs(o)
 	type pair struct{ old, new int32 }
 	var all []pair
 	for _, np := range in {
@@ -551,6 +549,20 @@ func (d *differ) compareInputs(o, n int32, dst []inputChange) []inputChange {
 		dst = append(dst, inputChange{op, p.new, c})
 	}
 	return dst
+}
+
+// samePaths reports whether two lists of input paths, old and new, name
+// the same paths.
+func (d *differ) samePaths(old, new []uint32) bool {
+	if len(old) != len(new) {
+		return false
+	}
+	for _, np := range new {
+		if op := d.newToOld[np]; op < 0 || !d.hasInput(old, uint32(op)) {
+			return false
+		}
+	}
+	return true
 }
 
 // hasInput reports whether the sorted list holds path id p.

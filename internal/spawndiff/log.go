@@ -84,9 +84,8 @@ type rec struct {
 	mnemonic, target uint32
 	exit             int32
 	// Hashes of content, comparable across logs (spawn.Summary): the
-	// arguments, the environment, the output files, and the inputs with
-	// their digests and without.
-	args, env, outputs, inputs, inputPaths uint64
+	// arguments, the environment, the output files and the inputs.
+	args, env, outputs, inputs uint64
 }
 
 // NewLog returns an empty Log; name is how reports refer to it.
@@ -127,7 +126,7 @@ func (l *Log) Add(s *spawn.Summary) error {
 	idx := int32(l.recs.Len())
 	l.growPaths()
 	r := rec{mnemonic: s.Mnemonic, target: s.Target, exit: s.ExitCode,
-		args: s.ArgsHash, env: s.EnvHash, outputs: s.OutputsHash, inputs: s.InputsHash, inputPaths: s.InputPathsHash}
+		args: s.ArgsHash, env: s.EnvHash, outputs: s.OutputsHash, inputs: s.InputsHash}
 	b := protowire.AppendVarint(l.scratch[:0], uint64(len(s.Args)))
 	for _, a := range s.Args {
 		b = protowire.AppendVarint(b, uint64(a))

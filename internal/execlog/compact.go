@@ -936,9 +936,9 @@ const memoSize = 8
 // and once a summary needs them, those files as it names them, each path
 // once, and their hash.
 type expansion struct {
-	set            uint32 // the set's node index + 1; 0 for an empty slot
-	files          []uint32
-	summary        []spawn.FileID
+	set        uint32 // the set's node index + 1; 0 for an empty slot
+	files      []uint32
+	summary    []spawn.FileID
 	summarized bool
 	hash       uint64
 }

@@ -9,11 +9,18 @@
 #
 # For each size it generates a dump with ahab-gengraph (seed 1, proto); it
 # also amplifies the conformance set's real webapp.pb (its copies as they
-# are, then renumbered). For each dump it measures sha256sum of the file
-# and `ahab --aquery-file` over it: wall time,
-# user+sys CPU time and peak RSS (GNU time), and prints a markdown table with
-# throughput and the ratio to sha256sum. It also checks that the JSON report
-# of a one-worker run (GOMAXPROCS=1) equals the default run's byte for byte.
+# are, then renumbered). For each dump it runs, interleaved, so that a
+# change in the machine's load hits them all alike: sha256sum of the file;
+# the floor (bench/floor: one goroutine walking every protobuf field of the
+# dump, into every message, reading every string, keeping nothing); what a
+# plain Go reader pays (bench/floor -unmarshal: proto.Unmarshal of every
+# element into its generated message, dropped); and
+# `ahab --aquery-file` over it, with its default judgement and with
+# --compat 0.2. It prints a markdown table of the medians: wall time,
+# user+sys CPU time and peak RSS (GNU time), throughput, and the wall
+# time's ratio to sha256sum's and to the floor's. It also checks that the
+# JSON report of a one-worker run (GOMAXPROCS=1) equals the default run's
+# byte for byte.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -36,39 +43,56 @@ mkdir -p "$dir"
 
 go build -o "$dir/ahab" ./cmd/ahab
 go build -o "$dir/ahab-gengraph" ./internal/devtools/ahab-gengraph
+go build -o "$dir/floor" ./bench/floor
 
-# measure CMD...: runs it $runs times, prints "wall cpu rss_kib" of the run
-# with the median wall time.
-measure() {
-	local i out
-	for ((i = 0; i < runs; i++)); do
-		"$time_bin" -o "$dir/time.out" -f '%e %U %S %M' "$@" >/dev/null 2>&1
-		read -r e u s m <"$dir/time.out"
-		echo "$e $(echo "$u + $s" | bc) $m"
-	done | sort -n | sed -n "$(((runs + 1) / 2))p"
+# once CMD...: runs it, prints "wall cpu rss_kib".
+once() {
+	"$time_bin" -o "$dir/time.out" -f '%e %U %S %M' "$@" >/dev/null 2>"$dir/err.out" || {
+		cat "$dir/err.out" >&2
+		exit 1
+	}
+	read -r e u s m <"$dir/time.out"
+	echo "$e $(echo "$u + $s" | bc) $m"
 }
 
-echo "machine: $(nproc) cores, $(uname -sr), $(go version | cut -d' ' -f3)"
+# median: of lines "wall cpu rss", the one with the median wall time.
+median() { sort -n | sed -n "$(((runs + 1) / 2))p"; }
+
+echo "machine: $(nproc) cores, $(uname -sr), $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| actions | dump MB | tool | wall s | CPU s | peak RSS MiB | MB/s | actions/s | wall vs sha256sum |"
-echo "|--:|--:|---|--:|--:|--:|--:|--:|--:|"
-# bench_dump NAME ACTIONS DUMP: one table row each for sha256sum and ahab.
+echo "| actions | dump MB | tool | wall s | CPU s | peak RSS MiB | MB/s | actions/s | wall vs sha256sum | wall vs floor |"
+echo "|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|"
+# bench_dump NAME ACTIONS DUMP: one table row each for sha256sum, the
+# floor, proto.Unmarshal, ahab and ahab --compat 0.2, their runs
+# interleaved.
 bench_dump() {
-	local name=$1 n=$2 dump=$3
+	local name=$1 n=$2 dump=$3 i
+	local ahab=("$dir/ahab" --aquery-file "$dump" --no-fail --shut-up --write-json)
+	: >"$dir/sha" && : >"$dir/floor.t" && : >"$dir/unmarshal.t" && : >"$dir/ahab.t" && : >"$dir/compat.t"
+	for ((i = 0; i < runs; i++)); do
+		once sha256sum "$dump" >>"$dir/sha"
+		once "$dir/floor" "$dump" >>"$dir/floor.t"
+		once "$dir/floor" -unmarshal "$dump" >>"$dir/unmarshal.t"
+		once "${ahab[@]}" "$dir/report.json" >>"$dir/ahab.t"
+		once "${ahab[@]}" "$dir/report-compat.json" --compat 0.2 >>"$dir/compat.t"
+	done
 	bytes=$(stat -c %s "$dump")
 	mb=$(echo "scale=1; $bytes / 1000000" | bc)
-	read -r sw sc sm <<<"$(measure sha256sum "$dump")"
+	read -r sw _ _ <<<"$(median <"$dir/sha")"
+	read -r fw _ _ <<<"$(median <"$dir/floor.t")"
 	sw=$(echo "if ($sw < 0.01) 0.01 else $sw" | bc)
-	read -r aw ac am <<<"$(measure "$dir/ahab" --aquery-file "$dump" --no-fail --shut-up --write-json "$dir/report.json")"
-	for row in "sha256sum $sw $sc $sm" "ahab $aw $ac $am"; do
-		read -r tool w c m <<<"$row"
+	fw=$(echo "if ($fw < 0.01) 0.01 else $fw" | bc)
+	for row in "sha256sum sha" "floor floor.t" "proto.Unmarshal unmarshal.t" "ahab ahab.t" "ahab --compat 0.2 compat.t"; do
+		local tool=${row% *} file=${row##* }
+		read -r w c m <<<"$(median <"$dir/$file")"
 		w=$(echo "if ($w < 0.01) 0.01 else $w" | bc)
 		# bc drops the leading zero of a fraction; printf puts it back.
-		printf '| %s | %s | %s | %.2f | %.2f | %s | %s | %s | %.2f |\n' "$name" "$mb" "$tool" "$w" "$c" \
+		printf '| %s | %s | %s | %.2f | %.2f | %s | %s | %s | %.2f | %.2f |\n' "$name" "$mb" "$tool" "$w" "$c" \
 			"$(echo "scale=0; $m / 1024" | bc)" \
 			"$(echo "scale=0; $bytes / 1000000 / $w" | bc)" \
 			"$(echo "scale=0; $n / $w" | bc)" \
-			"$(echo "scale=2; $w / $sw" | bc)"
+			"$(echo "scale=2; $w / $sw" | bc)" \
+			"$(echo "scale=2; $w / $fw" | bc)"
 	done
 	# The report must not depend on the number of workers.
 	GOMAXPROCS=1 "$dir/ahab" --aquery-file "$dump" --no-fail --shut-up --write-json "$dir/report1.json" >/dev/null 2>&1

@@ -12,7 +12,7 @@
 //	                             binary and compact: proto.Unmarshal of
 //	                             every message into the generated types, and for
 //	                             the compact format each spawn rebuilt as Bazel's
-//	                             SpawnLogReconstructor does (execlogtest)
+//	                             SpawnLogReconstructor does (protolog)
 package main
 
 import (
@@ -28,7 +28,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/ahab-go/ahab/internal/execlog"
-	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
+	"github.com/ahab-go/ahab/internal/execlog/protolog"
 	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/spawndiff"
 )
@@ -106,12 +106,12 @@ func read(name string) (*spawndiff.Log, error) {
 	}
 	defer f.Close()
 	l := spawndiff.NewLog(name)
-	_, err = execlog.Read(f, name, execlog.Options{ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}, l.Add)
+	_, err = execlog.Summarize(f, name, execlog.Options{}, l.Tables(), l.Add)
 	return l, err
 }
 
 // plain reads a binary or compact log the way a plain Go protobuf reader
-// does (execlogtest.ReadBinary, ReadCompact), counting spawns.
+// does (protolog.ReadBinary, ReadCompact), counting spawns.
 func plain(name string) error {
 	f, err := os.Open(name)
 	if err != nil {
@@ -124,11 +124,11 @@ func plain(name string) error {
 	magic, _ := br.Peek(4)
 	switch {
 	case string(magic) == "\x28\xb5\x2f\xfd":
-		err = execlogtest.ReadCompact(br, count)
+		err = protolog.ReadCompact(br, count)
 	case len(magic) > 0 && magic[0] == '{':
 		err = readJSON(br, count)
 	default:
-		err = execlogtest.ReadBinary(br, count)
+		err = protolog.ReadBinary(br, count)
 	}
 	fmt.Printf("%d spawns\n", n)
 	return err

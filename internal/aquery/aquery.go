@@ -14,12 +14,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/action"
-	"github.com/ahab-go/ahab/internal/fileerr"
-	"github.com/ahab-go/ahab/internal/quote"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 // Format is the form of a dump, as named by aquery's --output flag.
@@ -40,30 +38,18 @@ const (
 	TextProto
 )
 
-var formatNames = [...]string{
+var formatNames = wire.Formats[Format]{What: "aquery output format", Detect: true, Names: []string{
 	Detect:        "detect",
 	Proto:         "proto",
 	StreamedProto: "streamed_proto",
 	JSONProto:     "jsonproto",
 	TextProto:     "textproto",
-}
+}}
 
-func (f Format) String() string {
-	if f >= 0 && int(f) < len(formatNames) {
-		return formatNames[f]
-	}
-	return "Format(" + strconv.Itoa(int(f)) + ")"
-}
+func (f Format) String() string { return formatNames.String(f) }
 
 // ParseFormat parses a format named as aquery's --output flag names it.
-func ParseFormat(s string) (Format, error) {
-	for f, name := range formatNames {
-		if f != int(Detect) && name == s {
-			return Format(f), nil
-		}
-	}
-	return Detect, fmt.Errorf("unknown aquery output format %s, expected one of: proto, streamed_proto, jsonproto, textproto", quote.Value(s))
-}
+func ParseFormat(s string) (Format, error) { return formatNames.Parse(s) }
 
 // Action is one decoded action: the model checks see, plus the ids that can
 // only be resolved once the whole graph has been read (Bazel 4.2.3 writes
@@ -118,40 +104,13 @@ type Options struct {
 	Configurations func(id uint32, checksum string)
 }
 
-// Error is a dump that cannot be decoded. It renders as one line naming the
-// file, the entry and its byte offset:
+// Error is a dump that cannot be decoded, naming the file, the element
+// and its byte offset:
 //
 //	dump.pb: action 5123 (byte 1048576): unexpected EOF
 //
-// Entries are counted from 1 within their kind, in dump order.
-type Error struct {
-	File string
-	// Entry names the element, such as "action 5123"; empty when the error
-	// is not about one element.
-	Entry string
-	// Offset is the byte offset of the entry (or of the error when there
-	// is no entry), or -1 when it is not known.
-	Offset int64
-	Err    error
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	b.WriteString(": ")
-	switch {
-	case e.Entry != "" && e.Offset >= 0:
-		fmt.Fprintf(&b, "%s (byte %d): ", e.Entry, e.Offset)
-	case e.Entry != "":
-		b.WriteString(e.Entry + ": ")
-	case e.Offset >= 0:
-		fmt.Fprintf(&b, "byte %d: ", e.Offset)
-	}
-	b.WriteString(e.Err.Error())
-	return b.String()
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// Elements are counted from 1 within their kind, in dump order.
+type Error = wire.Error
 
 // Decode reads a dump from r, detecting the format from the content unless
 // opts.Format is set, and calls fn for each action as soon as it is decoded:
@@ -233,12 +192,6 @@ func errorOffset(err error) int64 {
 		return e.Offset
 	}
 	return math.MaxInt64
-}
-
-// readError turns an error from the underlying reader into one that does not
-// repeat the file name (Error already carries it).
-func readError(err error) error {
-	return fmt.Errorf("read failed: %w", fileerr.Cause(err))
 }
 
 // trimProtoPrefix drops the "proto: " that the protobuf module puts before

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 func TestConformanceDumpsDecode(t *testing.T) {
@@ -162,13 +163,13 @@ func TestDetect(t *testing.T) {
 
 func TestDetectPrefixLongerThanPeek(t *testing.T) {
 	// An action bigger than the peeked prefix: only its header is seen.
-	big := dump(t, act(&analysispb.Action{Arguments: []string{strings.Repeat("x", 2*detectPrefix)}}), tgt(1, "//a"))
+	big := dump(t, act(&analysispb.Action{Arguments: []string{strings.Repeat("x", 2*wire.DetectPrefix)}}), tgt(1, "//a"))
 	for _, tc := range []struct {
 		data []byte
 		want Format
 	}{{big, Proto}, {toStreamed(t, big), StreamedProto}} {
 		g, actions := mustDecode(t, tc.data, Options{})
-		if len(actions) != 1 || len(actions[0].Arguments[0]) != 2*detectPrefix || g.Target(1) != "//a" {
+		if len(actions) != 1 || len(actions[0].Arguments[0]) != 2*wire.DetectPrefix || g.Target(1) != "//a" {
 			t.Errorf("%v: wrong decode", tc.want)
 		}
 		got, err := newStream(bytes.NewReader(tc.data), "dump", nil).detect()
@@ -454,7 +455,7 @@ func TestErrors(t *testing.T) {
 		want   string // the whole error text
 	}{
 		{"truncated_second_action", twoActions[:len(twoActions)-3], Detect,
-			"dump.pb: action 2 (byte 17): unexpected EOF after 12 of 15 bytes, expected a complete dump"},
+			"dump.pb: action 2 (byte 17): unexpected EOF after 12 of 15 bytes, expected a complete message"},
 		{"truncated_length", twoActions[:len(actionBody)+3], Proto,
 			"dump.pb: action 2 (byte 17): length: unexpected EOF"},
 		{"truncated_tag", append(slices.Clone(twoActions), 0x80), Proto,
@@ -470,9 +471,9 @@ func TestErrors(t *testing.T) {
 		{"wrong_wire_type", rawElement(nil, fieldActions, wrongWire), Proto,
 			"dump.pb: action 1 (byte 0): field mnemonic has wire type 0, expected 2"},
 		{"container_field_not_a_message", topVarint, Proto,
-			"dump.pb: action 1 (byte 0): wire type 0, expected 2 (a length-delimited message)"},
+			"dump.pb: action 1 (byte 0): field actions has wire type 0, expected 2"},
 		{"streamed_message_truncated", protowire.AppendBytes(nil, twoActions)[:30], StreamedProto,
-			"dump.pb: action 2 (byte 18): unexpected EOF after 10 of 15 bytes, expected a complete dump"},
+			"dump.pb: action 2 (byte 18): unexpected EOF after 10 of 15 bytes, expected a complete message"},
 		{"streamed_element_past_message", append(protowire.AppendVarint(nil, 5), twoActions...), StreamedProto,
 			"dump.pb: action 1 (byte 1): length 15 runs past the end of its streamed message"},
 		{"garbage", []byte("\x07\x07\x07garbage"), Detect,

@@ -1,16 +1,15 @@
 package aquery
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 
 	"google.golang.org/protobuf/encoding/protowire"
-)
 
-// detectPrefix is how much of the dump format detection looks at.
-const detectPrefix = 64 << 10
+	"github.com/ahab-go/ahab/internal/wire"
+)
 
 // detectElements is how many top-level elements (or streamed messages)
 // detection tries to parse each way.
@@ -40,14 +39,9 @@ const detectElements = 4
 //
 // Empty input is a proto dump with nothing in it.
 func (s *stream) detect() (Format, error) {
-	prefix, err := s.br.Peek(min(detectPrefix, s.br.Size()))
-	complete := false
-	switch err {
-	case nil:
-	case io.EOF, bufio.ErrBufferFull:
-		complete = err == io.EOF
-	default:
-		return Detect, s.errorAt("", 0, readError(err))
+	prefix, complete, err := s.r.Peek(wire.DetectPrefix)
+	if err != nil {
+		return Detect, s.errorAt("", 0, err)
 	}
 	f, err := detectFormat(prefix, complete)
 	if err != nil {
@@ -60,7 +54,7 @@ func detectFormat(prefix []byte, complete bool) (Format, error) {
 	if len(prefix) == 0 {
 		return Proto, nil
 	}
-	if looksLikeJSON(prefix) {
+	if wire.LooksLikeJSON(prefix) {
 		return JSONProto, nil
 	}
 	if looksLikeTextProto(prefix) {
@@ -86,26 +80,8 @@ func detectFormat(prefix []byte, complete bool) (Format, error) {
 	return Detect, fmt.Errorf("not an aquery dump: it starts with bytes % x, expected the output of --output=proto, streamed_proto or jsonproto", first)
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func skipSpace(b []byte) []byte {
-	for len(b) > 0 && isSpace(b[0]) {
-		b = b[1:]
-	}
-	return b
-}
-
-func looksLikeJSON(b []byte) bool {
-	b = skipSpace(b)
-	if len(b) == 0 || b[0] != '{' {
-		return false
-	}
-	b = skipSpace(b[1:])
-	return len(b) == 0 || b[0] == '"' || b[0] == '}'
-}
-
 func looksLikeTextProto(b []byte) bool {
-	b = skipSpace(b)
+	b = bytes.TrimLeft(b, " \t\r\n")
 	if len(b) == 0 {
 		return false
 	}
@@ -119,7 +95,7 @@ func looksLikeTextProto(b []byte) bool {
 	if i == 0 {
 		return false
 	}
-	b = skipSpace(b[i:])
+	b = bytes.TrimLeft(b[i:], " \t\r\n")
 	return len(b) > 0 && (b[0] == '{' || b[0] == ':')
 }
 
@@ -139,13 +115,13 @@ func parsesAsProto(b []byte, complete bool, max int) (int, bool) {
 		}
 		num, typ, tl := protowire.ConsumeTag(b)
 		if tl < 0 {
-			return n, !complete && tl == truncatedCode
+			return n, !complete && wire.Truncated(tl)
 		}
 		if num > protowire.MaxValidNumber {
 			return n, false
 		}
 		if !isContainerField(num) {
-			vl, err := skipUnknown(num, typ, b[tl:], recursionLimit)
+			vl, err := wire.SkipValue(num, typ, b[tl:], containerLevel)
 			if err != nil {
 				return n, !complete && errors.Is(err, io.ErrUnexpectedEOF)
 			}
@@ -157,7 +133,7 @@ func parsesAsProto(b []byte, complete bool, max int) (int, bool) {
 		}
 		body, bl := protowire.ConsumeBytes(b[tl:])
 		if bl < 0 {
-			return n, !complete && bl == truncatedCode
+			return n, !complete && wire.Truncated(bl)
 		}
 		if d.element(num, body, place{}) != nil {
 			return n, false
@@ -178,7 +154,7 @@ func parsesAsStreamed(b []byte, complete bool) (int, bool) {
 		}
 		size, vl := protowire.ConsumeVarint(b)
 		if vl < 0 {
-			return n, !complete && vl == truncatedCode
+			return n, !complete && wire.Truncated(vl)
 		}
 		if size == 0 {
 			return n, false
@@ -210,9 +186,3 @@ func holdsOneField(b []byte) bool {
 	m := protowire.ConsumeFieldValue(num, typ, b[n:])
 	return m >= 0 && n+m == len(b)
 }
-
-// truncatedCode is protowire's error code for input that ends early.
-var truncatedCode = func() int {
-	_, n := protowire.ConsumeVarint([]byte{0x80})
-	return n
-}()

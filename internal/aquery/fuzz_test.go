@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 // The fuzz targets and how to run them are in docs/fuzzing.md. Each keeps
@@ -129,7 +130,7 @@ func FuzzDecodeMatchesUnmarshal(f *testing.F) {
 		}
 		switch {
 		case err != nil && uerr == nil:
-			if errors.Is(err, errWireType) || errors.Is(err, errTooDeep) || errors.Is(err, errFieldNumber) {
+			if errors.Is(err, wire.ErrWireType) || errors.Is(err, wire.ErrTooDeep) || errors.Is(err, wire.ErrFieldNumber) {
 				return
 			}
 			t.Fatalf("Decode failed where proto.Unmarshal did not: %v", err)

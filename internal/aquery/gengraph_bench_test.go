@@ -57,3 +57,23 @@ func BenchmarkDecodeGenerated(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeJSONProto decodes the same dump as jsonproto, the way
+// Bazel's --output=jsonproto prints it, on one goroutine: encoding/json
+// cuts out each element and protojson decodes it.
+func BenchmarkDecodeJSONProto(b *testing.B) {
+	var buf bytes.Buffer
+	if _, err := gengraph.Write(&buf, gengraph.Options{Actions: 10000, Seed: 1, Format: gengraph.JSONProto}); err != nil {
+		b.Fatal(err)
+	}
+	dump := buf.Bytes()
+	b.SetBytes(int64(len(dump)))
+	b.ReportAllocs()
+	for b.Loop() {
+		g, err := Decode(bytes.NewReader(dump), "bench.json", Options{}, func(a *Action) error { return nil })
+		if err != nil || g.Actions() != 10000 {
+			b.Fatalf("%v, %d actions", err, g.Actions())
+		}
+	}
+	b.ReportMetric(10000*float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+}

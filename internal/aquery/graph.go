@@ -1,12 +1,15 @@
 package aquery
 
 import (
+	"errors"
 	"fmt"
 	"github.com/ahab-go/ahab/internal/action"
 	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/ahab-go/ahab/internal/chunks"
 )
 
 // Graph holds what the lookups after Decode need, and nothing else: target
@@ -16,7 +19,7 @@ type Graph struct {
 	// targets locates each target's label in targetLabels: a few bytes
 	// per target rather than a string the collector scans.
 	targets      table[span]
-	targetLabels arena[byte]
+	targetLabels chunks.Arena[byte]
 	// reach holds, for each dep set that reaches a status file, which of
 	// reachLists lists the status artifacts it reaches, in the order first
 	// reached. Most dep sets reach what one child does, and share its list.
@@ -30,7 +33,7 @@ type Graph struct {
 	paths *artifactPaths
 	// depSets and depSetIDs are the builder's; empty unless Options.DepSets.
 	depSets   table[depSetRef]
-	depSetIDs arena[uint32]
+	depSetIDs chunks.Arena[uint32]
 }
 
 // Inputs calls visit with the id and exec path of every artifact the
@@ -58,7 +61,7 @@ func (g *Graph) Inputs(depSets []uint32, visit func(id uint32, path string) bool
 		if !ok {
 			continue
 		}
-		ids := g.depSetIDs.get(ref.pos, ref.direct+ref.trans)
+		ids := g.depSetIDs.Get(ref.pos, ref.direct+ref.trans)
 		for _, a := range ids[:ref.direct] {
 			if seenArtifact[a] {
 				continue
@@ -96,7 +99,7 @@ const UnknownTarget = "<unknown target>"
 func (g *Graph) Target(id uint32) string {
 	if sp, ok := g.targets.get(id); ok {
 		// The labels are never written again once decoded.
-		return ownedString(g.targetLabels.get(sp.pos, sp.len))
+		return ownedString(g.targetLabels.Get(sp.pos, sp.len))
 	}
 	return UnknownTarget
 }
@@ -174,7 +177,7 @@ type builder struct {
 	depSets     table[depSetRef]
 	// depSetIDs holds every dep set's ids back to back, so that a dep set
 	// costs its ids and one small header rather than two slices.
-	depSetIDs arena[uint32]
+	depSetIDs chunks.Arena[uint32]
 	// The ids of the elements nothing reads, for the references to them.
 	configurations, aspectDescriptors, ruleClasses table[struct{}]
 	pending                                        pendingRefs
@@ -310,7 +313,11 @@ func (l *graphLog) replay(b *builder) (place, error) {
 
 func (b *builder) target(at place, id uint32, label []byte, ruleClass uint32) error {
 	// A duplicate's label is added for nothing, but it fails the decode.
-	if !b.g.targets.set(id, span{b.g.targetLabels.add(label), uint32(len(label))}, true) {
+	pos, ok := b.g.targetLabels.Add(label)
+	if !ok {
+		return errArenaFull
+	}
+	if !b.g.targets.set(id, span{pos, uint32(len(label))}, true) {
 		return duplicate(at, id)
 	}
 	b.g.targetCount++
@@ -328,7 +335,11 @@ func (b *builder) artifact(at place, id, fragmentID uint32) error {
 }
 
 func (b *builder) pathFragment(at place, id uint32, label []byte, parent uint32) error {
-	if !b.fragments.set(id, fragment{b.labels.add(label), uint32(len(label)), parent}, true) {
+	pos, ok := b.labels.Add(label)
+	if !ok {
+		return errArenaFull
+	}
+	if !b.fragments.set(id, fragment{pos, uint32(len(label)), parent}, true) {
 		return duplicate(at, id)
 	}
 	return nil
@@ -351,6 +362,10 @@ func (b *builder) otherIDs(num protowire.Number) *table[struct{}] {
 	return &b.ruleClasses
 }
 
+// errArenaFull is a graph whose labels or dep set ids run past four
+// billion, which no graph that fits in memory has.
+var errArenaFull = errors.New("more than four billion label bytes or dep set ids, expected a graph that fits in memory")
+
 // duplicate is an element whose id an earlier element of its kind has.
 // Bazel never writes one; the original kept the last definition, but which
 // one a tool keeps is no answer to which one Bazel meant.
@@ -364,15 +379,19 @@ func duplicate(at place, id uint32) error {
 type artifactPaths struct {
 	artifacts table[uint32] // artifact id → path fragment id
 	fragments table[fragment]
-	labels    arena[byte]
+	labels    chunks.Arena[byte]
 }
 
-func (p *artifactPaths) label(f fragment) []byte { return p.labels.get(f.pos, f.len) }
+func (p *artifactPaths) label(f fragment) []byte { return p.labels.Get(f.pos, f.len) }
 
 // depSet stores a dep set's ids as one run, direct then transitive, which
 // the decoder hands over back to back in one slice.
 func (b *builder) depSet(at place, id uint32, ids []uint32, direct int) error {
-	if !b.depSets.set(id, depSetRef{b.depSetIDs.add(ids), uint32(direct), uint32(len(ids) - direct)}, true) {
+	pos, ok := b.depSetIDs.Add(ids)
+	if !ok {
+		return errArenaFull
+	}
+	if !b.depSets.set(id, depSetRef{pos, uint32(direct), uint32(len(ids) - direct)}, true) {
 		return duplicate(at, id)
 	}
 	return nil
@@ -555,7 +574,7 @@ func (b *builder) computeReach() error {
 	}
 	for i, id := range order {
 		ref, _ := b.depSets.get(id)
-		ids := b.depSetIDs.get(ref.pos, ref.direct+ref.trans)
+		ids := b.depSetIDs.Get(ref.pos, ref.direct+ref.trans)
 		out, shared, seen = nil, false, nil
 		var sharedList uint32 // the list out is, while shared
 		for _, a := range ids[:ref.direct] {
@@ -626,7 +645,7 @@ func (b *builder) finishOrder() ([]uint32, *table[uint32]) {
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			t := b.depSetIDs.get(w.pos, w.direct+w.trans)[w.direct+w.next]
+			t := b.depSetIDs.Get(w.pos, w.direct+w.trans)[w.direct+w.next]
 			w.next++
 			push(t)
 		}

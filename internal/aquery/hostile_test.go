@@ -114,10 +114,10 @@ func TestStreamedProtoRefusesEmptyMessages(t *testing.T) {
 		want string
 	}{
 		{"dev_zero", func() io.Reader { return zeros{} },
-			"dump.pb: message 1 (byte 0): empty, expected one element of an ActionGraphContainer"},
+			"dump.pb: message 1 (byte 0): empty message, expected an ActionGraphContainer holding one element"},
 		{"empty_message_after_a_good_one", func() io.Reader {
 			return bytes.NewReader(append(toStreamed(t, dump(t, tgt(1, "//a"))), 0))
-		}, "dump.pb: message 2 (byte 10): empty, expected one element of an ActionGraphContainer"},
+		}, "dump.pb: message 2 (byte 10): empty message, expected an ActionGraphContainer holding one element"},
 		{"empty_element", func() io.Reader { return bytes.NewReader([]byte{2, 0x12, 0}) },
 			"dump.pb: action 1 (byte 1): empty, expected an action with at least one field"},
 		{"empty_element_after_a_good_one", func() io.Reader {

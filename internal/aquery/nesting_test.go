@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 // nestedGroups returns an unknown group field (number 99) holding another,
@@ -103,7 +104,7 @@ func TestNestingLimit(t *testing.T) {
 					switch {
 					case c.refuse && err == nil:
 						t.Errorf("%+v: decoded without error, want the nesting refused", opts)
-					case c.refuse && !errors.Is(err, errTooDeep):
+					case c.refuse && !errors.Is(err, wire.ErrTooDeep):
 						t.Errorf("%+v: error %v, want one about nesting", opts, err)
 					case !c.refuse && err != nil:
 						t.Errorf("%+v: %v", opts, err)
@@ -209,8 +210,8 @@ func TestWireTypesOfElementsNothingReads(t *testing.T) {
 			if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
 				t.Errorf("%s %+v: error %v, want %q", tc.name, opts, err, tc.want)
 			}
-			if err != nil && !errors.Is(err, errWireType) {
-				t.Errorf("%s: %v is not errWireType", tc.name, err)
+			if err != nil && !errors.Is(err, wire.ErrWireType) {
+				t.Errorf("%s: %v is not wire.ErrWireType", tc.name, err)
 			}
 		}
 	}

@@ -128,7 +128,7 @@ func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action
 		ordered:  make(chan *batch, 2*workers+4),
 		free:     make(chan *batch, 4*workers+8),
 		recycle:  reuse,
-		batchCap: min(batchBytes, s.br.Size()),
+		batchCap: min(batchBytes, s.r.Size()),
 		failed:   make(chan struct{}),
 	}
 	for range workers {
@@ -198,7 +198,7 @@ func (p *pipeline) read(s *stream, num protowire.Number, n int, entry entryName,
 	// own.
 	bt.place(start, off)
 	var err error
-	if bt.data, err = s.readAppend(bt.data, n); err != nil {
+	if bt.data, err = s.r.ReadAppend(bt.data, n); err != nil {
 		// The batch keeps its whole elements only: it is still decoded,
 		// for an error in them may come earlier in the dump.
 		bt.data = bt.data[:start]

@@ -184,7 +184,7 @@ func (b *builder) checkReferences() error {
 		}
 	}
 	for id, ref := range b.depSets.all {
-		ids := b.depSetIDs.get(ref.pos, ref.direct+ref.trans)
+		ids := b.depSetIDs.Get(ref.pos, ref.direct+ref.trans)
 		for _, t := range ids[ref.direct:] {
 			if !b.depSets.has(t) {
 				note(danglingRef{at: place{num: fieldDepSetOfFiles}, elem: id, field: "transitive_dep_set_ids", order: 2, id: t, kind: fieldDepSetOfFiles})

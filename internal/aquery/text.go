@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 // maxJSONElement bounds one element of a jsonproto dump, and the white
@@ -50,12 +51,12 @@ func newElement(num protowire.Number) proto.Message {
 }
 
 // jsonproto decodes --output=jsonproto one element at a time: encoding/json
-// walks the container's tokens and cuts out each element, protojson
-// decodes it, and the element goes, as binary, to the decoder every format
-// shares, so that every format is checked alike. Memory is bounded by the
-// largest element, as for the binary formats.
+// walks the container's tokens and cuts out each element, and protojson
+// decodes it into its message, which goes to the graph and fn as a binary
+// element does (elementDecoder.message). Memory is bounded by the largest
+// element, as for the binary formats.
 func (s *stream) jsonproto(d *elementDecoder) error {
-	r := &boundedReader{r: s.br}
+	r := &boundedReader{r: s.r.Rest()}
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
 	r.dec = dec
@@ -86,7 +87,6 @@ func (s *stream) jsonproto(d *elementDecoder) error {
 	if err := token('{'); err != nil {
 		return err
 	}
-	var body []byte
 	seen := map[protowire.Number]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -134,16 +134,13 @@ func (s *stream) jsonproto(d *elementDecoder) error {
 			if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(raw, m); err != nil {
 				return fail(at, err)
 			}
-			if body, err = (proto.MarshalOptions{}).MarshalAppend(body[:0], m); err != nil {
-				return fail(at, err)
-			}
-			if err := d.element(num, body, at); err != nil {
-				if fe, ok := err.(fnError); ok {
-					return fe.err
+			if err := d.message(m, at); err != nil {
+				if err, ok := wire.CallerError(err); ok {
+					return err
 				}
 				return s.errorAt(at.entry(), at.off, err)
 			}
-			s.off = dec.InputOffset()
+			s.textOff = dec.InputOffset()
 			s.tick()
 		}
 		if err := token(']'); err != nil {
@@ -159,7 +156,7 @@ func (s *stream) jsonproto(d *elementDecoder) error {
 		}
 		return fail(place{off: tokenStart(dec, tok)}, err)
 	}
-	s.off = dec.InputOffset()
+	s.textOff = dec.InputOffset()
 	return nil
 }
 
@@ -240,20 +237,21 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	b.read += int64(n)
 	if err != nil && err != io.EOF {
-		err = readError(err)
+		err = wire.ReadError(err)
 	}
 	return n, err
 }
 
 // textproto decodes --output=textproto, which is read whole, up to
 // maxTextProto, and decoded with prototext; its elements then go to the
-// decoder every format shares, artifacts first, actions second, as the
-// container lists its fields. It is for graphs written by hand.
+// graph and fn as the binary formats' do, artifacts first, actions
+// second, as the container lists its fields. It is for graphs written by
+// hand.
 func (s *stream) textproto(d *elementDecoder) error {
-	data, err := io.ReadAll(io.LimitReader(s.br, maxTextProto+1))
-	s.off += int64(len(data))
+	data, err := io.ReadAll(io.LimitReader(s.r.Rest(), maxTextProto+1))
+	s.textOff += int64(len(data))
 	if err != nil {
-		return s.errorAt("", s.off, readError(err))
+		return s.errorAt("", s.offset(), wire.ReadError(err))
 	}
 	if len(data) > maxTextProto {
 		return s.errorAt("", -1, fmt.Errorf("textproto dump larger than %d MiB, expected a small graph written by hand (real graphs are --output=proto)", maxTextProto>>20))
@@ -263,20 +261,15 @@ func (s *stream) textproto(d *elementDecoder) error {
 		return s.errorAt("", -1, fmt.Errorf("invalid textproto: %s", protoErrorText(err)))
 	}
 	s.tick()
-	var body []byte
 	cm := c.ProtoReflect()
 	for i := range containerFields.Len() {
 		fd := containerFields.Get(i)
 		list := cm.Get(fd).List()
 		for j := range list.Len() {
-			num := fd.Number()
-			at := place{off: -1, index: j + 1, num: num}
-			if body, err = (proto.MarshalOptions{}).MarshalAppend(body[:0], list.Get(j).Message().Interface()); err != nil {
-				return s.errorAt(at.entry(), -1, err)
-			}
-			if err := d.element(num, body, at); err != nil {
-				if fe, ok := err.(fnError); ok {
-					return fe.err
+			at := place{off: -1, index: j + 1, num: fd.Number()}
+			if err := d.message(list.Get(j).Message().Interface(), at); err != nil {
+				if err, ok := wire.CallerError(err); ok {
+					return err
 				}
 				return s.errorAt(at.entry(), -1, err)
 			}

@@ -326,13 +326,13 @@ func compareLogs(sys System, oldPath, newPath string, format execlog.Format) (*s
 	for i := range paths {
 		wg.Go(func() {
 			l := spawndiff.NewLog(paths[i])
-			opts := execlog.Options{Format: format, ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}
+			opts := execlog.Options{Format: format}
 			opts.Progress = func(n int64) {
 				read[i].Store(n)
 				prog.logs(&read[0], &read[1], total)
 			}
 			// The name goes into the reader's messages, escaped once here.
-			_, errs[i] = execlog.Read(bufio.NewReaderSize(files[i], 1<<20), quote.IfNeeded(paths[i]), opts, l.Add)
+			_, errs[i] = execlog.Summarize(bufio.NewReaderSize(files[i], 1<<20), quote.IfNeeded(paths[i]), opts, l.Tables(), l.Add)
 			logs[i] = l
 		})
 	}

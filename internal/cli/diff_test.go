@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/buildcorpus"
-	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
+	"github.com/ahab-go/ahab/internal/execlog/protolog"
 )
 
 // diffReport is the part of `ahab diff --write-json` the tests read.
@@ -54,11 +54,11 @@ func compactOf(t *testing.T, binlog, dir string) string {
 	}
 	defer in.Close()
 	var out bytes.Buffer
-	w, err := execlogtest.NewCompact(&out, execlogtest.CompactOptions{})
+	w, err := protolog.NewCompact(&out, protolog.CompactOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := execlogtest.ReadBinary(in, w.Write); err != nil {
+	if err := protolog.ReadBinary(in, w.Write); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

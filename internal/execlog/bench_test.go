@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/ahab-go/ahab/internal/execlog"
-	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
+	"github.com/ahab-go/ahab/internal/execlog/protolog"
 	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/genlog"
 	"github.com/ahab-go/ahab/internal/spawn"
@@ -25,7 +25,7 @@ import (
 //	go test ./internal/execlog -run '^$' -bench '/100k'
 //
 // ReadBinary and ReadCompact are the bar to beat: a plain sequential
-// protobuf reader (execlogtest), proto.Unmarshal into the generated types,
+// protobuf reader (protolog), proto.Unmarshal into the generated types,
 // and for the compact format Bazel's own reconstruction of each spawn.
 
 var sizes = []struct {
@@ -54,9 +54,9 @@ func BenchmarkReadPlain(b *testing.B) {
 		for _, size := range sizes {
 			b.Run(fmt.Sprintf("%s/%v", size.name, f), func(b *testing.B) {
 				path := generated(b, f, size.spawns)
-				read := execlogtest.ReadBinary
+				read := protolog.ReadBinary
 				if f == execlog.Compact {
-					read = execlogtest.ReadCompact
+					read = protolog.ReadCompact
 				}
 				measure(b, path, size.spawns, func(r *os.File) error {
 					return read(r, func(*spawnpb.SpawnExec) error { return nil })

@@ -1,24 +1,25 @@
 package execlog
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"unsafe"
 
+	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/spawn"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 // readBinary reads --execution_log_binary_file: varint-delimited SpawnExec
 // messages.
-func readBinary(br *bufio.Reader, name string, reuse bool, fn func(*spawn.Spawn) error) error {
-	s := &stream{br: br}
+func readBinary(r *wire.Reader, name string, reuse bool, fn func(*spawn.Spawn) error) error {
 	d := spawnExecDecoder{strs: strs{borrow: reuse}}
 	sp := new(spawn.Spawn)
 	for i := 1; ; i++ {
-		start := s.off
-		msg, err := s.message()
+		start := r.Offset()
+		msg, err := r.Message("a SpawnExec with at least one field")
 		if err == io.EOF {
 			return nil
 		}
@@ -37,149 +38,144 @@ func readBinary(br *bufio.Reader, name string, reuse bool, fn func(*spawn.Spawn)
 	}
 }
 
-// spawnExecDecoder decodes SpawnExec messages (spawn.proto) with protowire,
-// straight into the model: Bazel 4.2.3 writes the same field numbers, with
-// field 9 (progress_message) that later versions reserve, and calls field
-// 13 remote_cache_hit.
+// The descriptors of the messages the readers decode, which name their
+// fields in errors.
+var (
+	spawnExecDesc = (&spawnpb.SpawnExec{}).ProtoReflect().Descriptor()
+	fileDesc      = (&spawnpb.File{}).ProtoReflect().Descriptor()
+	digestDesc    = (&spawnpb.Digest{}).ProtoReflect().Descriptor()
+	envVarDesc    = (&spawnpb.EnvironmentVariable{}).ProtoReflect().Descriptor()
+)
+
+// spawnExecDecoder decodes SpawnExec messages (spawn.proto) with the wire
+// layer, straight into the model.
 type spawnExecDecoder struct {
 	strs strs
 }
-
-// SpawnExec field numbers.
-const (
-	seCommandArgs     = 1
-	seEnvironment     = 2
-	seInputs          = 4
-	seListedOutputs   = 5
-	seRemotable       = 6
-	seCacheable       = 7
-	seMnemonic        = 10
-	seActualOutputs   = 11
-	seRunner          = 12
-	seCacheHit        = 13
-	seStatus          = 14
-	seExitCode        = 15
-	seRemoteCacheable = 16
-	seTargetLabel     = 18
-)
 
 func (d *spawnExecDecoder) decode(msg []byte, sp *spawn.Spawn) error {
 	*sp = spawn.Spawn{
 		Args: sp.Args[:0], Env: sp.Env[:0], Inputs: sp.Inputs[:0],
 		Outputs: sp.Outputs[:0], OutputFiles: sp.OutputFiles[:0],
 	}
-	f := fields{b: msg}
-	for f.next() {
-		switch f.num {
-		case seCommandArgs:
-			sp.Args = append(sp.Args, d.strs.of(f.bytes("command_args")))
-		case seEnvironment:
-			e, err := d.envVar(f.bytes("environment_variables"))
-			if err != nil {
-				f.fail(fmt.Sprintf("environment variable %d", len(sp.Env)+1), err)
+	f := wire.NewFields(msg, spawnExecDesc, wire.RecursionLimit)
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.SpawnExecCommandArgs:
+			sp.Args = append(sp.Args, d.strs.of(f.Bytes()))
+		case spawnpb.SpawnExecEnvironmentVariables:
+			m := f.Sub(envVarDesc)
+			e := d.envVar(&m)
+			if err := m.Err(); err != nil {
+				f.Fail(fmt.Errorf("environment variable %d: %w", len(sp.Env)+1, err))
 			}
 			sp.Env = append(sp.Env, e)
-		case seInputs:
-			file, err := d.file(f.bytes("inputs"))
-			if err != nil {
-				f.fail(fmt.Sprintf("input %d", len(sp.Inputs)+1), err)
+		case spawnpb.SpawnExecInputs:
+			m := f.Sub(fileDesc)
+			file := d.file(&m)
+			if err := m.Err(); err != nil {
+				f.Fail(fmt.Errorf("input %d: %w", len(sp.Inputs)+1, err))
 			}
 			sp.Inputs = append(sp.Inputs, file)
-		case seListedOutputs:
-			sp.Outputs = append(sp.Outputs, d.strs.of(f.bytes("listed_outputs")))
-		case seRemotable:
-			sp.Remotable = f.bool("remotable")
-		case seCacheable:
-			sp.Cacheable = f.bool("cacheable")
-		case seMnemonic:
-			sp.Mnemonic = d.strs.of(f.bytes("mnemonic"))
-		case seActualOutputs:
-			file, err := d.file(f.bytes("actual_outputs"))
-			if err != nil {
-				f.fail(fmt.Sprintf("actual output %d", len(sp.OutputFiles)+1), err)
+		case spawnpb.SpawnExecListedOutputs:
+			sp.Outputs = append(sp.Outputs, d.strs.of(f.Bytes()))
+		case spawnpb.SpawnExecRemotable:
+			sp.Remotable = f.Bool()
+		case spawnpb.SpawnExecCacheable:
+			sp.Cacheable = f.Bool()
+		case spawnpb.SpawnExecMnemonic:
+			sp.Mnemonic = d.strs.of(f.Bytes())
+		case spawnpb.SpawnExecActualOutputs:
+			m := f.Sub(fileDesc)
+			file := d.file(&m)
+			if err := m.Err(); err != nil {
+				f.Fail(fmt.Errorf("actual output %d: %w", len(sp.OutputFiles)+1, err))
 			}
 			sp.OutputFiles = append(sp.OutputFiles, file)
-		case seRunner:
-			sp.Runner = d.strs.of(f.bytes("runner"))
-		case seCacheHit:
-			sp.CacheHit = f.bool("cache_hit")
-		case seStatus:
-			sp.Status = d.strs.of(f.bytes("status"))
-		case seExitCode:
-			sp.ExitCode = f.int32("exit_code")
-		case seRemoteCacheable:
-			sp.RemoteCacheable = f.bool("remote_cacheable")
-		case seTargetLabel:
-			sp.Target = d.strs.of(f.bytes("target_label"))
-		default:
-			f.skip()
+		case spawnpb.SpawnExecRunner:
+			sp.Runner = d.strs.of(f.Bytes())
+		case spawnpb.SpawnExecCacheHit:
+			sp.CacheHit = f.Bool()
+		case spawnpb.SpawnExecStatus:
+			sp.Status = d.strs.of(f.Bytes())
+		case spawnpb.SpawnExecExitCode:
+			sp.ExitCode = f.Int32()
+		case spawnpb.SpawnExecRemoteCacheable:
+			sp.RemoteCacheable = f.Bool()
+		case spawnpb.SpawnExecTargetLabel:
+			sp.Target = d.strs.of(f.Bytes())
 		}
 	}
-	if f.err != nil {
-		return f.err
+	if err := f.Err(); err != nil {
+		return err
 	}
 	normalize(sp)
 	return nil
 }
 
-func (d *spawnExecDecoder) envVar(b []byte) (spawn.EnvVar, error) {
+// envVar reads an EnvironmentVariable; an error is left in f.
+func (d *spawnExecDecoder) envVar(f *wire.Fields) spawn.EnvVar {
 	var e spawn.EnvVar
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 1:
-			e.Name = d.strs.of(f.bytes("name"))
-		case 2:
-			e.Value = d.strs.of(f.bytes("value"))
-		default:
-			f.skip()
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.EnvironmentVariableName:
+			e.Name = d.strs.of(f.Bytes())
+		case spawnpb.EnvironmentVariableValue:
+			e.Value = d.strs.of(f.Bytes())
 		}
 	}
-	return e, f.err
+	return e
 }
 
-// file decodes a File message: 1 path, 2 digest, 3 is_tool,
-// 4 symlink_target_path.
-func (d *spawnExecDecoder) file(b []byte) (spawn.File, error) {
+// file reads a File; an error is left in f.
+func (d *spawnExecDecoder) file(f *wire.Fields) spawn.File {
 	var file spawn.File
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 1:
-			file.Path = d.strs.of(f.bytes("path"))
-		case 2:
-			dg, err := decodeDigest(f.bytes("digest"), d.strs)
-			if err != nil {
-				f.fail("digest", err)
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.FilePath:
+			file.Path = d.strs.of(f.Bytes())
+		case spawnpb.FileDigest:
+			m := f.Sub(digestDesc)
+			file.Digest = decodeDigest(&m, d.strs)
+			if err := m.Err(); err != nil {
+				f.Fail(fmt.Errorf("field digest: %w", err))
 			}
-			file.Digest = dg
-		case 3:
-			file.Tool = f.bool("is_tool")
-		case 4:
-			file.SymlinkTarget = d.strs.of(f.bytes("symlink_target_path"))
-		default:
-			f.skip()
+		case spawnpb.FileIsTool:
+			file.Tool = f.Bool()
+		case spawnpb.FileSymlinkTargetPath:
+			file.SymlinkTarget = d.strs.of(f.Bytes())
 		}
 	}
-	return file, f.err
+	return file
 }
 
-// decodeDigest decodes a Digest message: 1 hash, 2 size_bytes; the hash
-// function's name (3) is the same for every file of a log and is skipped.
-func decodeDigest(b []byte, s strs) (spawn.Digest, error) {
+// decodeDigest reads a Digest; an error is left in f.
+func decodeDigest(f *wire.Fields, s strs) spawn.Digest {
 	var dg spawn.Digest
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 1:
-			dg.Hash = s.of(f.bytes("hash"))
-		case 2:
-			dg.Size = f.int64("size_bytes")
-		default:
-			f.skip()
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.DigestHash:
+			dg.Hash = s.of(f.Bytes())
+		case spawnpb.DigestSizeBytes:
+			dg.Size = f.Int64()
 		}
 	}
-	return dg, f.err
+	return dg
+}
+
+// strs turns bytes of the current message into strings: copies, or with
+// borrow set, strings that share the message buffer and so are valid only
+// until the next message is read (Options.ReuseSpawns).
+type strs struct{ borrow bool }
+
+func (s strs) of(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if s.borrow {
+		return unsafe.String(&b[0], len(b))
+	}
+	return string(b)
 }
 
 // normalize gives a spawn from any format the same shape: inputs and

@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
+	"github.com/ahab-go/ahab/internal/execlog/protolog"
 	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/spawn"
 )
@@ -193,7 +193,7 @@ func TestCompactSymlinkActionsAreSkipped(t *testing.T) {
 }
 
 // The compact reader agrees with the plain reference reader
-// (execlogtest.ReadCompact, Bazel's reconstruction done with the generated
+// (protolog.ReadCompact, Bazel's reconstruction done with the generated
 // types) on every field the model keeps.
 func TestCompactMatchesReference(t *testing.T) {
 	logs := [][]byte{
@@ -212,7 +212,7 @@ func TestCompactMatchesReference(t *testing.T) {
 	}
 	for i, log := range logs {
 		var want []*spawn.Spawn
-		if err := execlogtest.ReadCompact(bytes.NewReader(log), func(se *spawnpb.SpawnExec) error {
+		if err := protolog.ReadCompact(bytes.NewReader(log), func(se *spawnpb.SpawnExec) error {
 			want = append(want, fromSpawnExec(se))
 			return nil
 		}); err != nil {

@@ -1,18 +1,14 @@
 package execlog
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/ahab-go/ahab/internal/spawn"
+	"github.com/ahab-go/ahab/internal/wire"
 )
-
-// detectPrefix is how much of the log format detection looks at.
-const detectPrefix = 64 << 10
 
 // detect recognises the format of a log from its first bytes, without
 // consuming them:
@@ -26,22 +22,17 @@ const detectPrefix = 64 << 10
 //     the end of the prefix but decodes so far, is binary.
 //
 // Empty input is a binary log with no spawns.
-func detect(br *bufio.Reader) (Format, error) {
-	prefix, err := br.Peek(detectPrefix)
-	complete := false
-	switch err {
-	case nil:
-	case io.EOF, bufio.ErrBufferFull:
-		complete = err == io.EOF
-	default:
-		return Detect, readError(err)
+func detect(r *wire.Reader) (Format, error) {
+	prefix, complete, err := r.Peek(wire.DetectPrefix)
+	if err != nil {
+		return Detect, err
 	}
 	switch {
 	case len(prefix) == 0:
 		return Binary, nil
 	case bytes.HasPrefix(prefix, zstdMagic):
 		return Compact, nil
-	case looksJSON(prefix):
+	case wire.LooksLikeJSON(prefix):
 		return JSON, nil
 	case looksBinary(prefix, complete):
 		return Binary, nil
@@ -54,7 +45,7 @@ func detect(br *bufio.Reader) (Format, error) {
 // off at its end is judged by its fields up to there.
 func looksBinary(b []byte, complete bool) bool {
 	n, vl := protowire.ConsumeVarint(b)
-	if vl < 0 || n == 0 || n > maxMessageSize {
+	if vl < 0 || n == 0 || n > wire.MaxMessageSize {
 		return false
 	}
 	msg := b[vl:]
@@ -64,37 +55,11 @@ func looksBinary(b []byte, complete bool) bool {
 		return false
 	} else {
 		// Judge the complete fields only: cut at the last field boundary.
-		msg = completeFields(msg)
+		msg = wire.CompleteFields(msg)
 		if len(msg) == 0 {
 			return false
 		}
 	}
 	d := spawnExecDecoder{}
 	return d.decode(msg, new(spawn.Spawn)) == nil
-}
-
-// completeFields returns the longest prefix of b made of whole fields.
-func completeFields(b []byte) []byte {
-	end := 0
-	for end < len(b) {
-		num, typ, n := protowire.ConsumeTag(b[end:])
-		if n < 0 {
-			break
-		}
-		m := protowire.ConsumeFieldValue(num, typ, b[end+n:])
-		if m < 0 {
-			break
-		}
-		end += n + m
-	}
-	return b[:end]
-}
-
-func looksJSON(b []byte) bool {
-	b = bytes.TrimLeft(b, " \t\r\n")
-	if len(b) == 0 || b[0] != '{' {
-		return false
-	}
-	b = bytes.TrimLeft(b[1:], " \t\r\n")
-	return len(b) == 0 || b[0] == '"' || b[0] == '}'
 }

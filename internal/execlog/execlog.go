@@ -20,15 +20,11 @@
 package execlog
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
-	"github.com/ahab-go/ahab/internal/intern"
-	"github.com/ahab-go/ahab/internal/quote"
 	"github.com/ahab-go/ahab/internal/spawn"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 // Format is the form of a log, named after the Bazel flag that writes it.
@@ -45,24 +41,14 @@ const (
 	Compact
 )
 
-var formatNames = [...]string{Detect: "detect", JSON: "json", Binary: "binary", Compact: "compact"}
+var formatNames = wire.Formats[Format]{What: "execution log format", Detect: true, Names: []string{
+	Detect: "detect", JSON: "json", Binary: "binary", Compact: "compact",
+}}
 
-func (f Format) String() string {
-	if f >= 0 && int(f) < len(formatNames) {
-		return formatNames[f]
-	}
-	return "Format(" + strconv.Itoa(int(f)) + ")"
-}
+func (f Format) String() string { return formatNames.String(f) }
 
 // ParseFormat parses a format named as in --execution_log_<format>_file.
-func ParseFormat(s string) (Format, error) {
-	for f, name := range formatNames {
-		if f != int(Detect) && name == s {
-			return Format(f), nil
-		}
-	}
-	return Detect, fmt.Errorf("unknown execution log format %s, expected one of: json, binary, compact", quote.Value(s))
-}
+func ParseFormat(s string) (Format, error) { return formatNames.Parse(s) }
 
 // Options tune Read.
 type Options struct {
@@ -77,60 +63,17 @@ type Options struct {
 	// what it needs, or use Spawn.Clone). It saves allocating every string
 	// of the log as it streams past.
 	ReuseSpawns bool
-	// Strings and Contents, when not nil, are where the compact format's
-	// reader keeps the paths and the contents (spawn.AppendContentKey) of
-	// the files later entries may refer to, instead of tables of its own.
-	// A consumer that interns the same strings (spawndiff.Log does) then
-	// holds each once: for a compact log of a million spawns, that is
-	// several hundred megabytes. The tables must not be used by anything
-	// else while Read runs.
-	Strings, Contents *intern.Table
 }
 
-// Error is a log that cannot be read. It renders as one line naming the
-// file, the entry and its byte offset:
+// Error is a log that cannot be read, naming the file, the entry and its
+// byte offset:
 //
-//	exec.log: spawn 5123 (byte 1048576): inputs: unexpected EOF
+//	exec.log: spawn 5123 (byte 1048576): input 3: unexpected EOF
 //
 // Entries are counted from 1 within their kind, in log order ("spawn 3",
-// and for the compact format also "file 12", "input set 7", ...).
-type Error struct {
-	File string
-	// Entry names the entry, such as "spawn 5123"; empty when the error is
-	// not about one entry.
-	Entry string
-	// Offset is the byte offset of the entry (for the compact format, in
-	// the decompressed stream), or -1 when it is not known.
-	Offset int64
-	// Decompressed says that Offset counts decompressed bytes.
-	Decompressed bool
-	Err          error
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	b.WriteString(": ")
-	where := ""
-	if e.Offset >= 0 {
-		where = "byte " + strconv.FormatInt(e.Offset, 10)
-		if e.Decompressed {
-			where += " of the decompressed stream"
-		}
-	}
-	switch {
-	case e.Entry != "" && where != "":
-		fmt.Fprintf(&b, "%s (%s): ", e.Entry, where)
-	case e.Entry != "":
-		b.WriteString(e.Entry + ": ")
-	case where != "":
-		b.WriteString(where + ": ")
-	}
-	b.WriteString(e.Err.Error())
-	return b.String()
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// and for the compact format also "file 12", "input set 7", ...), and
+// the compact format's offsets count bytes of the decompressed stream.
+type Error = wire.Error
 
 // Stats describe a log that was read.
 type Stats struct {
@@ -148,18 +91,54 @@ type Stats struct {
 //
 // Memory is bounded by the largest message plus, for the compact format,
 // the entries that later ones may refer to; a length prefix never makes
-// Read allocate more than the bytes that actually arrived.
+// Read allocate more than the bytes that actually arrived, and a compact
+// log never expands past limits that grow with its compressed size (how
+// far it decompresses, how many spawns it holds, how much expanding its
+// nested sets takes), whatever its entries claim.
 func Read(r io.Reader, name string, opts Options, fn func(*spawn.Spawn) error) (Stats, error) {
+	return read(r, name, opts, sink{spawn: fn})
+}
+
+// Summarize reads a log as Read does, but hands fn the summary of each
+// spawn (spawn.Summary), its strings and files interned in t: what the
+// comparison of two logs keeps. The compact format's spawns are summarized
+// from its files and sets, which are ids already, and the inputs of the
+// spawns that name one set are expanded once. fn must keep nothing of a
+// summary but what it copies.
+func Summarize(r io.Reader, name string, opts Options, t *spawn.Tables, fn func(*spawn.Summary) error) (Stats, error) {
+	return read(r, name, opts, sink{tables: t, summary: fn})
+}
+
+// sink is where a reader hands what it reads: spawns (Read), or summaries
+// made in tables (Summarize).
+type sink struct {
+	spawn   func(*spawn.Spawn) error
+	tables  *spawn.Tables
+	summary func(*spawn.Summary) error
+}
+
+func read(r io.Reader, name string, opts Options, out sink) (Stats, error) {
 	cr := &countingReader{r: r, progress: opts.Progress}
-	br := bufio.NewReaderSize(cr, readBufferSize)
+	wr := wire.NewReader(cr, readBufferSize)
 	st := Stats{Format: opts.Format}
 	if st.Format == Detect {
-		f, err := detect(br)
+		f, err := detect(wr)
 		if err != nil {
 			return st, &Error{File: name, Offset: -1, Err: err}
 		}
 		st.Format = f
 	}
+	if out.summary != nil {
+		// The flat formats' spawns are summarized whole, and kept by
+		// nothing but their summaries.
+		var sum spawn.Summary
+		out.spawn = func(s *spawn.Spawn) error {
+			out.tables.Summarize(s, &sum)
+			return out.summary(&sum)
+		}
+		opts.ReuseSpawns = true
+	}
+	fn := out.spawn
 	count := func(s *spawn.Spawn) error {
 		st.Spawns++
 		return fn(s)
@@ -167,11 +146,19 @@ func Read(r io.Reader, name string, opts Options, fn func(*spawn.Spawn) error) (
 	var err error
 	switch st.Format {
 	case JSON:
-		err = readJSON(br, name, opts.ReuseSpawns, count)
+		err = readJSON(wr.Rest(), name, opts.ReuseSpawns, count)
 	case Binary:
-		err = readBinary(br, name, opts.ReuseSpawns, count)
+		err = readBinary(wr, name, opts.ReuseSpawns, count)
 	case Compact:
-		err = readCompact(br, name, opts, count)
+		summary := out.summary
+		if summary != nil {
+			out.summary = func(s *spawn.Summary) error {
+				st.Spawns++
+				return summary(s)
+			}
+		}
+		out.spawn = count
+		err = readCompact(wr.Rest(), name, opts, func() int64 { return cr.n }, out)
 	default:
 		return st, fmt.Errorf("%s: unknown format %v", name, st.Format)
 	}
@@ -180,21 +167,6 @@ func Read(r io.Reader, name string, opts Options, fn func(*spawn.Spawn) error) (
 		opts.Progress(cr.n)
 	}
 	return st, err
-}
-
-// fnError carries an error returned by the caller's fn through the readers
-// untouched.
-type fnError struct{ err error }
-
-func (e fnError) Error() string { return e.err.Error() }
-
-// unwrapFn returns the caller's own error unchanged, and wraps every other
-// one.
-func unwrapFn(err error, wrap func(error) error) error {
-	if fe, ok := err.(fnError); ok {
-		return fe.err
-	}
-	return wrap(err)
 }
 
 // countingReader counts the bytes read from the file, for Stats and
@@ -206,7 +178,10 @@ type countingReader struct {
 	lastProgress int64
 }
 
-const progressEvery = 1 << 20
+const (
+	readBufferSize = 64 << 10
+	progressEvery  = 1 << 20
+)
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)

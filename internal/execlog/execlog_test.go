@@ -15,7 +15,7 @@ import (
 )
 
 // The real logs of testdata/ (README.md) read the same in every format:
-// JSON and binary as Bazel 4.2.3 wrote them, and compact as execlogtest
+// JSON and binary as Bazel 4.2.3 wrote them, and compact as protolog
 // converts the binary one, with and without ReuseSpawns.
 func TestRealLogsReadTheSameInEveryFormat(t *testing.T) {
 	for _, build := range []string{"a", "b"} {
@@ -250,11 +250,11 @@ func TestErrors(t *testing.T) {
 		{"binary truncated", bin[:len(bin)-1], Binary, "test.log: spawn 2 (byte 7): unexpected EOF after 5 of 6 bytes, expected a complete message"},
 		{"binary truncated length", slices.Concat(bin, []byte{0x80}), Binary, "test.log: spawn 3 (byte 14): length: unexpected EOF"},
 		{"binary overlong length", slices.Concat(bin, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}), Binary, "test.log: spawn 3 (byte 14): length 4398046511103 exceeds the protobuf limit of 2 GiB"},
-		{"binary empty message", slices.Concat(bin, []byte{0}), Binary, "test.log: spawn 3 (byte 14): empty message, expected a non-empty protobuf message"},
+		{"binary empty message", slices.Concat(bin, []byte{0}), Binary, "test.log: spawn 3 (byte 14): empty message, expected a SpawnExec with at least one field"},
 		{"binary zeros", make([]byte, 64), Binary, "test.log: spawn 1 (byte 0): empty message"},
-		{"binary wrong wire type", []byte{2, 0x08, 0x01}, Binary, "test.log: spawn 1 (byte 0): command_args: wire type 0, expected 2"},
-		{"binary bad nested", []byte{4, 0x22, 0x02, 0x10, 0x01}, Binary, "test.log: spawn 1 (byte 0): input 1: digest: wire type 0, expected 2"},
-		{"binary truncated field", []byte{3, 0x0a, 0x05, 'x'}, Binary, "test.log: spawn 1 (byte 0): command_args: unexpected EOF"},
+		{"binary wrong wire type", []byte{2, 0x08, 0x01}, Binary, "test.log: spawn 1 (byte 0): field command_args has wire type 0, expected 2"},
+		{"binary bad nested", []byte{4, 0x22, 0x02, 0x10, 0x01}, Binary, "test.log: spawn 1 (byte 0): input 1: field digest has wire type 0, expected 2"},
+		{"binary truncated field", []byte{3, 0x0a, 0x05, 'x'}, Binary, "test.log: spawn 1 (byte 0): field command_args: unexpected EOF"},
 		{"json syntax", []byte(`{"commandArgs": ["x"]} {"commandArgs": [}`), JSON, "test.log: spawn 2 (byte 23): mismatched '}' at byte 40, expected ']'"},
 		{"json truncated", []byte(`{"commandArgs": ["x"]} {"commandArgs": [`), JSON, "test.log: spawn 2 (byte 23): unexpected EOF after 17 bytes, expected a complete JSON object"},
 		{"json array", []byte(`{"commandArgs": ["x"]}[1]`), JSON, "test.log: spawn 2 (byte 22): a JSON array, expected a SpawnExec object"},

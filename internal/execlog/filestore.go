@@ -18,18 +18,30 @@ import (
 // anyway.
 type fileStore struct {
 	paths, contents *intern.Table
-	recs            chunks.List[[2]uint32]
+	recs            chunks.List[fileRec]
 	key             []byte
 }
 
+// fileRec is a stored file: its path's and content's ids.
+type fileRec struct{ path, content uint32 }
+
 // add stores a file and returns its id. Nothing of f is kept.
 func (s *fileStore) add(f spawn.File) uint32 {
-	pid, _ := s.paths.Intern(f.Path)
+	var r fileRec
+	r.path, _ = s.paths.Intern(f.Path)
 	s.key = spawn.AppendContentKey(s.key[:0], f)
-	cid, _ := s.contents.Intern(unsafe.String(unsafe.SliceData(s.key), len(s.key)))
+	r.content, _ = s.contents.Intern(unsafe.String(unsafe.SliceData(s.key), len(s.key)))
 	id := uint32(s.recs.Len())
-	s.recs.Append([2]uint32{pid, cid})
+	s.recs.Append(r)
 	return id
+}
+
+// summary is file id as a summary names it. The hashes are worked out
+// again each time rather than kept: a compact log of a million spawns has
+// millions of files, and a spawn's inputs are hashed once.
+func (s *fileStore) summary(id uint32) spawn.FileID {
+	r := s.recs.At(int(id))
+	return spawn.FileID{Path: r.path, Content: r.content, PathHash: s.paths.HashOf(r.path), ContentHash: s.contents.HashOf(r.content)}
 }
 
 // file rebuilds file id, its path and a hex hash written into out (a hash
@@ -38,7 +50,7 @@ func (s *fileStore) add(f spawn.File) uint32 {
 func (s *fileStore) file(id uint32, out *outBuf) spawn.File {
 	r := s.recs.At(int(id))
 	f := spawn.File{Path: s.pathOf(id, out)}
-	k := s.contents.Get(r[1])
+	k := s.contents.Get(r.content)
 	if k[0] == 0 { // see spawn.AppendContentKey
 		size, n := binary.Uvarint(unsafe.Slice(unsafe.StringData(k[1:]), len(k)-1))
 		start := len(out.b)
@@ -53,7 +65,7 @@ func (s *fileStore) file(id uint32, out *outBuf) spawn.File {
 // pathOf is file id's path, written into out.
 func (s *fileStore) pathOf(id uint32, out *outBuf) string {
 	start := len(out.b)
-	out.b = s.paths.AppendTo(out.b, s.recs.At(int(id))[0])
+	out.b = s.paths.AppendTo(out.b, s.recs.At(int(id)).path)
 	return out.str(start)
 }
 
@@ -76,38 +88,4 @@ func (o *outBuf) str(start int) string {
 	s := string(o.b[start:])
 	o.b = o.b[:start]
 	return s
-}
-
-// idArena keeps the id lists of sets in blocks of uint32 that never move,
-// located by block<<arenaBits | offset: a set costs its ids and twelve
-// bytes, not an allocation of its own.
-type idArena struct{ b [][]uint32 }
-
-const arenaBits = 18
-
-// add copies ids into the arena and returns where, or false when the
-// arena is full (four billion ids). A list longer than a block gets a
-// block of its own.
-func (a *idArena) add(ids []uint32) (uint32, bool) {
-	n := len(a.b)
-	if n == 0 || len(a.b[n-1])+len(ids) > cap(a.b[n-1]) {
-		size := 1 << 10
-		if n > 0 {
-			size = min(1<<arenaBits, 2*cap(a.b[n-1]))
-		}
-		if n == 1<<(32-arenaBits) {
-			return 0, false
-		}
-		a.b = append(a.b, make([]uint32, 0, max(size, len(ids))))
-		n++
-	}
-	pos := uint32(n-1)<<arenaBits | uint32(len(a.b[n-1]))
-	a.b[n-1] = append(a.b[n-1], ids...)
-	return pos, true
-}
-
-// get returns the n ids at pos.
-func (a *idArena) get(pos, n uint32) []uint32 {
-	off := pos & (1<<arenaBits - 1)
-	return a.b[pos>>arenaBits][off : off+n : off+n]
 }

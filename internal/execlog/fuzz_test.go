@@ -3,12 +3,15 @@ package execlog
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/spawn"
@@ -54,6 +57,30 @@ func FuzzReadCompact(f *testing.F) {
 		setEntry(6, []uint32{5}, 3),
 		spawnEntry(&spawnpb.ExecLogEntry_Spawn{InputSetId: 6, ToolSetId: 3, Outputs: []*spawnpb.ExecLogEntry_Output{outputID(2), invalidOutput("o")}}),
 	)))
+	// What issue #26.3 asked to bound, small: a chain of sets and a set
+	// of files, each named by many spawns.
+	var chain, shared []byte
+	for i := uint32(1); i <= 50; i++ {
+		chain = rawFile(chain, 2*i-1, fmt.Sprintf("f%d", i), "0a")
+		var prev []uint32
+		if i > 1 {
+			prev = []uint32{2*i - 2}
+		}
+		chain = rawSet(chain, 2*i, []uint32{2*i - 1}, prev...)
+	}
+	var files []uint32
+	for i := uint32(1); i <= 20; i++ {
+		shared = rawFile(shared, i, fmt.Sprintf("g%d", i), "0b")
+		files = append(files, i)
+	}
+	shared = rawSet(shared, 21, files)
+	for range 10 {
+		chain = rawSpawn(chain, 100, "Chain")
+		shared = rawSpawn(shared, 21, "Shared")
+	}
+	f.Add(chain)
+	f.Add(shared)
+	f.Add(append(protowire.AppendVarint(nil, 1<<31-1), make([]byte, 4096)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkRead(t, compress(t, data), Compact)
 	})
@@ -115,6 +142,49 @@ func checkRead(t *testing.T, data []byte, f Format) {
 	if !reflect.DeepEqual(cloned, reused) {
 		t.Fatalf("%v: ReuseSpawns changes the spawns: %s", f, firstDifference(reused, cloned))
 	}
+	// Summarize says of each spawn what the summary of Read's says.
+	tables, plain := spawn.NewTables(), spawn.NewTables()
+	i := 0
+	if _, err := Summarize(bytes.NewReader(data), "test.log", Options{Format: f}, tables, func(s *spawn.Summary) error {
+		var want spawn.Summary
+		plain.Summarize(spawns[i], &want)
+		if got, want := summaryText(tables, s), summaryText(plain, &want); got != want {
+			t.Fatalf("%v: spawn %d summarized as\n%s\nexpected, from Read's\n%s", f, i+1, got, want)
+		}
+		i++
+		return nil
+	}); err != nil || i != len(spawns) {
+		t.Fatalf("%v: Summarize: %d spawns, %v; Read: %d spawns", f, i, err, len(spawns))
+	}
+}
+
+// summaryText spells a summary out with its tables' strings, its inputs
+// in path order: two summaries of one spawn spell the same.
+func summaryText(t *spawn.Tables, s *spawn.Summary) string {
+	var b strings.Builder
+	str := func(id uint32) string { return strconv.Quote(t.Strings.Get(id)) }
+	file := func(f spawn.FileID) string { return str(f.Path) + "=" + strconv.Quote(t.Contents.Get(f.Content)) }
+	fmt.Fprintf(&b, "%s %s exit %d hashes %x %x %x %x\n", str(s.Mnemonic), str(s.Target), s.ExitCode,
+		s.ArgsHash, s.EnvHash, s.OutputsHash, s.InputsHash)
+	for _, a := range s.Args {
+		b.WriteString("arg " + str(a) + "\n")
+	}
+	for _, e := range s.Env {
+		b.WriteString("env " + str(e.Name) + "=" + str(e.Value) + "\n")
+	}
+	for _, o := range s.Outputs {
+		b.WriteString("declared " + str(o) + "\n")
+	}
+	for _, o := range s.OutputFiles {
+		b.WriteString("output " + file(o) + "\n")
+	}
+	var inputs []string
+	for _, in := range s.Inputs {
+		inputs = append(inputs, "input "+file(in)+"\n")
+	}
+	slices.Sort(inputs)
+	b.WriteString(strings.Join(inputs, ""))
+	return b.String()
 }
 
 // FuzzJSONMatchesProtojson holds the JSON reader to protojson: whatever

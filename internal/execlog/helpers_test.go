@@ -11,7 +11,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
+	"github.com/ahab-go/ahab/internal/execlog/protolog"
 	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/spawn"
 )
@@ -49,7 +49,7 @@ func testdata(t testing.TB, name string) []byte {
 func spawnExecs(t testing.TB, data []byte) []*spawnpb.SpawnExec {
 	t.Helper()
 	var out []*spawnpb.SpawnExec
-	if err := execlogtest.ReadBinary(bytes.NewReader(data), func(se *spawnpb.SpawnExec) error {
+	if err := protolog.ReadBinary(bytes.NewReader(data), func(se *spawnpb.SpawnExec) error {
 		out = append(out, se)
 		return nil
 	}); err != nil {
@@ -58,19 +58,19 @@ func spawnExecs(t testing.TB, data []byte) []*spawnpb.SpawnExec {
 	return out
 }
 
-// write writes spawns with one of execlogtest's writers.
+// write writes spawns with one of protolog's writers.
 func write(t testing.TB, f Format, spawns ...*spawnpb.SpawnExec) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	var w execlogtest.Writer
+	var w protolog.Writer
 	switch f {
 	case JSON:
-		w = execlogtest.NewJSON(&buf)
+		w = protolog.NewJSON(&buf)
 	case Binary:
-		w = execlogtest.NewBinary(&buf)
+		w = protolog.NewBinary(&buf)
 	case Compact:
 		var err error
-		if w, err = execlogtest.NewCompact(&buf, execlogtest.CompactOptions{}); err != nil {
+		if w, err = protolog.NewCompact(&buf, protolog.CompactOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	default:

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ahab-go/ahab/internal/spawn"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 // readJSON reads --execution_log_json_file: SpawnExec messages in protobuf
@@ -68,7 +69,7 @@ func (c *objectCutter) next() ([]byte, int64, error) {
 			return nil, c.off, io.EOF
 		}
 		if err != nil {
-			return nil, c.off, readError(err)
+			return nil, c.off, wire.ReadError(err)
 		}
 		c.off++
 		if isJSONSpace(b) {
@@ -89,7 +90,7 @@ func (c *objectCutter) next() ([]byte, int64, error) {
 			if err == io.EOF {
 				return nil, start, fmt.Errorf("%w after %d bytes, expected a complete JSON object", io.ErrUnexpectedEOF, len(c.buf))
 			}
-			return nil, start, readError(err)
+			return nil, start, wire.ReadError(err)
 		}
 		n := 0
 		for n < len(chunk) && len(c.stack) > 0 {

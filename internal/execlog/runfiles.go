@@ -1,11 +1,14 @@
 package execlog
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 	"github.com/ahab-go/ahab/internal/spawn"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 // runfilesTree decodes ExecLogEntry.RunfilesTree and expands it into the
@@ -21,39 +24,34 @@ import (
 //  6. <workspace>/.runfile, empty, when nothing else would create the
 //     workspace directory (and external runfiles are not also laid out
 //     under it the legacy way).
-//
-// Fields: 1 path, 2 input_set_id, 3 symlinks_id, 4 root_symlinks_id,
-// 5 empty_files, 6 repo_mapping_manifest, 7 legacy_external_runfiles.
 func (c *compactReader) runfilesTree(b []byte) (node, error) {
 	var n node
 	var inputSet, symlinks, rootSymlinks uint32
 	var empty []string
 	var repoMapping []byte
 	hasRepoMapping, legacy := false, false
-	f := fields{b: b}
-	for f.next() {
-		switch f.num {
-		case 1:
-			n.dir.path = string(f.bytes("path"))
-		case 2:
-			inputSet = f.uint32("input_set_id")
-		case 3:
-			symlinks = f.uint32("symlinks_id")
-		case 4:
-			rootSymlinks = f.uint32("root_symlinks_id")
-		case 5:
-			empty = append(empty, string(f.bytes("empty_files")))
-		case 6:
-			repoMapping = f.bytes("repo_mapping_manifest")
+	f := wire.NewFields(b, runfilesTreeDesc, payloadLevel)
+	for f.Next() {
+		switch f.Num {
+		case spawnpb.RunfilesTreePath:
+			n.dir.path = string(f.Bytes())
+		case spawnpb.RunfilesTreeInputSetID:
+			inputSet = f.Uint32()
+		case spawnpb.RunfilesTreeSymlinksID:
+			symlinks = f.Uint32()
+		case spawnpb.RunfilesTreeRootSymlinksID:
+			rootSymlinks = f.Uint32()
+		case spawnpb.RunfilesTreeEmptyFiles:
+			empty = append(empty, string(f.Bytes()))
+		case spawnpb.RunfilesTreeRepoMappingManifest:
+			repoMapping = f.Bytes()
 			hasRepoMapping = true
-		case 7:
-			legacy = f.bool("legacy_external_runfiles")
-		default:
-			f.skip()
+		case spawnpb.RunfilesTreeLegacyExternalRunfiles:
+			legacy = f.Bool()
 		}
 	}
-	if f.err != nil {
-		return n, f.err
+	if err := f.Err(); err != nil {
+		return n, err
 	}
 	tree := n.dir.path
 	t := runfiles{files: map[string]spawn.File{}}
@@ -64,7 +62,9 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 		if err != nil {
 			return n, err
 		}
-		c.symlinkFiles(set, ws, &t)
+		if err := c.symlinkFiles(set, ws, &t); err != nil {
+			return n, err
+		}
 		wsExists = wsExists || len(t.files) > 0
 	}
 	if inputSet != 0 {
@@ -73,7 +73,7 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 			return n, err
 		}
 		var bad error
-		c.walkSets(set, func(_ uint32, inputs []uint32) {
+		err = c.walkSets(set, func(_ uint32, inputs []uint32) {
 			for _, in := range inputs {
 				if c.isSeen(in) {
 					continue
@@ -94,8 +94,8 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 				}
 			}
 		})
-		if bad != nil {
-			return n, bad
+		if err := cmp.Or(bad, err); err != nil {
+			return n, err
 		}
 	}
 	for _, e := range empty {
@@ -108,7 +108,9 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 			return n, err
 		}
 		before := len(t.rootNames)
-		c.symlinkFiles(set, tree+"/", &t)
+		if err := c.symlinkFiles(set, tree+"/", &t); err != nil {
+			return n, err
+		}
 		for _, name := range t.rootNames[before:] {
 			if strings.HasPrefix(name, c.workspace+"/") {
 				wsExists = true
@@ -116,7 +118,7 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 		}
 	}
 	if hasRepoMapping {
-		file, err := logFile(repoMapping, "", nil)
+		file, err := logFile(repoMapping, payloadLevel-1, "", nil)
 		if err != nil {
 			return n, fmt.Errorf("repo_mapping_manifest: %w", err)
 		}
@@ -125,6 +127,10 @@ func (c *compactReader) runfilesTree(b []byte) (node, error) {
 	}
 	if !legacy && !wsExists {
 		t.put(spawn.File{Path: ws + ".runfile"})
+	}
+	// Each file of the tree is stored: count it.
+	if err := c.step(len(t.files)); err != nil {
+		return n, err
 	}
 	n.dir.files = make([]spawn.File, 0, len(t.files))
 	for _, file := range t.files {
@@ -146,8 +152,8 @@ func (t *runfiles) put(f spawn.File) { t.files[f.Path] = f }
 // symlinkFiles lays out the symlinks of a symlink entry set under prefix:
 // its transitive sets first, then its own entries, later ones winning.
 // A symlink to a directory stands for the directory's files.
-func (c *compactReader) symlinkFiles(set uint32, prefix string, t *runfiles) {
-	c.walkSets(set, func(node uint32, targets []uint32) {
+func (c *compactReader) symlinkFiles(set uint32, prefix string, t *runfiles) error {
+	return c.walkSets(set, func(node uint32, targets []uint32) {
 		for i, name := range c.namesOf(node) {
 			t.rootNames = append(t.rootNames, name)
 			at := prefix + name

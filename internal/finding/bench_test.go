@@ -35,3 +35,25 @@ func BenchmarkResolveTargets(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSetAdd adds the findings of one worker of the renumbered
+// amplification (docs/performance.md): 200k findings, each of an action
+// of its own target, half of them seen before by that worker.
+func BenchmarkSetAdd(b *testing.B) {
+	const n = 200000
+	fs := make([]Finding, n)
+	for i := range fs {
+		fs[i] = Finding{Kind: AbsolutePath, Action: ActionRef{Mnemonic: "CppCompile", TargetID: uint32(i/2 + 1)},
+			Path: "/usr/local/include", Site: Site{Location: Argument, Value: "-I/usr/local/include"}}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s := NewSet()
+		for i := range fs {
+			s.Add(fs[i], 1)
+		}
+		if s.Len() != n/2 {
+			b.Fatalf("%d findings, want %d", s.Len(), n/2)
+		}
+	}
+}

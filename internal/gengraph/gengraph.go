@@ -27,6 +27,7 @@ import (
 	"io"
 
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
+	"github.com/ahab-go/ahab/internal/wire"
 )
 
 // Format is the form of the dump, named as aquery's --output flag names it.
@@ -38,24 +39,16 @@ const (
 	JSONProto                   // --output=jsonproto
 )
 
-var formatNames = [...]string{Proto: "proto", StreamedProto: "streamed_proto", JSONProto: "jsonproto"}
+var formatNames = wire.Formats[Format]{What: "format", Names: []string{
+	Proto:         "proto",
+	StreamedProto: "streamed_proto",
+	JSONProto:     "jsonproto",
+}}
 
-func (f Format) String() string {
-	if f >= 0 && int(f) < len(formatNames) {
-		return formatNames[f]
-	}
-	return fmt.Sprintf("Format(%d)", int(f))
-}
+func (f Format) String() string { return formatNames.String(f) }
 
 // ParseFormat parses a format as aquery's --output flag names it.
-func ParseFormat(s string) (Format, error) {
-	for f, name := range formatNames {
-		if name == s {
-			return Format(f), nil
-		}
-	}
-	return Proto, fmt.Errorf("unknown format %q, expected one of: proto, streamed_proto, jsonproto", s)
-}
+func ParseFormat(s string) (Format, error) { return formatNames.Parse(s) }
 
 // Options say what to generate. The same Options always give the same bytes.
 type Options struct {

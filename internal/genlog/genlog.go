@@ -23,7 +23,7 @@ import (
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/execlog"
-	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
+	"github.com/ahab-go/ahab/internal/execlog/protolog"
 	"github.com/ahab-go/ahab/internal/execlog/spawnpb"
 )
 
@@ -138,7 +138,7 @@ func WritePair(old, new, truth io.Writer, opts Options) (Stats, Stats, error) {
 // side writes one log.
 type side struct {
 	cw    *countingWriter
-	w     execlogtest.Writer
+	w     protolog.Writer
 	stats Stats
 	se    spawnpb.SpawnExec
 	pool  filePool
@@ -154,12 +154,12 @@ func newSide(w io.Writer, opts Options) (*side, error) {
 	s := &side{cw: &countingWriter{w: w}}
 	switch opts.Format {
 	case execlog.JSON:
-		s.w = execlogtest.NewJSON(s.cw)
+		s.w = protolog.NewJSON(s.cw)
 	case execlog.Binary:
-		s.w = execlogtest.NewBinary(s.cw)
+		s.w = protolog.NewBinary(s.cw)
 	case execlog.Compact:
 		var err error
-		if s.w, err = execlogtest.NewCompact(s.cw, execlogtest.CompactOptions{}); err != nil {
+		if s.w, err = protolog.NewCompact(s.cw, protolog.CompactOptions{}); err != nil {
 			return nil, err
 		}
 	default:

@@ -141,7 +141,7 @@ func TestPairMatchesTruth(t *testing.T) {
 func load(t *testing.T, name string, data []byte) *spawndiff.Log {
 	t.Helper()
 	l := spawndiff.NewLog(name)
-	if _, err := execlog.Read(bytes.NewReader(data), name, execlog.Options{ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}, l.Add); err != nil {
+	if _, err := execlog.Summarize(bytes.NewReader(data), name, execlog.Options{}, l.Tables(), l.Add); err != nil {
 		t.Fatal(err)
 	}
 	return l

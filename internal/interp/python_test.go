@@ -56,10 +56,9 @@ func TestShellHandsPythonOver(t *testing.T) {
 		{"inline code", "python3 -c 'import os; print(os.getpid())' > out", []string{"pid os.getpid() line 1"}},
 		{"inline code to stderr", "python3 -c 'import os, sys; print(os.getpid(), file=sys.stderr)' > out", nil},
 		{"inline code importing the workspace", "cd tools && python3 -c 'from stamp import label; print(label())' > ../out", []string{"clock time.time() tools/stamp.py:4"}},
-		// The shell places a here-document's code at its command's line,
-		// so line 2 of the code is given as line 2 of the script, one
-		// before where it is.
-		{"a here-document", "python3 > out <<'EOF'\nimport random\nprint(random.random())\nEOF", []string{"random random.random() line 2"}},
+		// A here-document's code starts on the line after its command:
+		// line 2 of the code is line 3 of the script.
+		{"a here-document", "python3 > out <<'EOF'\nimport random\nprint(random.random())\nEOF", []string{"random random.random() line 3"}},
 		{"a here-document seeded", "python3 > out <<'EOF'\nimport random\nrandom.seed(7)\nprint(random.random())\nEOF", nil},
 		{"python running the shell", "OUT=out python3 tools/shell.py", []string{"clock date tools/shell.py:2"}},
 		{"python running the shell elsewhere", "OUT=/tmp/x python3 tools/shell.py; echo ok > out", nil},

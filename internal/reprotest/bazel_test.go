@@ -185,8 +185,7 @@ func readLog(t *testing.T, path string) *spawndiff.Log {
 	}
 	defer f.Close()
 	l := spawndiff.NewLog(path)
-	opts := execlog.Options{Format: execlog.Binary, ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}
-	if _, err := execlog.Read(f, path, opts, l.Add); err != nil {
+	if _, err := execlog.Summarize(f, path, execlog.Options{Format: execlog.Binary}, l.Tables(), l.Add); err != nil {
 		t.Fatal(err)
 	}
 	return l

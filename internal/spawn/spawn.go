@@ -1,6 +1,8 @@
 // Package spawn is the model of one executed spawn that execution-log
 // comparison sees: what ran, what it read and wrote (with digests), and how
-// it ended, whatever format the log was written in.
+// it ended, whatever format the log was written in; and its Summary, the
+// compact form, ids into a log's Tables, in which the reader hands spawns
+// to the comparison and the comparison keeps them.
 //
 // It holds only what matching, classifying and reporting need. Bazel 4.x
 // logs have no target label and no digest of the spawn itself, so nothing

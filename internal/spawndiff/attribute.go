@@ -176,10 +176,10 @@ func (d *differ) compareContentOf(na, nb *node) int {
 		return c
 	}
 	ra, rb := la.rec(ia), lb.rec(ib)
-	if c := intern.Compare(&la.strs, ra.mnemonic, &lb.strs, rb.mnemonic); c != 0 {
+	if c := intern.Compare(la.strs, ra.mnemonic, lb.strs, rb.mnemonic); c != 0 {
 		return c
 	}
-	if c := intern.Compare(&la.strs, ra.target, &lb.strs, rb.target); c != 0 {
+	if c := intern.Compare(la.strs, ra.target, lb.strs, rb.target); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(na.verdict, nb.verdict); c != 0 {
@@ -193,8 +193,8 @@ func (d *differ) compareContentOf(na, nb *node) int {
 func compareDeclared(la *Log, a int32, lb *Log, b int32) int {
 	da, db := la.declared(a), lb.declared(b)
 	for {
-		x, okA := da.next()
-		y, okB := db.next()
+		x, okA := da.more()
+		y, okB := db.more()
 		switch {
 		case !okA && !okB:
 			return 0
@@ -203,7 +203,7 @@ func compareDeclared(la *Log, a int32, lb *Log, b int32) int {
 		case !okB:
 			return 1
 		}
-		if c := intern.Compare(&la.strs, x, &lb.strs, y); c != 0 {
+		if c := intern.Compare(la.strs, x, lb.strs, y); c != 0 {
 			return c
 		}
 	}
@@ -279,32 +279,33 @@ func (d *differ) details(n *node, a *Action) {
 	}
 }
 
-// outputChanges merges two lists of output files sorted by path.
-func (d *differ) outputChanges(old, new []pathDigest) []FileChange {
+// outputChanges merges two lists of output files sorted by path, each as
+// path and digest ids one after the other.
+func (d *differ) outputChanges(old, new []uint32) []FileChange {
 	var out []FileChange
 	i, j := 0, 0
 	for i < len(old) || j < len(new) {
 		var op, np string
 		if i < len(old) {
-			op = d.old.strs.Get(old[i].path)
+			op = d.old.strs.Get(old[i])
 		}
 		if j < len(new) {
-			np = d.new.strs.Get(new[j].path)
+			np = d.new.strs.Get(new[j])
 		}
 		switch {
 		case j == len(new) || i < len(old) && op < np:
-			out = append(out, FileChange{Path: op, Old: d.content(d.old, old[i].digest)})
-			i++
+			out = append(out, FileChange{Path: op, Old: d.content(d.old, old[i+1])})
+			i += 2
 		case i == len(old) || np < op:
-			out = append(out, FileChange{Path: np, New: d.content(d.new, new[j].digest)})
-			j++
+			out = append(out, FileChange{Path: np, New: d.content(d.new, new[j+1])})
+			j += 2
 		default:
-			oc, nc := d.content(d.old, old[i].digest), d.content(d.new, new[j].digest)
+			oc, nc := d.content(d.old, old[i+1]), d.content(d.new, new[j+1])
 			if *oc != *nc {
 				out = append(out, FileChange{Path: np, Old: oc, New: nc})
 			}
-			i++
-			j++
+			i += 2
+			j += 2
 		}
 	}
 	return out
@@ -328,8 +329,8 @@ func (d *differ) argumentChange(old, new []uint32) *ArgumentChange {
 }
 
 // variableChange finds the first variable by name whose value differs,
-// and how many do.
-func (d *differ) variableChange(old, new [][2]uint32) (*VariableChange, int) {
+// and how many do. Each list is name and value ids one after the other.
+func (d *differ) variableChange(old, new []uint32) (*VariableChange, int) {
 	var first *VariableChange
 	count := 0
 	note := func(c *VariableChange) {
@@ -342,27 +343,27 @@ func (d *differ) variableChange(old, new [][2]uint32) (*VariableChange, int) {
 	for i < len(old) || j < len(new) {
 		var on, nn string
 		if i < len(old) {
-			on = d.old.strs.Get(old[i][0])
+			on = d.old.strs.Get(old[i])
 		}
 		if j < len(new) {
-			nn = d.new.strs.Get(new[j][0])
+			nn = d.new.strs.Get(new[j])
 		}
 		switch {
 		case j == len(new) || i < len(old) && on < nn:
-			v := d.old.strs.Get(old[i][1])
+			v := d.old.strs.Get(old[i+1])
 			note(&VariableChange{Name: on, Old: &v})
-			i++
+			i += 2
 		case i == len(old) || nn < on:
-			v := d.new.strs.Get(new[j][1])
+			v := d.new.strs.Get(new[j+1])
 			note(&VariableChange{Name: nn, New: &v})
-			j++
+			j += 2
 		default:
-			ov, nv := d.old.strs.Get(old[i][1]), d.new.strs.Get(new[j][1])
+			ov, nv := d.old.strs.Get(old[i+1]), d.new.strs.Get(new[j+1])
 			if ov != nv {
 				note(&VariableChange{Name: nn, Old: &ov, New: &nv})
 			}
-			i++
-			j++
+			i += 2
+			j += 2
 		}
 	}
 	return first, count

@@ -41,10 +41,12 @@ func BenchmarkSummarize(b *testing.B) {
 				old, _ := pair(b, f, size.spawns)
 				setBytes(b, old)
 				cpu := cpuTime()
+				var l *spawndiff.Log
 				for b.Loop() {
-					summarize(b, old)
+					l = summarize(b, old)
 				}
 				report(b, size.spawns, cpu)
+				b.ReportMetric(float64(l.Bytes())/1e6, "summary-MB")
 			})
 		}
 	}
@@ -100,7 +102,7 @@ func summarize(b *testing.B, path string) *spawndiff.Log {
 	}
 	defer f.Close()
 	l := spawndiff.NewLog(path)
-	if _, err := execlog.Read(f, path, execlog.Options{ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}, l.Add); err != nil {
+	if _, err := execlog.Summarize(f, path, execlog.Options{}, l.Tables(), l.Add); err != nil {
 		b.Fatal(err)
 	}
 	return l

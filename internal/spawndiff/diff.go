@@ -15,9 +15,13 @@ import (
 // are matched and which verdict wins when several apply. It is a pure
 // function of the two logs' content: the order of spawns in them does not
 // change the result. The Result refers to the logs' memory; keep them.
-func Diff(old, new *Log) *Result {
-	d := &differ{old: old, new: new,
-		nodeOfOld: filled(old.recs.Len(), -1), nodeOfNew: filled(new.recs.Len(), -1)}
+func Diff(old, new *Log) *Result { return newDiffer(old, new).run() }
+
+func newDiffer(old, new *Log) *differ {
+	return &differ{old: old, new: new, nodeOfOld: filled(old.recs.Len(), -1), nodeOfNew: filled(new.recs.Len(), -1)}
+}
+
+func (d *differ) run() *Result {
 	d.match()
 	d.sortNodes()
 	d.classify()
@@ -38,6 +42,20 @@ type differ struct {
 	// old log's (or the old log lacks it).
 	changed []bool
 	roots   rootSets
+	// changes remembers the inputs that differ between the last pairs
+	// of input lists compared (changedInputs).
+	changes     [8]pairChanges
+	nextChanges int
+	// comparedInputs counts the pairs of input lists compared, for tests.
+	comparedInputs int
+}
+
+// pairChanges is what changedInputs found for one pair of input lists
+// (rec.inPos and nIn of each log).
+type pairChanges struct {
+	lists   [4]uint32
+	valid   bool
+	changes []inputChange
 }
 
 type node struct {
@@ -111,7 +129,7 @@ func (d *differ) match() {
 		}
 		o, n := os[0], ns[0]
 		ro, rn := d.old.rec(o), d.new.rec(n)
-		if !intern.Equal(&d.old.strs, ro.mnemonic, &d.new.strs, rn.mnemonic) || !intern.Equal(&d.old.strs, ro.target, &d.new.strs, rn.target) {
+		if !intern.Equal(d.old.strs, ro.mnemonic, d.new.strs, rn.mnemonic) || !intern.Equal(d.old.strs, ro.target, d.new.strs, rn.target) {
 			return
 		}
 		d.pair(o, n, true)
@@ -222,20 +240,20 @@ func (d *differ) sameKeyOld(a, b int32) bool { return sameKey(d.old, a, d.old, b
 // equal keys, without allocating: it runs once per pair.
 func sameKey(la *Log, a int32, lb *Log, b int32) bool {
 	ra, rb := la.rec(a), lb.rec(b)
-	if !intern.Equal(&la.strs, ra.mnemonic, &lb.strs, rb.mnemonic) || !intern.Equal(&la.strs, ra.target, &lb.strs, rb.target) {
+	if !intern.Equal(la.strs, ra.mnemonic, lb.strs, rb.mnemonic) || !intern.Equal(la.strs, ra.target, lb.strs, rb.target) {
 		return false
 	}
 	da, db := la.declared(a), lb.declared(b)
 	for {
-		x, okA := da.next()
-		y, okB := db.next()
+		x, okA := da.more()
+		y, okB := db.more()
 		if okA != okB {
 			return false
 		}
 		if !okA {
 			return true
 		}
-		if !intern.Equal(&la.strs, x, &lb.strs, y) {
+		if !intern.Equal(la.strs, x, lb.strs, y) {
 			return false
 		}
 	}
@@ -296,18 +314,18 @@ func compareContent(la *Log, a int32, lb *Log, b int32) int {
 	if c := cmp.Compare(len(xa.outputs), len(xb.outputs)); c != 0 {
 		return c
 	}
-	for i := range xa.outputs {
-		if c := intern.Compare(&la.strs, xa.outputs[i].path, &lb.strs, xb.outputs[i].path); c != 0 {
+	for i := 0; i < len(xa.outputs); i += 2 {
+		if c := intern.Compare(la.strs, xa.outputs[i], lb.strs, xb.outputs[i]); c != 0 {
 			return c
 		}
-		if c := strings.Compare(la.digests.Get(xa.outputs[i].digest), lb.digests.Get(xb.outputs[i].digest)); c != 0 {
+		if c := strings.Compare(la.digests.Get(xa.outputs[i+1]), lb.digests.Get(xb.outputs[i+1])); c != 0 {
 			return c
 		}
 	}
-	if c := slices.CompareFunc(xa.args, xb.args, func(x, y uint32) int { return intern.Compare(&la.strs, x, &lb.strs, y) }); c != 0 {
+	if c := slices.CompareFunc(xa.args, xb.args, func(x, y uint32) int { return intern.Compare(la.strs, x, lb.strs, y) }); c != 0 {
 		return c
 	}
-	return cmp.Compare(ra.nInputs, rb.nInputs)
+	return cmp.Compare(ra.nIn, rb.nIn)
 }
 
 // pair compares old spawn o with new spawn n: identical pairs are
@@ -449,25 +467,56 @@ func (d *differ) inputChanges(self int32) bool {
 			}
 		}
 	}
-	ro, rn := d.old.rec(n.old), d.new.rec(n.new)
-	_, oldOverrides := d.old.overrides[n.old]
-	_, newOverrides := d.new.overrides[n.new]
-	in := d.new.lists(n.new).inputs
-	if ro.inputPaths == rn.inputPaths && !oldOverrides && !newOverrides {
-		// The same paths (to the hash's certainty): the inputs that differ
-		// are those whose digest differs between the logs.
-		d.translate()
+	for _, c := range d.changedInputs(n.old, n.new) {
+		record(c.old, c.new, c.change)
+	}
+	return generated
+}
+
+// inputChange is an input that differs between two spawns: its path ids
+// in the old and new logs (-1 where it is missing), and the change.
+type inputChange struct {
+	old, new int32
+	change   FileChange
+}
+
+// changedInputs returns the inputs that differ between old spawn o and
+// new spawn n. The result depends on their lists of inputs only, so it is
+// remembered for the last pairs of lists: spawns that share their inputs
+// (a set of the log that many name) are compared once.
+func (d *differ) changedInputs(o, n int32) []inputChange {
+	ro, rn := d.old.rec(o), d.new.rec(n)
+	key := [4]uint32{ro.inPos, ro.nIn, rn.inPos, rn.nIn}
+	for i := range d.changes {
+		if d.changes[i].lists == key && d.changes[i].valid {
+			return d.changes[i].changes
+		}
+	}
+	m := &d.changes[d.nextChanges]
+	d.nextChanges = (d.nextChanges + 1) % len(d.changes)
+	m.lists, m.valid = key, true
+	m.changes = d.compareInputs(o, n, m.changes[:0])
+	d.comparedInputs++
+	return m.changes
+}
+
+// compareInputs appends to dst the inputs that differ between old spawn o
+// and new spawn n.
+func (d *differ) compareInputs(o, n int32, dst []inputChange) []inputChange {
+	in, oldIn := d.new.inputs(n), d.old.inputs(o)
+	d.translate()
+	if d.samePaths(oldIn, in) && !d.old.hasOverrides(o) && !d.new.hasOverrides(n) {
+		// The same paths: the inputs that differ are those whose digest
+		// differs between the logs.
 		for _, np := range in {
 			if d.changed[np] {
 				op := d.newToOld[np]
-				record(op, int32(np), d.fileChange(op, int32(np), n.old, n.new))
+				dst = append(dst, inputChange{op, int32(np), d.fileChange(op, int32(np), o, n)})
 			}
 		}
-		return generated
+		return dst
 	}
 	// Different paths: merge the two lists.
-	d.translate()
-	oldIn := d.old.lists(n.old).inputs
 	type pair struct{ old, new int32 }
 	var all []pair
 	for _, np := range in {
@@ -483,12 +532,12 @@ func (d *differ) inputChanges(self int32) bool {
 		c := FileChange{}
 		if p.new >= 0 {
 			c.Path = d.new.strs.Get(uint32(p.new))
-			c.New = d.content(d.new, d.new.inputDigest(n.new, uint32(p.new)))
+			c.New = d.content(d.new, d.new.inputDigest(n, uint32(p.new)))
 		} else {
 			c.Path = d.old.strs.Get(uint32(p.old))
 		}
 		if oldHas {
-			c.Old = d.content(d.old, d.old.inputDigest(n.old, uint32(p.old)))
+			c.Old = d.content(d.old, d.old.inputDigest(o, uint32(p.old)))
 		}
 		if c.Old != nil && c.New != nil && *c.Old == *c.New {
 			continue
@@ -497,9 +546,23 @@ func (d *differ) inputChanges(self int32) bool {
 		if !oldHas {
 			op = -1
 		}
-		record(op, p.new, c)
+		dst = append(dst, inputChange{op, p.new, c})
 	}
-	return generated
+	return dst
+}
+
+// samePaths reports whether two lists of input paths, old and new, name
+// the same paths.
+func (d *differ) samePaths(old, new []uint32) bool {
+	if len(old) != len(new) {
+		return false
+	}
+	for _, np := range new {
+		if op := d.newToOld[np]; op < 0 || !d.hasInput(old, uint32(op)) {
+			return false
+		}
+	}
+	return true
 }
 
 // hasInput reports whether the sorted list holds path id p.

@@ -73,7 +73,7 @@ func logOf(t testing.TB, name string, spawns ...*spawn.Spawn) *Log {
 	t.Helper()
 	l := NewLog(name)
 	for _, s := range spawns {
-		if err := l.Add(s); err != nil {
+		if err := l.AddSpawn(s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -438,10 +438,59 @@ func TestStringsAfterTheLastSpawn(t *testing.T) {
 	old := logOf(t, "old", sp("Gen", in("src", "a"), out("o", "1")))
 	new := logOf(t, "new", sp("Gen", in("src", "b"), out("o", "2")))
 	for _, l := range []*Log{old, new} {
-		l.Strings().Intern("bazel-out/k8-fastbuild/bin/never/read")
-		l.Contents().Intern("content")
+		l.Tables().Strings.Intern("bazel-out/k8-fastbuild/bin/never/read")
+		l.Tables().Contents.Intern("content")
 	}
 	if got := summary(Diff(old, new)); !slices.Equal(got, []string{"input_changed o"}) {
 		t.Errorf("actions %v", got)
+	}
+}
+
+// Spawns that share their inputs (one nested set of a compact log named
+// by them all) keep one list of them, and each pair of lists is compared
+// once, not once per pair of spawns: 100k files read by 100k spawns must
+// not be 10^10 steps (issue #26.3).
+func TestSharedInputsAreComparedOnce(t *testing.T) {
+	const spawns, files = 2000, 2000
+	build := func(name, changed string) *Log {
+		l := NewLog(name)
+		tb := l.Tables()
+		inputs := make([]spawn.FileID, files)
+		for i := range inputs {
+			content := "aa"
+			if i == files/2 {
+				content = changed
+			}
+			inputs[i] = tb.File(spawn.File{Path: fmt.Sprintf("src/f%d", i), Digest: spawn.Digest{Hash: content, Size: 1}})
+		}
+		var sum spawn.Summary
+		for i := range spawns {
+			s := &spawn.Spawn{Mnemonic: "Compile", Outputs: []string{fmt.Sprintf("out/o%d", i)},
+				OutputFiles: []spawn.File{{Path: fmt.Sprintf("out/o%d", i), Digest: spawn.Digest{Hash: "bb", Size: 1}}}}
+			tb.Summarize(s, &sum)
+			sum.Inputs, sum.InputSet = inputs, 7
+			sum.InputsHash = spawn.HashFiles(inputs)
+			if err := l.Add(&sum); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return l
+	}
+	old, new := build("old", "01"), build("new", "02")
+	if old.rec(0).inPos != old.rec(spawns-1).inPos {
+		t.Error("the spawns of one set do not share their list of inputs")
+	}
+	d := newDiffer(old, new)
+	r := d.run()
+	if got := r.Count(InputChanged); got != spawns {
+		t.Errorf("%d input_changed, want %d", got, spawns)
+	}
+	if d.comparedInputs != 1 {
+		t.Errorf("compared %d pairs of input lists, want 1", d.comparedInputs)
+	}
+	for _, a := range r.Actions[:3] {
+		if len(a.InputChanges) != 1 || a.InputChanges[0].Path != fmt.Sprintf("src/f%d", files/2) {
+			t.Errorf("%v: input changes %v", a.Outputs, a.InputChanges)
+		}
 	}
 }

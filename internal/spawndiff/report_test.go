@@ -14,7 +14,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/execlog"
-	"github.com/ahab-go/ahab/internal/execlog/execlogtest"
+	"github.com/ahab-go/ahab/internal/execlog/protolog"
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/program"
 	"github.com/ahab-go/ahab/internal/testenv"
@@ -36,11 +36,11 @@ func realLogs(t *testing.T, build string) map[string][]byte {
 	}
 	bin := read(build + ".binary")
 	var compact bytes.Buffer
-	w, err := execlogtest.NewCompact(&compact, execlogtest.CompactOptions{})
+	w, err := protolog.NewCompact(&compact, protolog.CompactOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := execlogtest.ReadBinary(bytes.NewReader(bin), w.Write); err != nil {
+	if err := protolog.ReadBinary(bytes.NewReader(bin), w.Write); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
@@ -54,7 +54,7 @@ func realLogs(t *testing.T, build string) map[string][]byte {
 func load(t *testing.T, name string, data []byte) *Log {
 	t.Helper()
 	l := NewLog(name)
-	if _, err := execlog.Read(bytes.NewReader(data), name, execlog.Options{ReuseSpawns: true, Strings: l.Strings(), Contents: l.Contents()}, l.Add); err != nil {
+	if _, err := execlog.Summarize(bytes.NewReader(data), name, execlog.Options{}, l.Tables(), l.Add); err != nil {
 		t.Fatal(err)
 	}
 	return l
@@ -104,7 +104,7 @@ func TestRealBuilds(t *testing.T) {
 	// Without shared tables, the same.
 	alone := func(name string, data []byte) *Log {
 		l := NewLog(name)
-		if _, err := execlog.Read(bytes.NewReader(data), name, execlog.Options{}, l.Add); err != nil {
+		if _, err := execlog.Read(bytes.NewReader(data), name, execlog.Options{}, l.AddSpawn); err != nil {
 			t.Fatal(err)
 		}
 		return l
@@ -156,8 +156,8 @@ func TestTextEscapesControlCharacters(t *testing.T) {
 	new := logOf(t, "new", sp("Gen"+evil, arg("echo x"), env("V"+evil, "2"), in("src/"+evil, "b"), out("out/"+evil, "2"), target("//"+evil)),
 		sp("Env"+evil, env("V"+evil, evil), out("e/"+evil, "1")),
 		sp("Hash", out("h", evil)), sp("Link", symlink("l", evil), out("m", "1")))
-	old.Add(sp("Hash", out("h", "x")))
-	old.Add(sp("Link", symlink("l", "y"), out("m", "1")))
+	old.AddSpawn(sp("Hash", out("h", "x")))
+	old.AddSpawn(sp("Link", symlink("l", "y"), out("m", "1")))
 	r := Diff(old, new)
 	var buf bytes.Buffer
 	if err := WriteText(&buf, r, TextOptions{}); err != nil {

@@ -19,8 +19,9 @@
 //     `go install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12`
 //     (it lands in $(go env GOPATH)/bin).
 //
-// Only internal/execlog (and its test helper execlogtest) imports this
-// package.
+// internal/execlog reads it; internal/execlog/protolog (the plain
+// writers and readers), the log generator internal/genlog and
+// bench/difflog use the generated types.
 package spawnpb
 
 //go:generate /usr/bin/protoc -I. --go_out=. --go_opt=module=github.com/ahab-go/ahab/internal/execlog/spawnpb --go_opt=Mspawn.proto=github.com/ahab-go/ahab/internal/execlog/spawnpb spawn.proto

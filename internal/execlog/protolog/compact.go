@@ -1,4 +1,4 @@
-package execlogtest
+package protolog
 
 import (
 	"bufio"

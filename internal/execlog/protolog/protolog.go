@@ -1,6 +1,9 @@
-// Package execlogtest writes execution logs in Bazel's three formats from
-// SpawnExec messages, for tests and for the log generator (internal/genlog):
-// it is how Ahab gets compact logs without a Bazel ≥ 7.1 at hand.
+// Package protolog writes and reads execution logs in Bazel's three
+// formats through the generated types (package spawnpb), the plain way:
+// its writers make the logs that internal/genlog generates and that tests
+// read, and its readers, proto.Unmarshal of every message and each
+// compact spawn rebuilt as Bazel's SpawnLogReconstructor does, are what
+// execlog's own reader is held to and measured against.
 //
 // The compact writer converts each SpawnExec the way Bazel's
 // CompactSpawnLogContext lays out a build: files, unresolved symlinks and
@@ -9,7 +12,7 @@
 // per directory, inside one set per top-level directory, inside the
 // spawn's set), and equal sets are written once and shared by every spawn
 // that has them.
-package execlogtest
+package protolog
 
 import (
 	"bufio"

@@ -46,6 +46,7 @@ func Repro(lib *spec.Library) *Check {
 	if lib == nil {
 		lib = spec.NewLibrary()
 	}
+	m := new(memo)
 	c := &Check{
 		Name: "repro",
 		Doc:  reproDoc,
@@ -58,7 +59,7 @@ func Repro(lib *spec.Library) *Check {
 			finding.VariationSource,
 		},
 		Run: func(a *action.Action, report func(finding.Finding)) {
-			runRepro(lib, a, report)
+			runRepro(lib, m, a, report)
 		},
 	}
 	if lib.Mode() != mode.Ahab02 {
@@ -82,7 +83,7 @@ func interpreted(lib *spec.Library, a *action.Action) bool {
 	return r.Program.Origin.Kind == program.System || r.Spec == nil || r.Spec.Behaviour != nil
 }
 
-func runRepro(lib *spec.Library, a *action.Action, report func(finding.Finding)) {
+func runRepro(lib *spec.Library, m *memo, a *action.Action, report func(finding.Finding)) {
 	// §3.6 step 1: FileWrite, TemplateExpand, Symlink and the like run
 	// no program.
 	argv := a.ExpandedArgv(lib.Mode())
@@ -102,7 +103,7 @@ func runRepro(lib *spec.Library, a *action.Action, report func(finding.Finding))
 		f.Kind = finding.SystemProgram
 		report(f)
 		if !compat {
-			interpret(lib, a, argv, report)
+			interpret(lib, m, a, argv, report)
 		}
 		return
 	}
@@ -113,7 +114,7 @@ func runRepro(lib *spec.Library, a *action.Action, report func(finding.Finding))
 	case r.Spec != nil && (compat || r.Spec.Behaviour == nil):
 		judge(r, r.Args, f, report)
 	default:
-		interpret(lib, a, argv, report)
+		interpret(lib, m, a, argv, report)
 	}
 }
 
@@ -152,8 +153,9 @@ var cppRulesMnemonics = map[string]bool{
 
 // interpret reads what an action runs: its shell script, or its command
 // line as a script of one command, through the interpreter that asks the
-// library what each command does and reads the workspace's tools.
-func interpret(lib *spec.Library, a *action.Action, argv []string, report func(finding.Finding)) {
+// library what each command does and reads the workspace's tools. An
+// action like one read before is not read again (memo).
+func interpret(lib *spec.Library, m *memo, a *action.Action, argv []string, report func(finding.Finding)) {
 	files := a.Files
 	env := make([]string, 0, len(a.Env)+1)
 	for _, e := range a.Env {
@@ -163,6 +165,14 @@ func interpret(lib *spec.Library, a *action.Action, argv []string, report func(f
 		files = nil
 		env = append(env, "PWD=/proc/self/cwd")
 	}
+	m.do(m.key(a.Mnemonic, argv, env, a.Outputs, files), refOf(a), report, func(report func(finding.Finding)) {
+		read(lib, a, argv, env, files, report)
+	})
+}
+
+// read is interpret's reading of one action, its environment and files
+// settled.
+func read(lib *spec.Library, a *action.Action, argv, env []string, files code.Files, report func(finding.Finding)) {
 	opts := shell.Options{Library: lib, Outputs: a.Outputs, Env: env, Files: files, Runner: interp.New(lib, files, interp.Readers()),
 		Facts: []string{"mnemonic:" + a.Mnemonic}}
 	inv, isScript := shell.Recognize(argv)

@@ -62,6 +62,7 @@ var hintRows = []struct {
 	{name: "conditional_reproducibility", finding: `[conditional_reproducibility]: Genrule action for target //app:bundle runs program "//tools/pack"`,
 		args: []string{"--repro-specs=specs.json"}},
 	{name: "clock_date", finding: `[variation_source]: Genrule action for target //app:today writes the time ("clock")`},
+	{name: "clock_date_source_date_epoch", finding: `[variation_source]: Genrule action for target //app:today writes the time ("clock")`},
 	{name: "clock_source_date_epoch", finding: `[variation_source]: Genrule action for target //app:stamp_object writes the time ("clock")`},
 	{name: "random", finding: `[variation_source]: Genrule action for target //app:build_id writes a random number ("random")`},
 	{name: "pid", finding: `[variation_source]: Genrule action for target //app:build_id writes a process id ("pid")`},

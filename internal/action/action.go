@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/code"
 	"github.com/ahab-go/ahab/internal/mode"
 )
 
@@ -32,6 +33,13 @@ type Action struct {
 	// (§3.5). They are known only once the whole graph has been read, so
 	// only checks of the Inputs stage see them (check.Stage).
 	StatusInputs []string
+	// Outputs are the exec paths of the files the action writes, and Files
+	// reads the files it runs and reads from the workspace. Both are known
+	// only once the whole graph has been read: only checks that deferred
+	// the action (check.Check.Defer) see them, and Files is nil when the
+	// workspace is not known.
+	Outputs []string
+	Files   code.Files
 }
 
 // EnvVar is one environment variable of an action.
@@ -128,3 +136,12 @@ const (
 	UserSentinel     = "ahab-sentinel-user-4f8a1c6b9d2e7350"
 	HostnameSentinel = "ahab-sentinel-hostname-4f8a1c6b9d2e7350"
 )
+
+// IsBuildInfo says whether a file name is one Bazel derives from the
+// workspace status files for the C++ rules under --stamp: the headers a
+// linkstamp compile includes. (Without --stamp it includes
+// build-info-redacted.h, which holds nothing of the status.) Ahab's own
+// judgement counts reading one as reading the status; Ahab 0.2 did not.
+func IsBuildInfo(name string) bool {
+	return name == "build-info-volatile.h" || name == "build-info-nonvolatile.h"
+}

@@ -13,11 +13,15 @@
 //     before the dep sets they name), the workspace status files each
 //     remembered action reaches through its dep sets are found, and the
 //     checks of the check.Inputs stage judge them.
-//  3. Configurations (Options.Configurer): what the configurations the
+//  3. Programs: the actions a check deferred (check.Check.Defer: those
+//     whose programs must be read, a shell script, a workspace tool) are
+//     judged with their outputs and inputs named, and the workspace's
+//     files at hand (package execroot), once the graph is read.
+//  4. Configurations (Options.Configurer): what the configurations the
 //     graph names give its actions beyond what the dump shows (the
 //     environment of C++ and test actions, what shell actions inherit) is
 //     judged by the checks that judge an environment.
-//  4. Targets: every finding names its action's target by id until now;
+//  5. Targets: every finding names its action's target by id until now;
 //     finding.ResolveTargets puts the labels in, since the graph's targets
 //     come after its actions too.
 package analyze
@@ -28,11 +32,13 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/aquery"
 	"github.com/ahab-go/ahab/internal/check"
+	"github.com/ahab-go/ahab/internal/execroot"
 	"github.com/ahab-go/ahab/internal/finding"
 )
 
@@ -54,6 +60,9 @@ type Options struct {
 	// logs needs to put the static causes beside each divergent spawn.
 	// It costs memory in proportion to the actions and their findings.
 	ByAction bool
+	// Tree is where the workspace's files are, for the actions a check
+	// defers to read what they run; nil reads no file.
+	Tree *execroot.Tree
 	// Configurer, when not nil, adds a last step: what the configurations
 	// give actions beyond what the dump shows is judged too (Configurer).
 	Configurer *Configurer
@@ -101,6 +110,29 @@ type worker struct {
 	byAction []actionRecord
 	// configured are the actions the Configurer step looks at.
 	configured []configured
+	// deferred are the actions checks deferred to the Programs step, and
+	// generators the actions that make what may be a launcher.
+	deferred   []deferredAction
+	generators []generator
+	// keepGenerators says files are read (Options.Tree), which needs them.
+	keepGenerators bool
+}
+
+// deferredAction is an action a check deferred, copied whole.
+type deferredAction struct {
+	action       action.Action
+	inputDepSets []uint32
+	outputIDs    []uint32
+	checks       []*check.Check
+	record       int // index into worker.byAction, with Options.ByAction
+}
+
+// generator is an action that makes what may be a launcher.
+type generator struct {
+	mnemonic     string
+	targetID     uint32
+	inputDepSets []uint32
+	outputIDs    []uint32
 }
 
 // inputs is what the Inputs step needs of one action.
@@ -131,9 +163,10 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	if opts.Visit != nil {
 		n = 1
 	}
-	needInputs := false
+	needInputs, defers := false, false
 	for _, c := range checks {
 		needInputs = needInputs || c.Stage == check.Inputs
+		defers = defers || c.Defer != nil
 	}
 	// Each decoding goroutine takes a worker from the pool for one action
 	// and puts it back; there are as many workers as goroutines, so taking
@@ -141,7 +174,7 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	pool := make(chan *worker, n)
 	workers := make([]*worker, n)
 	for i := range workers {
-		w := &worker{set: finding.NewSet()}
+		w := &worker{set: finding.NewSet(), keepGenerators: opts.Tree != nil}
 		w.report = func(f finding.Finding) { w.set.Add(f, 1) }
 		if opts.ByAction {
 			w.report = func(f finding.Finding) {
@@ -159,7 +192,10 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	// its set, and worker.check copies the mnemonic and the input dep set
 	// ids. So the decoder may reuse actions and the memory they were
 	// decoded from, unless findings are kept by action.
-	decodeOpts := aquery.Options{Format: opts.Format, Workers: n, ReuseActions: !opts.ByAction, ArtifactPaths: opts.ByAction}
+	// Deferred actions need their outputs named; reading their files needs
+	// their inputs too, and the launchers the graph makes.
+	decodeOpts := aquery.Options{Format: opts.Format, Workers: n, ReuseActions: !opts.ByAction,
+		ArtifactPaths: opts.ByAction || defers, DepSets: defers && opts.Tree != nil}
 	var configs configurations
 	if opts.Configurer != nil {
 		decodeOpts.Configurations = configs.add
@@ -194,6 +230,9 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	}
 	if needInputs {
 		sets = append(sets, checkInputs(graph, checks, workers))
+	}
+	if defers {
+		sets = append(sets, checkPrograms(graph, workers, opts.Tree, n))
 	}
 	if opts.Configurer != nil {
 		sets = append(sets, checkConfigured(opts.Configurer, configs.checksums, checks, workers))
@@ -251,7 +290,115 @@ func (w *worker) check(checks []*check.Check, a *aquery.Action, needInputs bool)
 		w.depSetIDs = append(w.depSetIDs, a.InputDepSets...)
 		w.withInputs = append(w.withInputs, inputs{mnemonic: m, targetID: a.TargetID, start: uint32(start), end: uint32(len(w.depSetIDs)), record: len(w.byAction) - 1})
 	}
-	check.Run(checks, check.CommandLine, &a.Action, w.report)
+	if deferred := check.RunNow(checks, &a.Action, w.report); len(deferred) > 0 {
+		w.deferred = append(w.deferred, deferredAction{
+			action: cloneAction(&a.Action), inputDepSets: slices.Clone(a.InputDepSets), outputIDs: slices.Clone(a.OutputIDs),
+			checks: deferred, record: len(w.byAction) - 1,
+		})
+	}
+	if w.keepGenerators && execroot.KeepsGenerator(a.Mnemonic) {
+		w.generators = append(w.generators, generator{mnemonic: strings.Clone(a.Mnemonic), targetID: a.TargetID,
+			inputDepSets: slices.Clone(a.InputDepSets), outputIDs: slices.Clone(a.OutputIDs)})
+	}
+}
+
+// cloneAction copies what a check sees of an action, so that it outlives
+// the decoder's reuse of the action and its memory.
+func cloneAction(a *action.Action) action.Action {
+	c := action.Action{Mnemonic: strings.Clone(a.Mnemonic), TargetID: a.TargetID}
+	for _, s := range a.Arguments {
+		c.Arguments = append(c.Arguments, strings.Clone(s))
+	}
+	for _, e := range a.Env {
+		c.Env = append(c.Env, action.EnvVar{Key: strings.Clone(e.Key), Value: strings.Clone(e.Value)})
+	}
+	for _, k := range a.ExecutionInfo {
+		c.ExecutionInfo = append(c.ExecutionInfo, strings.Clone(k))
+	}
+	for _, pf := range a.ParamFiles {
+		cp := action.ParamFile{ExecPath: strings.Clone(pf.ExecPath)}
+		for _, l := range pf.Lines {
+			cp.Lines = append(cp.Lines, strings.Clone(l))
+		}
+		c.ParamFiles = append(c.ParamFiles, cp)
+	}
+	return c
+}
+
+// checkPrograms is the Programs step: it names the outputs and inputs of
+// every deferred action, gives it the workspace's files, and runs the
+// checks that deferred it, on n goroutines.
+func checkPrograms(graph *aquery.Graph, workers []*worker, tree *execroot.Tree, n int) *finding.Set {
+	var all []*deferredAction
+	var recordOf []*worker
+	for _, w := range workers {
+		for i := range w.deferred {
+			all = append(all, &w.deferred[i])
+			recordOf = append(recordOf, w)
+		}
+	}
+	if tree != nil {
+		tree.Generated = generated(graph, workers)
+	}
+	sets := make([]*finding.Set, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for g := range n {
+		sets[g] = finding.NewSet()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(all); i = int(next.Add(1) - 1) {
+				d, w := all[i], recordOf[i]
+				for _, id := range d.outputIDs {
+					if p, ok := graph.ArtifactPath(id); ok {
+						d.action.Outputs = append(d.action.Outputs, p)
+					}
+				}
+				if tree != nil {
+					var inputs []string
+					graph.Inputs(d.inputDepSets, func(_ uint32, p string) bool { inputs = append(inputs, p); return true })
+					d.action.Files = tree.For(inputs)
+				}
+				for _, c := range d.checks {
+					c.Run(&d.action, func(f finding.Finding) {
+						sets[g].Add(f, 1)
+						if w.byAction != nil {
+							r := &w.byAction[d.record]
+							r.findings = append(r.findings, f)
+						}
+					})
+				}
+				d.action = action.Action{}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, w := range workers {
+		w.deferred, w.generators = nil, nil
+	}
+	for _, s := range sets[1:] {
+		sets[0].Merge(s)
+	}
+	return sets[0]
+}
+
+// generated names every launcher the graph makes by the action that makes
+// it.
+func generated(graph *aquery.Graph, workers []*worker) map[string]execroot.Generator {
+	out := map[string]execroot.Generator{}
+	for _, w := range workers {
+		for _, g := range w.generators {
+			var inputs []string
+			graph.Inputs(g.inputDepSets, func(_ uint32, p string) bool { inputs = append(inputs, p); return true })
+			for _, id := range g.outputIDs {
+				if p, ok := graph.ArtifactPath(id); ok {
+					out[p] = execroot.Generator{Mnemonic: g.mnemonic, Target: graph.Target(g.targetID), Inputs: inputs}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // checkInputs is the Inputs step: it finds the workspace status files each

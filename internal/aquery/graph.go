@@ -3,6 +3,7 @@ package aquery
 import (
 	"errors"
 	"fmt"
+	"github.com/ahab-go/ahab/internal/action"
 	"slices"
 	"strings"
 
@@ -398,7 +399,11 @@ func (b *builder) depSet(at place, id uint32, ids []uint32, direct int) error {
 
 func isStatusFile(label []byte) bool {
 	// string(label) in a comparison does not allocate.
-	return string(label) == "stable-status.txt" || string(label) == "volatile-status.txt"
+	switch string(label) {
+	case "stable-status.txt", "volatile-status.txt":
+		return true
+	}
+	return action.IsBuildInfo(string(label))
 }
 
 // finish checks the references that could not be checked as they were

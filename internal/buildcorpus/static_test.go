@@ -9,6 +9,7 @@ import (
 	"github.com/ahab-go/ahab/internal/analyze"
 	"github.com/ahab-go/ahab/internal/buildcorpus"
 	"github.com/ahab-go/ahab/internal/check"
+	"github.com/ahab-go/ahab/internal/execroot"
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/spec"
@@ -34,7 +35,11 @@ func measure(t *testing.T, c buildcorpus.Corpus, m mode.Mode) score {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	res, err := analyze.Dump(f, c.Aquery, check.All(spec.BuiltinFor(m)), analyze.Options{})
+	opts := analyze.Options{}
+	if m == mode.Default {
+		opts.Tree = &execroot.Tree{Workspace: c.Workspace}
+	}
+	res, err := analyze.Dump(f, c.Aquery, check.All(spec.BuiltinFor(m)), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,9 +75,7 @@ func measure(t *testing.T, c buildcorpus.Corpus, m mode.Mode) score {
 
 // unscored are the workspaces whose causes the static analysis is not held
 // to yet, and why; their figures are logged apart.
-var unscored = map[string]string{
-	"account": "built as another account, which the static analysis knows nothing of: tar and the like recording owners, ~, and make -j's interleaving (issue #25)",
-}
+var unscored = map[string]string{}
 
 // TestStaticAnalysisAgainstRealBuilds measures the static analysis against
 // what two real builds of each corpus workspace showed: recall is the

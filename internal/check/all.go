@@ -17,7 +17,11 @@ func All(lib *spec.Library, inheritedEnv ...string) []*Check {
 	if len(inheritedEnv) > 0 && (lib == nil || lib.Mode() != mode.Ahab02) {
 		envLeak = EnvLeakOf(inheritedEnv)
 	}
-	return []*Check{envLeak, Path, AbsPath(lib), ExecReq, WSStatus, Repro(lib)}
+	m := mode.Default
+	if lib != nil {
+		m = lib.Mode()
+	}
+	return []*Check{envLeak, Path, AbsPath(lib), ExecReq, WSStatusFor(m), Repro(lib)}
 }
 
 // Run runs every check of the stage over one action.
@@ -27,4 +31,20 @@ func Run(checks []*Check, stage Stage, a *action.Action, report func(finding.Fin
 			c.Run(a, report)
 		}
 	}
+}
+
+// RunNow runs the checks of the CommandLine stage that judge the action
+// now, and returns those that defer it to after the graph (Check.Defer).
+func RunNow(checks []*Check, a *action.Action, report func(finding.Finding)) (deferred []*Check) {
+	for _, c := range checks {
+		if c.Stage != CommandLine {
+			continue
+		}
+		if c.Defer != nil && c.Defer(a) {
+			deferred = append(deferred, c)
+			continue
+		}
+		c.Run(a, report)
+	}
+	return deferred
 }

@@ -24,6 +24,11 @@ type Check struct {
 	Stage Stage
 	// Run reports the findings of one action.
 	Run func(a *action.Action, report func(finding.Finding))
+	// Defer, when set, says an action of the CommandLine stage is to be
+	// judged once the whole graph has been read, with its Outputs and Files
+	// filled in: what reading the programs it runs needs. Run then sees it
+	// only then.
+	Defer func(a *action.Action) bool
 }
 
 // Stage says when a check runs.

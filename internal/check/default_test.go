@@ -58,9 +58,10 @@ func TestDefaultJudgement(t *testing.T) {
 		{name: "the_directory", argv: genrule("pwd > out"),
 			want: []string{bash, "variation_source pwd | pwd > out"}, ahab02: []string{bash}},
 		{name: "an_archive_without_fixed_times", argv: genrule("tar -cf out.tar src"),
-			want: []string{bash, "conditional_reproducibility tar | tar -cf out.tar src"}, ahab02: []string{bash}},
+			want: []string{bash, "variation_source mode | tar -cf out.tar src", "variation_source mtime | tar -cf out.tar src",
+				"variation_source order | tar -cf out.tar src", "variation_source owner | tar -cf out.tar src"}, ahab02: []string{bash}},
 		{name: "a_compiler_run_by_hand_with_debugging_information", argv: genrule("gcc -g -c a.c -o out.o"),
-			want: []string{bash, "conditional_reproducibility gcc | gcc -g -c a.c -o out.o"}, ahab02: []string{bash}},
+			want: []string{bash, "variation_source pwd | gcc -g -c a.c -o out.o"}, ahab02: []string{bash}},
 		{name: "a_workspace_tool_in_a_script_is_unknown", argv: genrule("bazel-out/k8-opt-exec/bin/tools/gen --x > out"),
 			want: []string{bash, "unknown_program //tools/gen | bazel-out/k8-opt-exec/bin/tools/gen --x > out"}, ahab02: []string{bash}},
 		{name: "inline_python_is_unknown", argv: genrule("python3 -c 'print(1)' > out"),
@@ -85,8 +86,10 @@ func TestDefaultJudgement(t *testing.T) {
 		// The machine's own programs, judged by name.
 		{name: "the_cpp_rules_compile_in_proc_self_cwd", mnemonic: "CppCompile", argv: []string{"/usr/bin/gcc", "-g", "-c", "a.c", "-o", "a.o"},
 			want: []string{"system_program /usr/bin/gcc"}, ahab02: []string{"system_program /usr/bin/gcc"}},
-		{name: "a_tool_run_directly", argv: []string{"/usr/bin/gzip", "-c", "in"},
-			want: []string{"system_program /usr/bin/gzip", "conditional_reproducibility /usr/bin/gzip"}, ahab02: []string{"system_program /usr/bin/gzip"}},
+		{name: "a_tool_run_directly", argv: []string{"/usr/bin/gzip", "-k", "in"},
+			want: []string{"system_program /usr/bin/gzip", "variation_source mtime"}, ahab02: []string{"system_program /usr/bin/gzip"}},
+		{name: "a_tool_run_directly_whose_standard_output_bazel_drops", argv: []string{"/usr/bin/gzip", "-c", "in"},
+			want: []string{"system_program /usr/bin/gzip"}, ahab02: []string{"system_program /usr/bin/gzip"}},
 
 		// What Ahab 0.2 misjudged.
 		{name: "a_prefix_map_onto_proc_self_cwd_is_no_absolute_path", argv: []string{"external/llvm+/bin/clang", "-ffile-prefix-map=/proc/self/cwd/="},

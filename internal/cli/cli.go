@@ -23,6 +23,7 @@ import (
 	"github.com/ahab-go/ahab/internal/bazel"
 	"github.com/ahab-go/ahab/internal/check"
 	"github.com/ahab-go/ahab/internal/exception"
+	"github.com/ahab-go/ahab/internal/execroot"
 	"github.com/ahab-go/ahab/internal/fileerr"
 	"github.com/ahab-go/ahab/internal/finding"
 	"github.com/ahab-go/ahab/internal/mode"
@@ -405,6 +406,12 @@ func analyzeGraph(ctx context.Context, o *options, sys System, res resolver, lib
 			}
 			aopts.Format = f
 		}
+		if o.mode != mode.Ahab02 && (o.workspace != "" || o.outputBase != "") {
+			aopts.Tree = &execroot.Tree{OutputBase: res.path(o.outputBase)}
+			if o.workspace != "" {
+				aopts.Tree.Workspace = res.path(o.workspace)
+			}
+		}
 		return analyzeFile(res.path(o.aqueryFile), sys, checks, aopts)
 	}
 
@@ -446,6 +453,10 @@ func analyzeGraph(ctx context.Context, o *options, sys System, res resolver, lib
 			}
 			return out
 		}}
+	}
+	if o.mode != mode.Ahab02 {
+		root, _ := bazel.WorkspaceRoot(runner.Dir)
+		aopts.Tree = &execroot.Tree{Workspace: root, OutputBase: req.OutputBase}
 	}
 	prog.phase("bazel aquery")
 	a := analysis{source: "the aquery output of " + quote.Quote(o.query())}

@@ -25,6 +25,7 @@ type options struct {
 	configs         []string
 	compilationMode string
 	outputBase      string
+	workspace       string
 	verbose         bool
 	shutUp          bool
 	noFail          bool
@@ -134,7 +135,8 @@ func analysisFlags(o *options) *pflag.FlagSet {
 	onceString(fs, &o.aqueryFile, "aquery-file", "", "read a saved aquery dump from `FILE` (- for stdin) instead of running Bazel: proto, streamed_proto or jsonproto, detected from the content")
 	onceString(fs, &o.aqueryFormat, "aquery-format", "", "with --aquery-file, read it as `FORMAT` (proto, streamed_proto, jsonproto) instead of detecting it")
 	onceString(fs, &o.aqueryOutput, "aquery-output", "", "ask Bazel for `FORMAT` (proto, or streamed_proto for Bazel 7 and later)")
-	onceString(fs, &o.outputBase, "output-base", "", "use this Bazel output base `DIR` instead of asking bazel info (kept verbatim)")
+	onceString(fs, &o.outputBase, "output-base", "", "use this Bazel output base `DIR` instead of asking bazel info (kept verbatim); with --aquery-file, where the dump's external repositories are, for reading the tools they hold")
+	onceString(fs, &o.workspace, "workspace", "", "with --aquery-file, the workspace `DIR` the dump was taken in, for reading the scripts, tools and sources its actions run")
 	onceString(fs, &o.compat, "compat", "", "judge exactly as Ahab `VERSION` did (only 0.2): the original's checks, verdicts and report, byte for byte")
 	onceBool(fs, &o.allowEmpty, "allow-empty", "", "accept a graph without actions (by default that is an error: a clean report of nothing would pass silently)")
 	onceString(fs, &o.defaultLabel, "default-label", "", "analyze `LABEL` when none is given on the command line (the macros pass theirs with it, so that `bazel run //:target -- //x/...` replaces it)")
@@ -203,8 +205,11 @@ func parseAnalysis(args []string) (*options, *pflag.FlagSet, error) {
 	if o.aqueryFormat != "" && o.aqueryFile == "" {
 		return nil, fs, usageError{"--aquery-format needs --aquery-file"}
 	}
-	if o.aqueryFile != "" && (o.outputBase != "" || o.aqueryOutput != "" || o.bazel != "" || len(o.bazelFlags) > 0) {
-		return nil, fs, usageError{"--aquery-file reads a saved dump, so --output-base, --aquery-output, --bazel and --bazel-flag do not apply"}
+	if o.aqueryFile != "" && (o.aqueryOutput != "" || o.bazel != "" || len(o.bazelFlags) > 0) {
+		return nil, fs, usageError{"--aquery-file reads a saved dump, so --aquery-output, --bazel and --bazel-flag do not apply"}
+	}
+	if o.workspace != "" && o.aqueryFile == "" {
+		return nil, fs, usageError{"--workspace goes with --aquery-file: when Ahab runs Bazel, Bazel says where the workspace is"}
 	}
 	return o, fs, nil
 }

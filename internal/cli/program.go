@@ -18,27 +18,32 @@ import (
 	"github.com/ahab-go/ahab/internal/spec"
 )
 
-const programUsage = `Usage: ahab program [--compat 0.2] [--repro-specs FILE]... -- ARGV...
+const programUsage = `Usage: ahab program [--compat 0.2] [--repro-specs FILE]... [--fact FACT]... -- ARGV...
 
 Shows how Ahab judges one command line, as the reproducibility check would
 see it in an action (after param-file expansion): the program's name in
 label form, every library lookup with the entry that answered, the wrappers
 unwrapped, the synonym whose spec answered, the spec itself, the options its
 clauses see after folding and recognition, and the verdict with its reasons.
-Use it to write and debug a spec file without running Bazel.
+For a program described by what it does (its behaviour), it shows each
+argument's role, and each effect: whether it applies, what neutralises it,
+and what it writes. --fact adds a fact of the place the command runs in
+(stdin:pipe, fixed:mtime, env:TZ=UTC; see docs/specs.md), as a script
+would. Use it to write and debug a spec file without running Bazel.
 
 Flags:
 `
 
 // runProgram is `ahab program`.
 func runProgram(args []string, sys System) error {
-	var specs []string
+	var specs, facts []string
 	var help bool
 	o := &options{}
 	fs := pflag.NewFlagSet("ahab program", pflag.ContinueOnError)
 	fs.SetInterspersed(false)
 	fs.Usage = func() {}
 	fs.StringArrayVar(&specs, "repro-specs", nil, "also read reproducibility specs from `FILE` (repeatable)")
+	fs.StringArrayVar(&facts, "fact", nil, "judge as if `FACT` held where the command runs (repeatable): stdin:pipe, fixed:mtime, env:NAME=VALUE…")
 	onceString(fs, &o.compat, "compat", "", "judge as Ahab `VERSION` did (only 0.2)")
 	fs.BoolVarP(&help, "help", "h", false, "print this help and exit")
 	if err := fs.Parse(args); err != nil {
@@ -59,7 +64,7 @@ func runProgram(args []string, sys System) error {
 	if err != nil {
 		return err
 	}
-	explainProgram(visibleLines{sys.Stdout}, lib, argv)
+	explainProgram(visibleLines{sys.Stdout}, lib, argv, facts)
 	return nil
 }
 
@@ -80,8 +85,9 @@ func (v visibleLines) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// explainProgram writes the account of one command line.
-func explainProgram(w io.Writer, lib *spec.Library, argv []string) {
+// explainProgram writes the account of one command line, judged where
+// facts hold.
+func explainProgram(w io.Writer, lib *spec.Library, argv []string, facts []string) {
 	p := program.Of(argv[0])
 	fmt.Fprintf(w, "program:  %s\n", p)
 	if p.String() != argv[0] {
@@ -141,6 +147,10 @@ func explainProgram(w io.Writer, lib *spec.Library, argv []string) {
 		verdict(finding.UnknownProgram, "no spec answers for it; describe it in a --repro-specs file")
 		return
 	}
+	if r.Spec.Behaviour != nil && lib.Mode() != mode.Ahab02 {
+		explainBehaviour(w, r.Spec.Behaviour, r.Args, facts)
+		return
+	}
 	describeSpec(w, r.Spec)
 	if r.Spec.Reproducibility == spec.Sometimes {
 		fmt.Fprintf(w, "options:  %s\n", strings.Join(quoteAll(r.Spec.Options(r.Args)), " "))
@@ -158,6 +168,50 @@ func explainProgram(w io.Writer, lib *spec.Library, argv []string) {
 		for _, u := range v.Unmet {
 			fmt.Fprintf(w, "  - %s\n", report.Reason(finding.Unmet(u)))
 		}
+	}
+}
+
+// explainBehaviour writes how a program described by its behaviour reads
+// its command line and what it writes.
+func explainBehaviour(w io.Writer, b *spec.Behaviour, args, facts []string) {
+	inv := b.Read(args, facts, nil)
+	fmt.Fprintln(w, "spec:     a behaviour")
+	for _, a := range inv.Args {
+		role := a.Role.String()
+		if a.Option != "" && !a.HasValue {
+			role = "flag"
+		}
+		if a.Option != "" && !a.Known {
+			role = "undeclared"
+		}
+		fmt.Fprintf(w, "  %s: %s\n", quoteAll([]string{a.String()})[0], role)
+	}
+	fmt.Fprintf(w, "  stdin: %s; stdout: %s\n", inv.Stdin, inv.Stdout)
+	for _, e := range b.Effects {
+		applies, by := e.Apply(inv.Facts)
+		status := "does not apply here"
+		switch {
+		case applies && by != "":
+			status = "neutralised by " + by
+		case applies:
+			status = "applies"
+		}
+		fmt.Fprintf(w, "  effect %s: %s: %s", e.Value, e.Because, status)
+		if len(e.Unless) > 0 && (!applies || by == "") {
+			fmt.Fprintf(w, " (neutralised by any of %s)", strings.Join(globTexts(e.Unless), " "))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, f := range inv.Sets {
+		fmt.Fprintf(w, "  establishes %s for the commands after it\n", f)
+	}
+	if len(inv.Effects) == 0 {
+		fmt.Fprintln(w, "verdict:  reproducible: nothing it writes varies")
+		return
+	}
+	fmt.Fprintf(w, "verdict:  %s, because\n", finding.VariationSource)
+	for _, e := range inv.Effects {
+		fmt.Fprintf(w, "  - it writes %s (%q): %s\n", e.Value.Noun(), e.Value.String(), e.Because)
 	}
 }
 

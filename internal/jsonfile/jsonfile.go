@@ -177,6 +177,18 @@ func (d *Decoder) Null(what string) error {
 	return err
 }
 
+// Bool reads true or false.
+func (d *Decoder) Bool(what string) (bool, error) {
+	tok, err := d.token()
+	if err != nil {
+		return false, err
+	}
+	if tok.Kind() != 't' && tok.Kind() != 'f' {
+		return false, d.typeError(tok, what)
+	}
+	return tok.Kind() == 't', nil
+}
+
 // Uint reads a non-negative integer no greater than limit.
 func (d *Decoder) Uint(what string, limit uint64) (uint64, error) {
 	tok, err := d.token()
@@ -375,6 +387,9 @@ func position(ra io.ReaderAt, offset int64) (line, col int) {
 	}
 	return line, int(offset - lineStart)
 }
+
+// IsArray reports whether the next value is an array, without reading it.
+func (d *Decoder) IsArray() bool { return d.err == nil && d.dec.PeekKind() == '[' }
 
 // IsString reports whether the next value is a string, without reading it.
 func (d *Decoder) IsString() bool { return d.err == nil && d.dec.PeekKind() == '"' }

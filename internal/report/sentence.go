@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/ahab-go/ahab/internal/effect"
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/finding"
@@ -110,6 +111,9 @@ func appendSentenceOf(b []byte, f *finding.Finding, p Palette, withKind bool) []
 		b = append(b, variationPhrase(f.Variation)...)
 		b = append(b, " ("...)
 		b = quoted(b, f.Variation)
+		if f.Command == "" {
+			return append(b, ") into an output, through its command line"...)
+		}
 		b = append(b, ") into an output, in its script: "...)
 		return quote.AppendVisible(b, f.Command)
 	case finding.AbsolutePath:
@@ -151,35 +155,10 @@ func appendSentenceOf(b []byte, f *finding.Finding, p Palette, withKind bool) []
 }
 
 // variationPhrase says in words what a variation_source finding's
-// variation is; internal/shell names them.
+// variation is, in the vocabulary of package effect.
 func variationPhrase(variation string) string {
-	switch variation {
-	case "random":
-		return "a random number"
-	case "pid":
-		return "a process id"
-	case "pwd":
-		return "the directory it runs in"
-	case "clock":
-		return "the time"
-	case "urandom":
-		return "random bytes"
-	case "hostname":
-		return "the machine's name"
-	case "user":
-		return "the user's name"
-	case "tempname":
-		return "a temporary file's random name"
-	case "uname":
-		return "what the kernel says of itself"
-	case "cpus":
-		return "the number of CPUs"
-	case "order":
-		return "the order a directory lists in"
-	case "filemeta":
-		return "file times or owners"
-	case "environment":
-		return "the environment"
+	if v, err := effect.Parse(variation); err == nil {
+		return v.Noun()
 	}
 	return "something that differs between runs"
 }

@@ -137,12 +137,20 @@ func appendEvidence(b []byte, e finding.Evidence, p Palette) []byte {
 	b = p.open(b, faintColor)
 	b = append(b, "evidence: "...)
 	b = p.close(b)
-	b = quote.AppendVisible(b, e.File)
-	if e.Line != 0 {
-		b = append(b, ':')
+	switch {
+	case e.File != "":
+		b = quote.AppendVisible(b, e.File)
+		if e.Line != 0 {
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(e.Line), 10)
+		}
+		b = append(b, ": "...)
+	case e.Line != 0:
+		// In the action's own script.
+		b = append(b, "line "...)
 		b = strconv.AppendInt(b, int64(e.Line), 10)
+		b = append(b, ": "...)
 	}
-	b = append(b, ": "...)
 	return quote.AppendVisible(b, e.Text)
 }
 

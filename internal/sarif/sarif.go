@@ -304,7 +304,12 @@ func newResult(f *finding.Finding, count int, loc sarifLocation, m mode.Mode) sa
 // holds (§3.27.22), each with its own id and message.
 func evidenceLocations(evidence []finding.Evidence) []sarifLocation {
 	var locs []sarifLocation
-	for i, e := range evidence {
+	for _, e := range evidence {
+		if e.File == "" {
+			// In the action's own command or script: the result's own
+			// location (its BUILD file) is where that is written.
+			continue
+		}
 		art := sarifArtifactLocation{URI: uriOf(e.File), URIBaseID: "%SRCROOT%"}
 		switch {
 		case strings.HasPrefix(e.File, "/"):
@@ -313,7 +318,7 @@ func evidenceLocations(evidence []finding.Evidence) []sarifLocation {
 			// Not in this repository: no base GitHub could resolve.
 			art.URIBaseID = ""
 		}
-		loc := sarifLocation{ID: i + 1, PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: art}, Message: &sarifText{Text: e.Text}}
+		loc := sarifLocation{ID: len(locs) + 1, PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: art}, Message: &sarifText{Text: e.Text}}
 		if e.Line > 0 {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: e.Line}
 		}

@@ -2,39 +2,72 @@ package shell
 
 import (
 	"errors"
-
-	"path"
 	"slices"
 	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ahab-go/ahab/internal/code"
+	"github.com/ahab-go/ahab/internal/effect"
+	"github.com/ahab-go/ahab/internal/spec"
 )
 
 // Bounds on the work one script may cause, so that hostile input (deep
 // nesting, recursive functions, eval bombs) ends quickly with a partial
 // model marked Truncated.
 const (
-	maxNesting  = 16      // nested scripts (eval, bash -c) and function calls
+	maxNesting  = 16      // nested scripts (eval, bash -c, a tool's script) and function calls
 	maxDepth    = 200     // syntax nesting walked
 	maxWork     = 20000   // statements and commands visited
 	maxCommands = 5000    // commands listed
 	maxWordLen  = 1 << 16 // resolved text kept per word
+	// maxParseDepth bounds how deeply the text of a script may nest
+	// (subshells, substitutions, arithmetic) before it is parsed at all:
+	// the parser recurses, and 100k nested `(` would take it minutes.
+	maxParseDepth = 1000
 )
+
+// Options are what the interpreter knows of the action around a script.
+type Options struct {
+	// Library says what every command does. Nil means the built-in
+	// library of Ahab's own judgement.
+	Library *spec.Library
+	// Outputs are the files the action declares it writes, by exec path;
+	// only a value that reaches one of them (or a file whose name cannot
+	// be known) counts. Nil means every file the script writes counts.
+	Outputs []string
+	// Env is the action's environment, NAME=VALUE: what the script's
+	// commands get before the script exports anything.
+	Env []string
+	// Files reads the workspace files the script's commands run; nil reads
+	// none.
+	Files code.Files
+	// Runner reads the code the script hands to other languages (python3
+	// -c, awk programs, a tool written in Perl); nil reads none.
+	Runner code.Runner
+	// File is the file the script was read from, for the sites of what it
+	// finds (empty: the action's own command line).
+	File string
+	// Facts are facts of the action every command's conditions see
+	// (mnemonic:NAME).
+	Facts []string
+	// Depth counts how deep programs were handed to one another.
+	Depth int
+}
 
 // genruleSetup is the script every genrule command starts by sourcing.
 const genruleSetup = "bazel_tools/tools/genrule/genrule-setup.sh"
 
 // Analyze parses the script of inv and follows it. A script that does not
 // parse is a *ParseError.
-func Analyze(inv Invocation) (*Script, error) {
-	lang := syntax.LangBash
-	if inv.Dialect == POSIX {
-		lang = syntax.LangPOSIX
-	}
-	file, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(inv.Script), "")
+func Analyze(inv Invocation, opts Options) (*Script, error) {
+	file, err := parse(inv.Script, inv.Dialect)
 	if err != nil {
-		return nil, parseError(inv.Script, err)
+		return nil, err
+	}
+	if opts.Library == nil {
+		opts.Library = spec.Builtin()
 	}
 	a := &analyzer{
 		top:     inv.Script,
@@ -43,18 +76,70 @@ func Analyze(inv Invocation) (*Script, error) {
 		g:       newGraph(),
 		funcs:   map[string]*syntax.Stmt{},
 		lines:   lineStarts(inv.Script),
+		lib:     opts.Library,
+		opts:    opts,
+		files:   map[string]int{},
 	}
 	st := newState()
+	for _, kv := range opts.Env {
+		if name, v, ok := strings.Cut(kv, "="); ok && isName(name) {
+			st.set(name, value{parts: []Part{{Text: v, Known: true}}}, true)
+		}
+	}
 	for _, arg := range inv.Args {
 		st.positional = append(st.positional, value{parts: []Part{{Text: arg, Known: true}}})
 	}
 	if len(st.positional) == 0 {
 		st.positional = []value{{parts: []Part{{Text: inv.Shell, Known: true}}}}
 	}
-	fr := frame{text: inv.Script, exact: true, out: dest{node: uncapturedID}, err: dest{node: uncapturedID}}
+	fr := frame{text: inv.Script, exact: true, site: opts.File, out: dest{node: uncapturedID}, err: dest{node: uncapturedID}}
 	a.stmts(fr, st, file.Stmts, true)
 	a.finish()
 	return a.script, nil
+}
+
+// parse parses a script in a dialect, refusing first one nested deeper
+// than maxParseDepth, which the parser would take too long over.
+func parse(script string, dialect Dialect) (*syntax.File, error) {
+	if depth, at := nestingDepth(script); depth > maxParseDepth {
+		return nil, &ParseError{Pos: posOf(script, at), Message: "script too deeply nested to analyse (over " + strconv.Itoa(maxParseDepth) + " levels of parentheses, braces or substitutions)", TooDeep: true}
+	}
+	lang := syntax.LangBash
+	if dialect == POSIX {
+		lang = syntax.LangPOSIX
+	}
+	file, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(script), "")
+	if err != nil {
+		return nil, parseError(script, err)
+	}
+	return file, nil
+}
+
+// nestingDepth is how deeply parentheses and braces nest in a script,
+// counted on its bytes (quotes are not followed: an over-count only makes
+// a pathological script fail sooner), and where the deepest one opens.
+func nestingDepth(script string) (int, syntax.Pos) {
+	depth, deepest, at := 0, 0, 0
+	for i := 0; i < len(script); i++ {
+		switch script[i] {
+		case '(', '{', '[':
+			depth++
+			if depth > deepest {
+				deepest, at = depth, i
+			}
+		case ')', '}', ']':
+			depth = max(0, depth-1)
+		}
+	}
+	line, col := 1, 1
+	for i := 0; i < at; i++ {
+		if script[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return deepest, syntax.NewPos(uint(at), uint(line), uint(col))
 }
 
 func parseError(script string, err error) error {
@@ -82,36 +167,64 @@ type analyzer struct {
 	funcs   map[string]*syntax.Stmt
 	work    int
 	depth   int
+	lib     *spec.Library
+	opts    Options
 
 	cmdNodes []int // the graph node of each command
 	sources  []source
-	// writers maps a substitution's node to the programs writing into it.
-	writers map[int][]string
-	// timesFixed says a command before has set files' times to a given
-	// date (touch -d, touch -t): archivers after it record no clock.
-	timesFixed bool
+	// writers maps a substitution's node to what the commands writing into
+	// it print: a substitution that holds only paths (mktemp, pwd) is read
+	// by the commands it is given, not printed.
+	writers map[int][]writer
+	// files maps a file's name, relative to the execution root, to its
+	// node (files.go).
+	files map[string]int
+	// facts are what the commands so far established (fixed:mtime after
+	// touch -d), for the conditions of the commands after them.
+	facts []string
+	// texts holds the line starts of the files nested scripts came from.
+	texts map[string][]int
+}
+
+// writer is what a command writing into a substitution prints.
+type writer struct {
+	path bool // a path
+	temp bool // a temporary file's name
+	// text is what it prints, when the library can compute it from known
+	// arguments ($(dirname $<)).
+	text *string
 }
 
 // source is one occurrence of a source of variation.
 type source struct {
-	kind Kind
-	text string
-	pos  Pos
-	node int
+	value   effect.Value
+	text    string
+	because string
+	pos     Pos
+	site    effect.Site
+	node    int
 }
 
 // frame is what a statement inherits from where it sits.
 type frame struct {
-	text    string // the text the syntax positions refer to
-	base    int    // its offset in the top-level script, when exact
-	exact   bool
-	anchor  int // the offset to report when not exact
-	out     dest
-	err     dest
-	stdin   []taint
-	piped   bool // stdin is a pipe from another command
-	ctx     []Context
-	nesting int
+	text   string // the text the syntax positions refer to
+	base   int    // its offset in the top-level script, when exact
+	exact  bool
+	anchor int // the offset to report when not exact
+	// site is the file text comes from, when it is a file of its own (a
+	// tool's script): positions in it are reported as sites of that file.
+	site   string
+	inFile bool // text is all of the file site
+	out    dest
+	err    dest
+	stdin  []taint
+	piped  bool // stdin is a pipe from another command
+	// stdinFile is the file stdin is redirected from, when known; stdinText
+	// the here-document or here-string it is.
+	stdinFile string
+	stdinText *value
+	ctx       []Context
+	nesting   int
 }
 
 // dest is where a file descriptor goes: a node of the graph, or nowhere.
@@ -187,6 +300,9 @@ const (
 type taint struct {
 	node int
 	mode taintMode
+	// temp says the value is the name of a temporary file or directory
+	// (mktemp, $TMPDIR): no file under it is an output.
+	temp bool
 }
 
 func (v value) String() string {
@@ -232,10 +348,22 @@ func mergeParts(parts []Part) []Part {
 func (a *analyzer) budget() bool {
 	a.work++
 	if a.work > maxWork || len(a.script.Commands) >= maxCommands {
-		a.script.Truncated = true
+		a.truncate("the script is too long to follow to the end (over " + strconv.Itoa(maxWork) + " steps or " + strconv.Itoa(maxCommands) + " commands)")
 		return false
 	}
 	return true
+}
+
+// site is where a syntax position of fr's text is, as a person opens it:
+// a line of the tool's file the text is, or a line of the action's script.
+func (a *analyzer) site(fr frame, p syntax.Pos) effect.Site {
+	if fr.inFile {
+		return effect.Site{File: fr.site, Line: int(p.Line())}
+	}
+	if fr.site != "" && !fr.exact {
+		return effect.Site{File: fr.site}
+	}
+	return effect.Site{File: fr.site, Line: a.pos(fr, p).Line}
 }
 
 // pos is the position of a syntax position of fr's text.
@@ -303,7 +431,7 @@ func (a *analyzer) stmt(fr frame, st *state, s *syntax.Stmt) {
 		return
 	}
 	if a.depth >= maxDepth {
-		a.script.Truncated = true
+		a.truncate("the script nests too deeply to follow (over " + strconv.Itoa(maxDepth) + " levels)")
 		return
 	}
 	a.depth++
@@ -326,40 +454,11 @@ func (a *analyzer) stmt(fr frame, st *state, s *syntax.Stmt) {
 	case *syntax.IfClause:
 		a.ifClause(fr, st, c)
 	case *syntax.WhileClause:
-		cond := fr
-		cond.ctx = appendCtx(fr.ctx, Context{Kind: InCondition})
-		body := fr
-		body.ctx = appendCtx(fr.ctx, Context{Kind: InLoop})
-		inner := st.clone()
-		a.stmts(cond, inner, c.Cond, false)
-		a.stmts(body, inner, c.Do, false)
-		merge(st, inner, st.clone())
+		a.whileClause(fr, st, c)
 	case *syntax.ForClause:
-		body := fr
-		body.ctx = appendCtx(fr.ctx, Context{Kind: InLoop})
-		inner := st.clone()
-		if it, ok := c.Loop.(*syntax.WordIter); ok {
-			var items []value
-			if it.InPos.IsValid() {
-				items = a.fields(fr, inner, it.Items)
-			} else {
-				items = slices.Clone(st.positional[min(1, len(st.positional)):])
-			}
-			inner.set(it.Name.Value, loopValue(it.Name.Value, items), false)
-		}
-		a.stmts(body, inner, c.Do, false)
-		merge(st, inner, st.clone())
+		a.forClause(fr, st, c)
 	case *syntax.CaseClause:
-		a.value(fr, st, c.Word, false)
-		branch := fr
-		branch.ctx = appendCtx(fr.ctx, Context{Kind: InBranch})
-		var states []*state
-		for _, item := range c.Items {
-			inner := st.clone()
-			a.stmts(branch, inner, item.Stmts, false)
-			states = append(states, inner)
-		}
-		merge(st, append(states, st.clone())...)
+		a.caseClause(fr, st, c)
 	case *syntax.FuncDecl:
 		if c.Name != nil {
 			a.funcs[c.Name.Value] = c.Body
@@ -382,6 +481,47 @@ func (a *analyzer) stmt(fr frame, st *state, s *syntax.Stmt) {
 			a.arithm(fr, st, x)
 		}
 	}
+}
+
+func (a *analyzer) whileClause(fr frame, st *state, c *syntax.WhileClause) {
+	cond := fr
+	cond.ctx = appendCtx(fr.ctx, Context{Kind: InCondition})
+	body := fr
+	body.ctx = appendCtx(fr.ctx, Context{Kind: InLoop})
+	inner := st.clone()
+	a.stmts(cond, inner, c.Cond, false)
+	a.stmts(body, inner, c.Do, false)
+	merge(st, inner, st.clone())
+}
+
+func (a *analyzer) forClause(fr frame, st *state, c *syntax.ForClause) {
+	body := fr
+	body.ctx = appendCtx(fr.ctx, Context{Kind: InLoop})
+	inner := st.clone()
+	if it, ok := c.Loop.(*syntax.WordIter); ok {
+		var items []value
+		if it.InPos.IsValid() {
+			items = a.fields(fr, inner, it.Items)
+		} else {
+			items = slices.Clone(st.positional[min(1, len(st.positional)):])
+		}
+		inner.set(it.Name.Value, loopValue(it.Name.Value, items), false)
+	}
+	a.stmts(body, inner, c.Do, false)
+	merge(st, inner, st.clone())
+}
+
+func (a *analyzer) caseClause(fr frame, st *state, c *syntax.CaseClause) {
+	a.value(fr, st, c.Word, false)
+	branch := fr
+	branch.ctx = appendCtx(fr.ctx, Context{Kind: InBranch})
+	var states []*state
+	for _, item := range c.Items {
+		inner := st.clone()
+		a.stmts(branch, inner, item.Stmts, false)
+		states = append(states, inner)
+	}
+	merge(st, append(states, st.clone())...)
 }
 
 func appendCtx(ctx []Context, c Context) []Context {
@@ -510,108 +650,6 @@ func (a *analyzer) binary(fr frame, st *state, c *syntax.BinaryCmd) {
 		a.stmt(fr, st, c.X)
 		a.stmt(fr, st, c.Y)
 	}
-}
-
-// redirect applies a statement's redirections to its frame.
-func (a *analyzer) redirect(fr frame, st *state, redirs []*syntax.Redirect) frame {
-	for _, r := range redirs {
-		fd := -1
-		if r.N != nil {
-			if n, err := strconv.Atoi(r.N.Value); err == nil {
-				fd = n
-			}
-		}
-		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
-			target := a.target(fr, st, r.Word)
-			switch {
-			case r.Op == syntax.RdrAll || r.Op == syntax.AppAll:
-				fr.out, fr.err = target, target
-			case fd == 2:
-				fr.err = target
-			case fd == -1 || fd == 1:
-				fr.out = target
-			}
-		case syntax.DplOut:
-			word := r.Word.Lit()
-			var to dest
-			switch word {
-			case "1":
-				to = fr.out
-			case "2":
-				to = fr.err
-			case "-":
-				to = null
-			default:
-				if _, err := strconv.Atoi(word); err == nil {
-					to = dest{node: uncapturedID}
-				} else {
-					// `>&file` is `&>file`.
-					to = a.target(fr, st, r.Word)
-					fr.out, fr.err = to, to
-					continue
-				}
-			}
-			if fd == 2 {
-				fr.err = to
-			} else if fd == -1 || fd == 1 {
-				fr.out = to
-			}
-		case syntax.RdrIn:
-			fr.piped = false
-			v := a.value(fr, st, r.Word, false)
-			if name, ok := v.known(); ok {
-				if kind, ok := fileSource(name); ok {
-					s := a.newSource(fr, kind, name, r.Word.Pos())
-					fr.stdin = []taint{{node: s, mode: asContent}}
-					continue
-				}
-			}
-			fr.stdin = nil
-		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			word := r.Word
-			if r.Op != syntax.WordHdoc {
-				word = r.Hdoc
-			}
-			if word == nil {
-				fr.stdin = nil
-				continue
-			}
-			fr.piped = false
-			hfr := fr
-			hfr.ctx = appendCtx(fr.ctx, Context{Kind: InHereDocument})
-			v := a.value(hfr, st, word, true)
-			var in []taint
-			for _, t := range v.taint {
-				if t.mode != asTarget {
-					in = append(in, taint{node: t.node, mode: asContent})
-				}
-			}
-			fr.stdin = in
-		}
-	}
-	return fr
-}
-
-// target resolves a redirection's file.
-func (a *analyzer) target(fr frame, st *state, w *syntax.Word) dest {
-	v := a.value(fr, st, w, false)
-	name, _ := v.known()
-	switch name {
-	case "/dev/null":
-		return null
-	case "/dev/stdout", "/dev/fd/1":
-		return fr.out
-	case "/dev/stderr", "/dev/fd/2":
-		return fr.err
-	}
-	// Process substitution as a target: `> >(cmd)`.
-	for _, t := range v.taint {
-		if t.mode == asTarget {
-			return dest{node: t.node}
-		}
-	}
-	return dest{node: sinkID}
 }
 
 func (a *analyzer) decl(fr frame, st *state, c *syntax.DeclClause) {
@@ -745,688 +783,4 @@ func isName(s string) bool {
 		}
 	}
 	return true
-}
-
-// call handles a simple command: assignments, a function call, a builtin
-// that changes the state, a wrapper, a nested shell, or a program.
-func (a *analyzer) call(fr frame, st *state, s *syntax.Stmt, c *syntax.CallExpr) {
-	if len(c.Args) == 0 {
-		for _, as := range c.Assigns {
-			if as.Name != nil {
-				st.set(as.Name.Value, a.assignValue(fr, st, as), false)
-			}
-		}
-		return
-	}
-	// Assignments before a command are its environment only.
-	var env []value
-	for _, as := range c.Assigns {
-		if as.Name == nil {
-			continue
-		}
-		v := a.assignValue(fr, st, as)
-		env = append(env, value{parts: append([]Part{{Text: as.Name.Value + "=", Known: true}}, v.parts...), taint: v.taint})
-	}
-	fields := a.fields(fr, st, c.Args)
-	if len(fields) == 0 {
-		return
-	}
-	a.run(fr, st, s, env, fields)
-}
-
-// run runs one command line: fields are its words after expansion.
-func (a *analyzer) run(fr frame, st *state, s *syntax.Stmt, env []value, fields []value) {
-	name, known := fields[0].known()
-	if known {
-		if body, ok := a.funcs[name]; ok && len(env) == 0 {
-			a.callFunction(fr, st, name, body, fields)
-			return
-		}
-		switch name {
-		case "cd", "pushd":
-			a.cd(st, fields[1:])
-		case "popd":
-			st.cwd = &value{parts: []Part{{Text: "$PWD"}}}
-		case "export", "readonly", "local", "declare", "typeset":
-			a.declWords(st, name, fields[1:])
-			return
-		case "unset":
-			for _, f := range fields[1:] {
-				if n, ok := f.known(); ok && isName(n) {
-					st.vars[n] = variable{unset: true, val: value{parts: []Part{{Known: true}}}}
-				}
-			}
-			return
-		case "set":
-			if i := slices.IndexFunc(fields, func(f value) bool { s, _ := f.known(); return s == "--" }); i > 0 {
-				st.positional = append(st.positional[:1:1], fields[i+1:]...)
-			}
-		case "shift":
-			n := 1
-			if len(fields) > 1 {
-				if s, ok := fields[1].known(); ok {
-					n, _ = strconv.Atoi(s)
-				}
-			}
-			if n >= 0 && 1+n <= len(st.positional) {
-				st.positional = append(st.positional[:1:1], st.positional[1+n:]...)
-			}
-		case "read":
-			a.read(fr, st, fields[1:])
-		case "eval":
-			if a.eval(fr, st, s, fields[1:]) {
-				return
-			}
-		case "source", ".":
-			if len(fields) > 1 {
-				if p, ok := fields[1].known(); ok && strings.HasSuffix(p, genruleSetup) {
-					return
-				}
-			}
-		}
-		if inner, ok := a.nestedShell(fields); ok {
-			a.nested(fr, st, s, inner, Context{Kind: InShell, Name: path.Base(inner.Shell)})
-			return
-		}
-		if inner, wrapper, wenv, ok := unwrap(fields); ok {
-			fr.ctx = appendCtx(fr.ctx, Context{Kind: InWrapper, Name: wrapper})
-			if wrapper == "xargs" {
-				// xargs passes what it reads as arguments.
-				inner = append(slices.Clone(inner), value{parts: []Part{{Text: "{xargs}"}}, taint: stdinAsData(fr.stdin)})
-			}
-			a.run(fr, st, s, append(env, wenv...), inner)
-			return
-		}
-	}
-	i := a.command(fr, st, s, env, fields)
-	if known && path.Base(name) == "find" && i >= 0 {
-		a.findExec(fr, st, s, fields, i)
-	}
-}
-
-func stdinAsData(in []taint) []taint {
-	out := make([]taint, len(in))
-	for i, t := range in {
-		out[i] = taint{node: t.node, mode: asData}
-	}
-	return out
-}
-
-func (a *analyzer) callFunction(fr frame, st *state, name string, body *syntax.Stmt, fields []value) {
-	if fr.nesting >= maxNesting {
-		a.script.Truncated = true
-		return
-	}
-	fr.nesting++
-	fr.ctx = appendCtx(fr.ctx, Context{Kind: InFunction, Name: name})
-	saved := st.positional
-	st.positional = append([]value{st.positional[0]}, fields[1:]...)
-	a.stmt(fr, st, body)
-	st.positional = saved
-}
-
-func (a *analyzer) cd(st *state, args []value) {
-	old := st.cwd
-	var to *value
-	for _, f := range args {
-		s, ok := f.known()
-		if ok && strings.HasPrefix(s, "-") && s != "-" {
-			continue
-		}
-		switch {
-		case ok && s == "-":
-			to = st.oldcwd
-		case ok && strings.HasPrefix(s, "/"):
-			v := value{parts: []Part{{Text: path.Clean(s), Known: true}}}
-			to = &v
-		case ok && st.cwd != nil:
-			if base, bk := st.cwd.known(); bk {
-				v := value{parts: []Part{{Text: path.Join(base, s), Known: true}}}
-				to = &v
-				break
-			}
-			fallthrough
-		default:
-			// Relative to the execution root, or somewhere we cannot name.
-			v := value{parts: []Part{{Text: "$PWD"}}, taint: f.taint}
-			if ok && st.cwd == nil {
-				v = value{parts: []Part{{Text: "$PWD/" + s}}}
-			}
-			to = &v
-		}
-		break
-	}
-	if len(args) == 0 {
-		v := value{parts: []Part{{Text: "$HOME"}}}
-		to = &v
-	}
-	if to != nil && to.String() == "$PWD" && len(to.taint) == 0 && to.parts[0].Known == false && st.cwd == nil {
-		// cd into an unknown directory below the execution root: still
-		// the execution root as far as a path printed goes.
-		to = nil
-	}
-	st.oldcwd = old
-	st.cwd = to
-}
-
-// declWords handles export and friends given as plain words (POSIX sh
-// parses `export A=1` as a command).
-func (a *analyzer) declWords(st *state, verb string, args []value) {
-	export := verb == "export"
-	for _, f := range args {
-		s := f.String()
-		if strings.HasPrefix(s, "-") {
-			if strings.Contains(s, "x") {
-				export = true
-			}
-			continue
-		}
-		name, _, hasValue := strings.Cut(s, "=")
-		if !isName(name) {
-			continue
-		}
-		if !hasValue {
-			if export {
-				st.export(name)
-			}
-			continue
-		}
-		// Keep the parts after the first `=`.
-		v := value{taint: f.taint}
-		rest := len(name) + 1
-		for _, p := range f.parts {
-			if rest >= len(p.Text) {
-				rest -= len(p.Text)
-				continue
-			}
-			v.parts = append(v.parts, Part{Text: p.Text[rest:], Known: p.Known})
-			rest = 0
-		}
-		st.set(name, v, export)
-	}
-}
-
-func (a *analyzer) read(fr frame, st *state, args []value) {
-	for i := 0; i < len(args); i++ {
-		s, ok := args[i].known()
-		if !ok {
-			continue
-		}
-		if strings.HasPrefix(s, "-") {
-			if strings.ContainsAny(s[len(s)-1:], "adinptu") && i+1 < len(args) && s != "-r" && s != "-s" && s != "-e" {
-				i++
-			}
-			continue
-		}
-		if isName(s) {
-			st.set(s, value{parts: []Part{{Text: "$" + s}}, taint: stdinAsData(fr.stdin)}, false)
-		}
-	}
-}
-
-// eval parses and follows `eval WORDS` when the words are known. It
-// returns false when they are not, and eval is then listed as a command.
-func (a *analyzer) eval(fr frame, st *state, s *syntax.Stmt, args []value) bool {
-	var texts []string
-	for _, f := range args {
-		t, ok := f.known()
-		if !ok {
-			return false
-		}
-		texts = append(texts, t)
-	}
-	inner := Invocation{Shell: "eval", Dialect: a.dialect, Script: strings.Join(texts, " ")}
-	fr.ctx = appendCtx(fr.ctx, Context{Kind: InEval})
-	return a.nestedScript(fr, st, s, inner, false)
-}
-
-// nestedShell recognises `bash -c SCRIPT ...` with a known command line.
-func (a *analyzer) nestedShell(fields []value) (Invocation, bool) {
-	argv := make([]string, len(fields))
-	for i, f := range fields {
-		s, ok := f.known()
-		if !ok {
-			if i == 0 {
-				return Invocation{}, false
-			}
-			s = f.String()
-		}
-		argv[i] = s
-	}
-	inv, ok := Recognize(argv)
-	if !ok {
-		return Invocation{}, false
-	}
-	// The script itself must be known.
-	for i, f := range fields {
-		if argv[i] == inv.Script && i > 0 {
-			if _, ok := f.known(); !ok {
-				return Invocation{}, false
-			}
-			break
-		}
-	}
-	return inv, true
-}
-
-func (a *analyzer) nested(fr frame, st *state, s *syntax.Stmt, inv Invocation, ctx Context) {
-	fr.ctx = appendCtx(fr.ctx, ctx)
-	if !a.nestedScript(fr, st.clone(), s, inv, true) {
-		// It does not parse: the shell is a command we cannot see into.
-		fields := []value{{parts: []Part{{Text: inv.Shell, Known: true}}}, {parts: []Part{{Text: "-c", Known: true}}}, {parts: []Part{{Text: inv.Script, Known: true}}}}
-		a.command(fr, st, s, nil, fields)
-	}
-}
-
-// nestedScript parses and walks a script found inside the script; it
-// returns false when that does not parse. Positions map back to the outer
-// script when the inner one appears in it verbatim (a plain literal).
-// fresh starts a new shell with its own variables (bash -c) rather than
-// the current one (eval).
-func (a *analyzer) nestedScript(fr frame, st *state, s *syntax.Stmt, inv Invocation, fresh bool) bool {
-	if fr.nesting >= maxNesting {
-		a.script.Truncated = true
-		return true
-	}
-	lang := syntax.LangBash
-	if inv.Dialect == POSIX {
-		lang = syntax.LangPOSIX
-	}
-	file, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(inv.Script), "")
-	if err != nil {
-		return false
-	}
-	inner := fr
-	inner.nesting++
-	inner.text = inv.Script
-	inner.anchor = a.pos(fr, s.Pos()).Offset
-	inner.exact = false
-	// Map positions back when the script appears verbatim in the text.
-	if fr.exact {
-		if i := strings.Index(fr.text[min(int(s.Pos().Offset()), len(fr.text)):], inv.Script); i >= 0 && inv.Script != "" {
-			inner.exact = true
-			inner.base = fr.base + int(s.Pos().Offset()) + i
-		}
-	}
-	if fresh {
-		nst := newState()
-		// Exported variables are the new shell's environment.
-		for _, n := range st.exported {
-			if v, ok := st.get(n); ok {
-				nst.vars[n] = v
-				nst.exported = append(nst.exported, n)
-			}
-		}
-		nst.cwd = st.cwd
-		for _, arg := range inv.Args {
-			nst.positional = append(nst.positional, value{parts: []Part{{Text: arg, Known: true}}})
-		}
-		if len(nst.positional) == 0 {
-			nst.positional = []value{{parts: []Part{{Text: inv.Shell, Known: true}}}}
-		}
-		st = nst
-	}
-	saved := a.dialect
-	a.dialect = inv.Dialect
-	a.stmts(inner, st, file.Stmts, false)
-	a.dialect = saved
-	return true
-}
-
-// findExec lists the commands of find's -exec, -execdir, -ok and -okdir
-// actions. They print where find prints, in the order find lists.
-func (a *analyzer) findExec(fr frame, st *state, s *syntax.Stmt, fields []value, findCmd int) {
-	fr.ctx = appendCtx(fr.ctx, Context{Kind: InWrapper, Name: "find"})
-	for i := 1; i < len(fields); i++ {
-		flag, _ := fields[i].known()
-		if flag != "-exec" && flag != "-execdir" && flag != "-ok" && flag != "-okdir" {
-			continue
-		}
-		var inner []value
-		j := i + 1
-		for ; j < len(fields); j++ {
-			t, _ := fields[j].known()
-			if t == ";" || t == "+" {
-				break
-			}
-			if t == "{}" {
-				inner = append(inner, value{parts: []Part{{Text: "{}"}}})
-				continue
-			}
-			inner = append(inner, fields[j])
-		}
-		i = j
-		if len(inner) == 0 {
-			continue
-		}
-		k := a.command(fr, st, s, nil, inner)
-		if k >= 0 {
-			// The order find lists in is the order of the commands' output.
-			for _, src := range a.sources {
-				if src.kind == Order && slices.Contains(a.g.nodes[src.node].edges, a.cmdNodes[findCmd]) {
-					a.g.edge(src.node, a.cmdNodes[k])
-				}
-			}
-		}
-	}
-}
-
-// command lists one command and wires it into the graph. It returns the
-// command's index, or -1 when the bound on commands was reached.
-func (a *analyzer) command(fr frame, st *state, s *syntax.Stmt, env []value, fields []value) int {
-	if !a.budget() {
-		return -1
-	}
-	name, _ := fields[0].known()
-	base := path.Base(name)
-	prog, known := programOf(name)
-	if !known {
-		prog = unknownProgram()
-	}
-	args := make([]string, len(fields)-1)
-	for i, f := range fields[1:] {
-		args[i] = f.String()
-	}
-
-	env = append(st.envWords(), env...)
-	cmd := Command{
-		Text:       oneLine(a.stmtText(fr, s)),
-		Pos:        a.pos(fr, s.Pos()),
-		Context:    slices.Clone(fr.ctx),
-		FromPipe:   fr.piped,
-		TimesFixed: a.timesFixed,
-	}
-	if base == "touch" && setsFixedTime(args) {
-		a.timesFixed = true
-	}
-	for _, f := range fields {
-		cmd.Argv = append(cmd.Argv, f.word())
-	}
-	for _, e := range env {
-		cmd.Env = append(cmd.Env, e.word())
-	}
-	index := len(a.script.Commands)
-	n := a.g.add(commandNode, index)
-	a.g.nodes[n].sorts = prog.sorts
-	a.cmdNodes = append(a.cmdNodes, n)
-
-	// Where its output goes.
-	if fr.out.node >= 0 {
-		a.g.edge(n, fr.out.node)
-		if ws, ok := a.writers[fr.out.node]; ok && !prog.silent {
-			a.writers[fr.out.node] = append(ws, base)
-		}
-	}
-	if prog.writes != nil && prog.writes(args) {
-		cmd.Writes = true
-		a.g.edge(n, sinkID)
-	}
-	// What it reads.
-	if !prog.noStdin {
-		for _, t := range fr.stdin {
-			a.g.edge(t.node, n)
-		}
-	}
-	var text []bool
-	if prog.text != nil {
-		text = prog.text(args)
-	}
-	// A compiler told to map the directory out of what it records
-	// (-ffile-prefix-map=$PWD=.) records no path of the machine's.
-	recordsPaths := prog.recordsPaths && !slices.ContainsFunc(fields[1:], remapsPath)
-	for i, f := range fields[1:] {
-		isText := prog.printsArgs || (text != nil && text[i])
-		a.flowInto(n, f, isText, recordsPaths && !unrecordedOperand(base, args, i))
-	}
-	// A tool we know nothing about may read any variable it is given;
-	// the programs we know read none that matter here.
-	if !known {
-		for _, e := range env {
-			a.flowInto(n, e, true, false)
-		}
-	}
-	// What it asks the machine; the working directory is no secret once
-	// the script changed to an absolute one.
-	if kind, ok := sourceOf(base, args); ok && !(kind == PWD && st.cwd != nil && isKnownPath(st.cwd)) {
-		src := a.newSource(fr, kind, base, s.Pos())
-		a.g.edge(src, n)
-	}
-	// What inline code (python3 -c CODE) asks the machine.
-	if calls := inlineSources(base, args, wordStrings(env)); len(calls) > 0 {
-		for _, c := range calls {
-			src := a.newSource(fr, c.kind, base+": "+c.text, s.Pos())
-			a.g.edge(src, n)
-		}
-	}
-	for i, arg := range args {
-		if kind, ok := fileSource(arg); ok {
-			if _, isKnown := fields[i+1].known(); isKnown {
-				src := a.newSource(fr, kind, arg, s.Pos())
-				a.g.edge(src, n)
-			}
-		}
-	}
-	a.script.Commands = append(a.script.Commands, cmd)
-	return index
-}
-
-func isKnownPath(v *value) bool {
-	s, ok := v.known()
-	return ok && strings.HasPrefix(s, "/")
-}
-
-// flowInto wires a value used as an argument into command n. A path is
-// not the command's data: `cat $tmp/x` prints the file, not its name,
-// unless the command records the paths it is given (tar, find,
-// sha256sum) or prints its arguments (echo).
-func (a *analyzer) flowInto(n int, v value, isText, recordsPaths bool) {
-	if len(v.taint) == 0 {
-		return
-	}
-	if remapsPath(v) {
-		// -ffile-prefix-map=$PWD=. names the path to take out.
-		return
-	}
-	path := !isText && !recordsPaths && isPathWord(v)
-	for _, t := range v.taint {
-		switch t.mode {
-		case asTarget:
-			a.g.edge(n, t.node)
-		case asContent:
-			a.g.edge(t.node, n)
-		case asPath:
-			if isText || recordsPaths || !path && !pathOnly(v) {
-				a.g.edge(t.node, n)
-			}
-		default:
-			if !path {
-				a.g.edge(t.node, n)
-			}
-		}
-	}
-}
-
-// isPathWord says whether a word is used as a path: it has a slash in
-// its known text, or it joins an unknown part to a dot (`x.$$`), or it is
-// nothing but a path from a path-printing source ($tmp, "$PWD").
-func isPathWord(v value) bool {
-	for i, p := range v.parts {
-		if !p.Known {
-			continue
-		}
-		if strings.Contains(p.Text, "/") {
-			return true
-		}
-		if (i > 0 && strings.HasPrefix(p.Text, ".")) || (i+1 < len(v.parts) && strings.HasSuffix(p.Text, ".")) {
-			return true
-		}
-	}
-	return pathOnly(v)
-}
-
-// remapsPath says a word maps a path to another, a path directly followed
-// by `=` (-ffile-prefix-map=$PWD=., --remap-path-prefix=$PWD=): it names
-// the path so that it is left out.
-func remapsPath(v value) bool {
-	for i, p := range v.parts[:max(0, len(v.parts)-1)] {
-		if !p.Known && v.parts[i+1].Known && strings.HasPrefix(v.parts[i+1].Text, "=") && pathOnly(v) {
-			return true
-		}
-	}
-	return false
-}
-
-// pathOnly says every taint of the value is a path.
-func pathOnly(v value) bool {
-	for _, t := range v.taint {
-		if t.mode != asPath {
-			return false
-		}
-	}
-	return len(v.taint) > 0
-}
-
-// unrecordedOperand says an argument of a path-recording program is one
-// it does not record: tar's -C and -f values, the output of -o.
-func unrecordedOperand(base string, args []string, i int) bool {
-	prev := ""
-	if i > 0 {
-		prev = args[i-1]
-	}
-	a := args[i]
-	switch base {
-	case "tar":
-		return prev == "-C" || prev == "--directory" || prev == "-f" || prev == "--file" ||
-			prev == "-T" || prev == "--files-from" || prev == "-X" || prev == "--exclude-from" ||
-			strings.HasPrefix(a, "--directory=") || strings.HasPrefix(a, "--file=") ||
-			(isShortBundle(prev) && strings.HasSuffix(prev, "f")) || (i == 1 && !strings.HasPrefix(prev, "-") && strings.HasSuffix(prev, "f"))
-	case "gcc", "g++", "cc", "c++", "clang", "clang++", "cpp", "as", "ld":
-		return prev == "-o" || strings.HasPrefix(a, "-o") || prev == "-MF" || prev == "-MT"
-	case "jar":
-		return prev == "-C" || prev == "-f" || prev == "--file" || strings.HasPrefix(a, "--file=") ||
-			(isShortBundle(prev) && strings.HasSuffix(prev, "f")) || (i == 1 && !strings.HasPrefix(prev, "-") && strings.HasSuffix(prev, "f"))
-	case "zip":
-		return i == firstOperand(args)
-	case "find":
-		return findStripsStart(args)
-	}
-	return false
-}
-
-func firstOperand(args []string) int {
-	for i, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			return i
-		}
-	}
-	return -1
-}
-
-// findStripsStart says find prints paths without its starting points
-// (-printf with %P or %f only).
-func findStripsStart(args []string) bool {
-	for i, a := range args {
-		if (a == "-printf" || a == "-fprintf") && i+1 < len(args) {
-			f := args[i+1]
-			return !strings.Contains(f, "%p") && !strings.Contains(f, "%h") && !strings.Contains(f, "%H")
-		}
-	}
-	return false
-}
-
-func (a *analyzer) newSource(fr frame, kind Kind, text string, p syntax.Pos) int {
-	n := a.g.add(sourceNode, len(a.sources))
-	a.sources = append(a.sources, source{kind: kind, text: text, pos: a.pos(fr, p), node: n})
-	return n
-}
-
-// stmtText is the statement's text without a here-document's body.
-func (a *analyzer) stmtText(fr frame, s *syntax.Stmt) string {
-	start := int(s.Pos().Offset())
-	end := start
-	if s.Cmd != nil {
-		end = int(s.Cmd.End().Offset())
-	}
-	for _, r := range s.Redirs {
-		if r.Word != nil {
-			end = max(end, int(r.Word.End().Offset()))
-		}
-	}
-	if start < 0 || end > len(fr.text) || start > end {
-		return ""
-	}
-	return fr.text[start:end]
-}
-
-// oneLine joins a command's lines with spaces.
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// finish decides what reaches the sink.
-func (a *analyzer) finish() {
-	toSink := a.g.reaching(sinkID)
-	toUncaptured := a.g.reaching(uncapturedID)
-	for i := range a.script.Commands {
-		n := a.cmdNodes[i]
-		switch {
-		case toSink[n]:
-			a.script.Commands[i].Output = Sink
-		case toUncaptured[n]:
-			a.script.Commands[i].Output = Uncaptured
-		default:
-			a.script.Commands[i].Output = Discarded
-		}
-	}
-	type key struct {
-		kind Kind
-		off  int
-		text string
-	}
-	seen := map[key]bool{}
-	for _, src := range a.sources {
-		order := src.kind == Order
-		if !toSink[src.node] || (order && !a.g.reachesSinkUnsorted(src.node)) {
-			continue
-		}
-		k := key{src.kind, src.pos.Offset, src.text}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		a.script.Sources = append(a.script.Sources, Source{
-			Kind:    src.kind,
-			Text:    src.text,
-			Pos:     src.pos,
-			Command: a.g.firstCommand(src.node, toSink, order),
-		})
-	}
-	slices.SortStableFunc(a.script.Sources, func(x, y Source) int { return x.Pos.Offset - y.Pos.Offset })
-}
-
-// wordStrings is the text of each value.
-func wordStrings(vs []value) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = v.String()
-	}
-	return out
-}
-
-// setsFixedTime says touch is given a date to set rather than now: -d,
-// --date or -t (-r copies another file's time, which may be any).
-func setsFixedTime(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if strings.HasPrefix(a, "--date") || strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "-t") ||
-			isShortBundle(a) && strings.ContainsAny(a[1:], "dt") {
-			return true
-		}
-	}
-	return false
 }

@@ -2,26 +2,36 @@ package shell
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/ahab-go/ahab/internal/aquery"
 )
 
 // BenchmarkAnalyzeWorkspace analyses every script of the host tools
 // workspace (148 genrule and run_shell commands, 60 to 500 bytes each):
 // the size of script real builds have.
 func BenchmarkAnalyzeWorkspace(b *testing.B) {
+	f, err := os.Open("../../testdata/hosttools/aquery.pb")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
 	var invs []Invocation
-	for _, c := range hostCases(&testing.T{}, hosttoolsDir) {
-		inv, ok := Recognize(c.argv)
-		if !ok {
-			b.Fatalf("%s: not a shell", c.name)
+	_, err = aquery.Decode(f, "aquery.pb", aquery.Options{}, func(a *aquery.Action) error {
+		if inv, ok := Recognize(a.Arguments); ok {
+			invs = append(invs, inv)
 		}
-		invs = append(invs, inv)
+		return nil
+	})
+	if err != nil || len(invs) == 0 {
+		b.Fatalf("no scripts: %v", err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, inv := range invs {
-			if _, err := Analyze(inv); err != nil {
+			if _, err := Analyze(inv, Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -44,7 +54,7 @@ func BenchmarkAnalyzeLong(b *testing.B) {
 			b.ReportAllocs()
 			inv := Invocation{Shell: "/bin/bash", Script: script}
 			for b.Loop() {
-				if _, err := Analyze(inv); err != nil {
+				if _, err := Analyze(inv, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -45,7 +45,7 @@ func TestConformanceDumps(t *testing.T) {
 				continue
 			}
 			shells++
-			s, err := Analyze(inv)
+			s, err := Analyze(inv, Options{})
 			if err != nil {
 				t.Errorf("%s %s: %v", filepath.Base(dump), target, err)
 				continue

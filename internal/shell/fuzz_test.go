@@ -26,7 +26,7 @@ func FuzzAnalyze(f *testing.F) {
 			return // keep each run fast; size bounds are tested in TestHostileScripts
 		}
 		Recognize(append([]string{"/bin/bash"}, strings.Fields(script)...))
-		s, err := Analyze(Invocation{Shell: "bash", Script: script, Args: []string{"zero", arg}})
+		s, err := Analyze(Invocation{Shell: "bash", Script: script, Args: []string{"zero", arg}}, Options{})
 		if err != nil {
 			if _, ok := err.(*ParseError); !ok {
 				t.Fatalf("error %T %v, want a *ParseError", err, err)

@@ -1,19 +1,27 @@
-// Package shell sees inside the shell scripts actions run (`bash -c
-// SCRIPT`, genrules and ctx.actions.run_shell): it parses a script, resolves
-// the words of every command it runs, and follows what each command prints
-// and each source of variation ($RANDOM, `date`, /dev/urandom...) to see
-// whether it reaches a file the action writes.
+// Package shell is an interpreter of the shell scripts actions run (`bash
+// -c SCRIPT` of genrules and ctx.actions.run_shell, a tool's script): it
+// parses a script, keeps its state (variables, the working directory,
+// functions, what it established about files), follows its control flow,
+// resolves the words of every command, and asks the spec library what each
+// command does: what its arguments, standard input and output are to it,
+// and what value of the machine or the moment it writes (package effect).
+// It then follows each such value through pipes, variables, substitutions
+// and files to see whether it reaches a file the action declares.
 //
-// The model is deliberately simple and says what it cannot know: a word
-// with a part that depends on the run (a command substitution, an unset
-// variable) keeps that part marked unknown, and a value reaches a file only
-// along the paths spelled out in flow.go. The script's own standard output
-// is not a file: Bazel does not keep it.
+// Nothing about a particular program is written here: what `date`, `tar`
+// or a workspace tool does is data (internal/spec/library). The model says
+// what it cannot know: a word with a part that depends on the run keeps
+// that part unknown, a file whose name cannot be known may be an output,
+// and what could not be followed is listed in Script.Unread. The script's
+// own standard output is not a file: Bazel does not keep it.
 package shell
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ahab-go/ahab/internal/effect"
+	"github.com/ahab-go/ahab/internal/spec"
 )
 
 // Dialect is the language a shell speaks.
@@ -52,9 +60,17 @@ type Script struct {
 	// Sources are the sources of variation whose value reaches a file,
 	// in the order they appear, each once.
 	Sources []Source
+	// Printed are the sources of variation whose value reaches the
+	// script's own standard output, which Bazel throws away but a program
+	// running the script may keep (subprocess.check_output).
+	Printed []Source
 	// Truncated says the script was too big or too deeply nested to follow
 	// to the end: the model covers a prefix of it.
 	Truncated bool
+	// Unread says what the analysis could not follow, and why: an eval of
+	// a computed string, a tool whose file could not be read, code in a
+	// language nobody reads.
+	Unread []string
 }
 
 // Pos is a place in Invocation.Script: a byte offset and a 1-based line and
@@ -83,20 +99,22 @@ type Command struct {
 	Pos Pos
 	// Output says whether what the command produces reaches a file.
 	Output Output
-	// Writes says the command writes content of its own making to files
-	// named by its arguments (tar -f, gcc -o, gzip FILE, sed -i, a tool
-	// we know nothing about) rather than, or as well as, printing. cp,
-	// mv, mkdir and touch make files but not content, and do not count.
-	Writes bool
 	// Context lists the constructs the command sits in, outermost first.
 	Context []Context
 	// FromPipe says the command reads a pipe from another command: what
 	// it reads has no name and no time (gzip records neither).
 	FromPipe bool
-	// TimesFixed says an earlier command of the script set files' times to
-	// a given date (touch -d, touch -t), as scripts do before an archiver
-	// that records them.
-	TimesFixed bool
+	// Facts are what the script established before the command (fixed:mtime
+	// after touch -d, fixed:mode after chmod): conditions of specs see them.
+	Facts []string
+	// Effects are the effects of the command's spec that apply to it and
+	// that nothing neutralised; Neutralised those a fact neutralised.
+	Effects     []spec.Effect
+	Neutralised []spec.Neutralised
+	// Read is the file of the program's code when it was read and judged
+	// (a tool's script); Unreadable says why it could not be, when the
+	// program is in the workspace and has no spec.
+	Read, Unreadable string
 }
 
 // Program is the program word, Argv[0].
@@ -107,22 +125,14 @@ func (c *Command) Program() Word {
 	return c.Argv[0]
 }
 
-// SpecArgs is what a reproducibility spec sees of the command: the
-// assignments the script gives it (NAME=value, as `env` would show them),
-// `stdin=pipe` when it reads a pipe, `touch=fixed` when the script set
-// files' times before it (TimesFixed), then its arguments. Putting these
-// first lets a spec ask for `SOURCE_DATE_EPOCH=*` or accept `stdin=pipe`
-// the way it asks for a flag.
+// SpecArgs is what a reproducibility spec of Ahab 0.2's format sees of the
+// command: the assignments the script gives it (NAME=value, as `env` would
+// show them), then its arguments, so that a spec can ask for
+// `SOURCE_DATE_EPOCH=*` the way it asks for a flag.
 func (c *Command) SpecArgs() []string {
-	args := make([]string, 0, len(c.Env)+2+len(c.Argv))
+	args := make([]string, 0, len(c.Env)+len(c.Argv))
 	for _, w := range c.Env {
 		args = append(args, w.String())
-	}
-	if c.FromPipe {
-		args = append(args, "stdin=pipe")
-	}
-	if c.TimesFixed {
-		args = append(args, "touch=fixed")
 	}
 	for _, w := range c.Argv[min(1, len(c.Argv)):] {
 		args = append(args, w.String())
@@ -237,54 +247,17 @@ func (w Word) Value() (string, bool) {
 	return w.String(), true
 }
 
-// Kind is a kind of source of variation: a value that changes from run to
-// run or from machine to machine.
-type Kind uint8
-
-// The kinds, named by String. The names are stable: reports and exceptions
-// use them.
-const (
-	Random      Kind = iota // $RANDOM, $SRANDOM, uuidgen, shuf
-	PID                     // $$, $BASHPID, $PPID, $!
-	PWD                     // $PWD, pwd, realpath: the execution root's path
-	Clock                   // date, $EPOCHSECONDS, $SECONDS...
-	URandom                 // reads of /dev/urandom, /dev/random, /proc/sys/kernel/random/*
-	Hostname                // hostname, uname -n, $HOSTNAME, /etc/hostname
-	User                    // whoami, id, $UID, $EUID
-	TempName                // mktemp's name, $TMPDIR
-	Uname                   // uname -a, -r, -v: the kernel
-	CPUs                    // nproc, /proc/cpuinfo
-	Order                   // find, ls -U: the order a directory lists in
-	FileMeta                // ls -l, stat, date -r: file times, owners and modes
-	Environment             // env, printenv, set: every variable, $PWD among them
-)
-
-var kindNames = [...]string{
-	"random", "pid", "pwd", "clock", "urandom", "hostname", "user", "tempname",
-	"uname", "cpus", "order", "filemeta", "environment",
-}
-
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "unknown"
-}
-
-// Kinds lists every kind in order.
-func Kinds() []Kind {
-	kinds := make([]Kind, len(kindNames))
-	for i := range kinds {
-		kinds[i] = Kind(i)
-	}
-	return kinds
-}
-
-// Source is a source of variation that reaches a file.
+// Source is a value that varies and reaches an output: where it is
+// written, as written, and why it varies.
 type Source struct {
-	Kind Kind
-	Text string // as written: "$RANDOM", "date", "/dev/urandom"
-	Pos  Pos
+	Value effect.Value
+	Text  string // as written: "$RANDOM", "date", "/dev/urandom", "time.time()"
+	// Because says why it varies, in the library's words.
+	Because string
+	Pos     Pos // where in the script the command or word that brings it in is
+	// Site is where it is written, when in a file of its own: the tool's
+	// script or source a command of the script runs.
+	Site effect.Site
 	// Command is the index in Script.Commands of the first command the
 	// value enters on its way to a file.
 	Command int
@@ -294,8 +267,14 @@ type Source struct {
 type ParseError struct {
 	Pos     Pos
 	Message string // what the parser said
+	// TooDeep says the script nests past what is analysed, which the
+	// shell itself would run.
+	TooDeep bool
 }
 
 func (e *ParseError) Error() string {
+	if e.TooDeep {
+		return fmt.Sprintf("script too deeply nested to analyse at line %d column %d: %s", e.Pos.Line, e.Pos.Column, e.Message)
+	}
 	return fmt.Sprintf("script does not parse at line %d column %d: %s", e.Pos.Line, e.Pos.Column, e.Message)
 }

@@ -1,12 +1,14 @@
 package shell
 
 import (
-	"path"
 	"slices"
 	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ahab-go/ahab/internal/effect"
+	"github.com/ahab-go/ahab/internal/spec"
 )
 
 // fields expands words into the fields a command sees: "$@" becomes one
@@ -78,9 +80,13 @@ func (b *fieldBuilder) addSplit(v value) {
 // expand expands one word into fields.
 func (a *analyzer) expand(fr frame, st *state, w *syntax.Word) []value {
 	var b fieldBuilder
-	for _, part := range w.Parts {
+	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
+			if i == 0 && strings.HasPrefix(p.Value, "~") {
+				b.addSplit(a.tilde(fr, st, p))
+				continue
+			}
 			b.add(Part{Text: unescape(p.Value), Known: true}, nil, false)
 		case *syntax.SglQuoted:
 			b.add(Part{Text: sglValue(p), Known: true}, nil, true)
@@ -225,25 +231,27 @@ func (a *analyzer) nodeText(fr frame, n syntax.Node) string {
 func (a *analyzer) cmdSubst(fr frame, st *state, cs *syntax.CmdSubst) value {
 	p := a.g.add(pipeNode, -1)
 	if a.writers == nil {
-		a.writers = map[int][]string{}
+		a.writers = map[int][]writer{}
 	}
-	a.writers[p] = []string{}
+	a.writers[p] = []writer{}
 	inner := fr
 	inner.out = dest{node: p}
 	inner.ctx = appendCtx(fr.ctx, Context{Kind: InSubstitution})
 	a.stmts(inner, st.clone(), cs.Stmts, false)
-	mode := asPath
+	// A substitution of nothing but paths (mktemp, pwd) is a path; of
+	// nothing but temporary names, one under which no output lies.
 	writers := a.writers[p]
-	if len(writers) == 0 {
-		mode = asData
-	}
-	for _, w := range writers {
-		if !pathProducers[w] {
-			mode = asData
-		}
-	}
 	delete(a.writers, p)
-	return value{parts: []Part{{Text: a.nodeText(fr, cs)}}, taint: []taint{{node: p, mode: mode}}}
+	// One command whose output the library computes: a known word.
+	if len(writers) == 1 && writers[0].text != nil {
+		return value{parts: []Part{{Text: strings.TrimRight(*writers[0].text, "\n"), Known: true}}}
+	}
+	t := taint{node: p, mode: asData}
+	if len(writers) > 0 && !slices.ContainsFunc(writers, func(w writer) bool { return !w.path }) {
+		t.mode = asPath
+		t.temp = !slices.ContainsFunc(writers, func(w writer) bool { return !w.temp })
+	}
+	return value{parts: []Part{{Text: a.nodeText(fr, cs)}}, taint: []taint{t}}
 }
 
 func (a *analyzer) procSubst(fr frame, st *state, ps *syntax.ProcSubst) value {
@@ -282,44 +290,7 @@ func (a *analyzer) paramExp(fr frame, st *state, pe *syntax.ParamExp) value {
 	case pe.Excl || pe.Names != 0:
 		return value{parts: []Part{{Text: text}}}
 	case pe.Exp != nil:
-		var word value
-		if pe.Exp.Word != nil {
-			word = a.value(fr, st, pe.Exp.Word, true)
-		}
-		set, setKnown := a.isSet(st, pe.Param.Value)
-		if !setKnown {
-			unknown.taint = append(unknown.taint, word.taint...)
-			return unknown
-		}
-		s, known := v.known()
-		switch pe.Exp.Op {
-		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-			empty := !set || (known && s == "" && (pe.Exp.Op == syntax.DefaultUnsetOrNull || pe.Exp.Op == syntax.AssignUnsetOrNull))
-			switch {
-			case empty:
-				if pe.Exp.Op == syntax.AssignUnset || pe.Exp.Op == syntax.AssignUnsetOrNull {
-					st.set(pe.Param.Value, word, false)
-				}
-				return word
-			case set && known && s != "":
-				return v
-			}
-			unknown.taint = append(unknown.taint, word.taint...)
-			return unknown
-		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
-			if !set {
-				return value{parts: []Part{{Known: true}}}
-			}
-			if known && (s != "" || pe.Exp.Op == syntax.AlternateUnset) {
-				return word
-			}
-			unknown.taint = append(unknown.taint, word.taint...)
-			return unknown
-		case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
-			return v
-		}
-		unknown.taint = append(unknown.taint, word.taint...)
-		return unknown
+		return a.paramDefault(fr, st, pe, v, unknown)
 	case pe.Repl != nil:
 		if pe.Repl.Orig != nil {
 			unknown.taint = append(unknown.taint, a.value(fr, st, pe.Repl.Orig, true).taint...)
@@ -336,6 +307,45 @@ func (a *analyzer) paramExp(fr frame, st *state, pe *syntax.ParamExp) value {
 		if pe.Slice.Length != nil {
 			unknown.taint = append(unknown.taint, a.arithm(fr, st, pe.Slice.Length)...)
 		}
+	}
+	return unknown
+}
+
+// paramDefault is ${x:-word} and its kin: the word when the parameter is
+// unset (or null), the parameter otherwise, and unknown when the script
+// cannot say which.
+func (a *analyzer) paramDefault(fr frame, st *state, pe *syntax.ParamExp, v, unknown value) value {
+	var word value
+	if pe.Exp.Word != nil {
+		word = a.value(fr, st, pe.Exp.Word, true)
+	}
+	unknown.taint = append(unknown.taint, word.taint...)
+	set, setKnown := a.isSet(st, pe.Param.Value)
+	if !setKnown {
+		return unknown
+	}
+	s, known := v.known()
+	switch pe.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		orNull := pe.Exp.Op == syntax.DefaultUnsetOrNull || pe.Exp.Op == syntax.AssignUnsetOrNull
+		switch {
+		case !set || known && s == "" && orNull:
+			if pe.Exp.Op == syntax.AssignUnset || pe.Exp.Op == syntax.AssignUnsetOrNull {
+				st.set(pe.Param.Value, word, false)
+			}
+			return word
+		case known && s != "":
+			return v
+		}
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		if !set {
+			return value{parts: []Part{{Known: true}}}
+		}
+		if known && (s != "" || pe.Exp.Op == syntax.AlternateUnset) {
+			return word
+		}
+	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		return v
 	}
 	return unknown
 }
@@ -365,20 +375,6 @@ func (a *analyzer) isSet(st *state, name string) (set, known bool) {
 	return false, false
 }
 
-// bashOnly are the variables bash sets that a POSIX shell does not.
-var bashOnly = map[string]Kind{
-	"RANDOM":        Random,
-	"SRANDOM":       Random,
-	"BASHPID":       PID,
-	"SECONDS":       Clock,
-	"EPOCHSECONDS":  Clock,
-	"EPOCHREALTIME": Clock,
-	"HOSTNAME":      Hostname,
-	"UID":           User,
-	"EUID":          User,
-	"GROUPS":        User,
-}
-
 // param is the value of a parameter by name.
 func (a *analyzer) param(fr frame, st *state, name string, pos syntax.Pos) value {
 	unknown := value{parts: []Part{{Text: "$" + name}}}
@@ -392,21 +388,7 @@ func (a *analyzer) param(fr frame, st *state, name string, pos syntax.Pos) value
 	case "#":
 		return value{parts: []Part{{Text: strconv.Itoa(max(0, len(st.positional)-1)), Known: true}}}
 	case "@", "*":
-		var v value
-		for i, p := range st.positional[min(1, len(st.positional)):] {
-			if i > 0 {
-				v.parts = append(v.parts, Part{Text: " ", Known: true})
-			}
-			v.parts = append(v.parts, p.parts...)
-			v.taint = append(v.taint, p.taint...)
-		}
-		if v.parts == nil {
-			v.parts = []Part{{Known: true}}
-		}
-		return v
-	case "$", "!":
-		unknown.taint = []taint{{node: a.newSource(fr, PID, "$"+name, pos), mode: asData}}
-		return unknown
+		return a.allPositional(st)
 	case "?", "-", "_", "LINENO":
 		return unknown
 	}
@@ -416,34 +398,78 @@ func (a *analyzer) param(fr frame, st *state, name string, pos syntax.Pos) value
 		}
 		return v.val
 	}
-	if kind, ok := bashOnly[name]; ok && a.dialect == Bash {
-		unknown.taint = []taint{{node: a.newSource(fr, kind, "$"+name, pos), mode: asData}}
-		return unknown
-	}
 	switch name {
-	case "PPID":
-		unknown.taint = []taint{{node: a.newSource(fr, PID, "$"+name, pos), mode: asData}}
 	case "PWD":
-		if st.cwd != nil {
-			if isKnownPath(st.cwd) {
-				return *st.cwd
-			}
-			if len(st.cwd.taint) > 0 {
-				return *st.cwd
-			}
+		if st.cwd != nil && (isKnownPath(st.cwd) || len(st.cwd.taint) > 0) {
+			return *st.cwd
 		}
-		unknown.taint = []taint{{node: a.newSource(fr, PWD, "$"+name, pos), mode: asPath}}
 	case "OLDPWD":
 		if st.oldcwd != nil {
 			return *st.oldcwd
 		}
-		if st.cwd != nil {
-			unknown.taint = []taint{{node: a.newSource(fr, PWD, "$"+name, pos), mode: asPath}}
+		if st.cwd == nil {
+			return unknown
 		}
-	case "TMPDIR":
-		unknown.taint = []taint{{node: a.newSource(fr, TempName, "$"+name, pos), mode: asPath}}
+	}
+	// What the shell itself sets ($RANDOM, $$, $PWD), as the library says.
+	if f, ok := a.variable(name); ok && len(f.Effects) > 0 {
+		e := f.Effects[0]
+		t := taint{node: a.newSource(fr, e.Value, "$"+name, e.Because, pos), mode: asData}
+		if f.Returns == "path" {
+			t.mode, t.temp = asPath, e.Value == effect.TempName
+		}
+		unknown.taint = []taint{t}
 	}
 	return unknown
+}
+
+// tilde expands a word's leading ~ (~/x, ~user): HOME when the script or
+// the action sets it, else the home directory of the account running the
+// build, which the library says varies.
+func (a *analyzer) tilde(fr frame, st *state, p *syntax.Lit) value {
+	prefix, rest, _ := strings.Cut(p.Value, "/")
+	if rest != "" || strings.Contains(p.Value, "/") {
+		rest = "/" + rest
+	}
+	if prefix == "~" {
+		if home, ok := st.get("HOME"); ok && !home.unset {
+			v := home.val
+			v.parts = append(slices.Clone(v.parts), Part{Text: unescape(rest), Known: true})
+			return v
+		}
+	}
+	v := value{parts: []Part{{Text: prefix}, {Text: unescape(rest), Known: true}}}
+	if f, ok := a.lib.Function("sh", "~"); ok && len(f.Effects) > 0 {
+		e := f.Effects[0]
+		v.taint = []taint{{node: a.newSource(fr, e.Value, prefix, e.Because, p.Pos()), mode: asPath}}
+	}
+	return v
+}
+
+// variable finds a variable the shell sets among the library's functions
+// of its dialect: bash's own, then POSIX sh's.
+func (a *analyzer) variable(name string) (spec.Function, bool) {
+	if a.dialect == Bash {
+		if f, ok := a.lib.Function("bash", "$"+name); ok {
+			return f, true
+		}
+	}
+	return a.lib.Function("sh", "$"+name)
+}
+
+func (a *analyzer) allPositional(st *state) value {
+	var v value
+	for i, p := range st.positional[min(1, len(st.positional)):] {
+		if i > 0 {
+			v.parts = append(v.parts, Part{Text: " ", Known: true})
+		}
+		v.parts = append(v.parts, p.parts...)
+		v.taint = append(v.taint, p.taint...)
+	}
+	if v.parts == nil {
+		v.parts = []Part{{Known: true}}
+	}
+	return v
 }
 
 // unescape removes the backslashes of an unquoted literal.
@@ -490,89 +516,4 @@ func sglValue(q *syntax.SglQuoted) string {
 	}
 	r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\'`, `'`, `\"`, `"`, `\e`, "\x1b", `\r`, "\r")
 	return r.Replace(q.Value)
-}
-
-// unwrap sees through a command that runs another: env, exec, command,
-// nice, nohup, timeout, time, stdbuf, setsid, ionice, fakeroot and xargs.
-// It returns the command run, the wrapper's name and the assignments env
-// makes.
-func unwrap(fields []value) (inner []value, wrapper string, env []value, ok bool) {
-	name, _ := fields[0].known()
-	base := path.Base(name)
-	args := fields[1:]
-	str := func(i int) string { s, _ := args[i].known(); return s }
-	// valued are the options taking the next argument; any other argument
-	// starting with - is a flag.
-	var valued []string
-	// count is how many plain arguments come before the command (timeout's
-	// duration).
-	count := 0
-	switch base {
-	case "env":
-		valued = []string{"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}
-	case "exec":
-		valued = []string{"-a"}
-	case "command":
-		for i := range args {
-			if s := str(i); s == "-v" || s == "-V" {
-				return nil, "", nil, false
-			}
-		}
-	case "builtin", "nohup":
-	case "nice":
-		valued = []string{"-n", "--adjustment"}
-	case "timeout":
-		valued = []string{"-s", "--signal", "-k", "--kill-after"}
-		count = 1
-	case "time":
-		valued = []string{"-f", "--format", "-o", "--output"}
-	case "stdbuf":
-		valued = []string{"-i", "-o", "-e", "--input", "--output", "--error"}
-	case "setsid":
-	case "ionice":
-		valued = []string{"-c", "--class", "-n", "--classdata", "-p", "--pid"}
-	case "fakeroot":
-		valued = []string{"-l", "--lib", "-s", "-i", "-b", "--faked"}
-	case "xargs":
-		valued = []string{"-d", "--delimiter", "-I", "-L", "-n", "--max-args", "-P", "--max-procs",
-			"-s", "--max-chars", "-a", "--arg-file", "-E"}
-	default:
-		return nil, "", nil, false
-	}
-	i := 0
-	for ; i < len(args); i++ {
-		s, known := args[i].known()
-		if !known {
-			break
-		}
-		if s == "--" {
-			i++
-			break
-		}
-		if strings.HasPrefix(s, "-") && len(s) > 1 {
-			if contains(valued, s) {
-				i++
-			}
-			continue
-		}
-		if base == "env" {
-			if n, _, hasEq := strings.Cut(s, "="); hasEq && isName(n) {
-				env = append(env, args[i])
-				continue
-			}
-		}
-		if count > 0 {
-			count--
-			continue
-		}
-		break
-	}
-	inner = args[min(i, len(args)):]
-	if len(inner) == 0 {
-		if base == "xargs" {
-			return []value{{parts: []Part{{Text: "echo", Known: true}}}}, base, env, true
-		}
-		return nil, "", nil, false
-	}
-	return inner, base, env, true
 }

@@ -15,13 +15,16 @@ import (
 //   - library/host/*.json judges the machine's own tools by name (tar,
 //     gzip, date, gcc…), every verdict confirmed by two real builds
 //     (testdata/hosttools);
+//   - library/lang/*.json says what the functions and builtins of each
+//     language a build runs give (Python's time.time, bash's $RANDOM,
+//     Perl's keys…), for the readers of those languages;
 //   - library/fixes/*.json corrects what Ahab 0.2's library misses, such as
 //     the same toolchains under bzlmod's repository names.
 //
 // The last two belong to Ahab's own judgement only: --compat 0.2 must
 // judge exactly as the original did.
 //
-//go:embed library/*.json library/host/*.json library/fixes/*.json
+//go:embed library/*.json library/host/*.json library/fixes/*.json library/lang/*.json
 var builtinFS embed.FS
 
 // builtinOrder is the order the files of library/ are added in (§6). It
@@ -29,8 +32,8 @@ var builtinFS embed.FS
 var builtinOrder = []string{"rust", "cc", "container", "go", "java", "js", "kotlin", "pkg", "python", "general"}
 
 type builtinFile struct {
-	name    string
-	entries []Entry
+	name string
+	file *File
 }
 
 // builtinFiles lists the files mode m loads, in order.
@@ -52,7 +55,7 @@ func builtinFiles(m mode.Mode) ([]string, error) {
 	if m == mode.Ahab02 {
 		return names, nil
 	}
-	for _, dir := range []string{"library/host/*.json", "library/fixes/*.json"} {
+	for _, dir := range []string{"library/host/*.json", "library/lang/*.json", "library/fixes/*.json"} {
 		more, err := fs.Glob(builtinFS, dir)
 		if err != nil {
 			return nil, err
@@ -79,11 +82,11 @@ func parseBuiltinFiles(m mode.Mode) ([]builtinFile, error) {
 		if err != nil {
 			return nil, fmt.Errorf("built-in library: %w", err)
 		}
-		entries, err := ParseFile(name, data, m)
+		file, err := Parse(name, data, m)
 		if err != nil {
 			return nil, fmt.Errorf("built-in library: %w", err)
 		}
-		files = append(files, builtinFile{name: name, entries: entries})
+		files = append(files, builtinFile{name: name, file: file})
 	}
 	return files, nil
 }
@@ -98,7 +101,7 @@ func LoadBuiltin(m mode.Mode) (*Library, error) {
 	}
 	l := NewLibraryFor(m)
 	for _, f := range files {
-		l.Add(f.name, f.entries...)
+		l.AddFile(f.name, f.file)
 	}
 	return l, nil
 }

@@ -20,34 +20,71 @@ var (
 		// Our extension: the name of a recogniser implemented in Go
 		// (RecognizerNames), applied before recognize.
 		"recognize_with",
+		// Our extension: what the program does (Behaviour, docs/specs.md).
+		"options", "bundle_first", "operands", "stdin", "stdout", "effects", "sets", "removes", "cases", "computes", "writes_elsewhere",
 	}
+	topFields    = []string{"programs", "files", "functions"}
+	effectFields = []string{"value", "because", "when", "unless"}
+	// The fields of a file's and a function's entry.
+	fileFields         = []string{"effects"}
+	functionFields     = []string{"effects", "returns", "runs", "removes", "sets", "opens", "writes"}
+	factFields         = []string{"fact", "when"}
+	caseFields         = []string{"when", "operands", "stdin", "stdout", "roles"}
+	conditionFields    = []string{"family", "off", "all"}
 	clauseFields       = []string{"because", "any_of", "when"}
 	guardFields        = []string{"family", "off"}
 	transitionVariants = []string{"after_separator", "first_argument"}
 )
 
-// ParseFile reads a spec file (§5.4):
+// File is what a spec file holds: the programs of §5.4 and, in our
+// extension, the files of the machine whose content varies and the
+// functions of each language that make a value vary (docs/specs.md).
+type File struct {
+	Programs  []Entry
+	Files     []FileEntry
+	Functions []Function
+}
+
+// ParseFile reads a spec file (§5.4) and returns its programs; see Parse.
+func ParseFile(name string, data []byte, m mode.Mode) ([]Entry, error) {
+	f, err := Parse(name, data, m)
+	if err != nil {
+		return nil, err
+	}
+	return f.Programs, nil
+}
+
+// Parse reads a spec file (§5.4):
 //
 //	{"programs": {"<program name>": <entry>, ...}}
 //
 // where an entry is exactly one of {"spec": {...}}, {"same_as": "<name>"}
-// or {"wraps": {"after_separator": "<sep>"} | "first_argument"}. The file
-// is read strictly (package jsonfile): unknown fields anywhere, a program
-// given twice and invalid UTF-8 are errors, where the original ignored
-// other top-level keys and kept a repeated key's last value. Entries come
-// back in byte-sorted key order, the order the library applies them in.
-// name is the file's path; errors are *jsonfile.Error. Names and globs
-// are read as mode m reads them.
-func ParseFile(name string, data []byte, m mode.Mode) ([]Entry, error) {
+// or {"wraps": {"after_separator": "<sep>"} | "first_argument"}; and, our
+// extension, "files" and "functions" beside "programs". The file is read
+// strictly (package jsonfile): unknown fields anywhere, a program given
+// twice and invalid UTF-8 are errors, where the original ignored other
+// top-level keys and kept a repeated key's last value. Entries come back
+// in byte-sorted key order, the order the library applies them in. name is
+// the file's path; errors are *jsonfile.Error. Names and globs are read as
+// mode m reads them.
+func Parse(name string, data []byte, m mode.Mode) (*File, error) {
 	d := jsonfile.NewBytesDecoder(name, data)
 	r := reader{d: d, mode: m}
 	var raw map[string]rawEntry
-	err := d.Fields("an object with a `programs` field", []string{"programs"}, func(string) error {
+	file := &File{}
+	err := d.Fields("an object with a `programs` field", topFields, func(field string) error {
 		var err error
-		raw, err = r.programs()
+		switch field {
+		case "programs":
+			raw, err = r.programs()
+		case "files":
+			file.Files, err = r.files(name)
+		case "functions":
+			file.Functions, err = r.functions(name)
+		}
 		return err
 	})
-	if err == nil && raw == nil {
+	if err == nil && raw == nil && file.Files == nil && file.Functions == nil {
 		err = d.Errorf("missing field `programs`")
 	}
 	if err == nil {
@@ -81,7 +118,8 @@ func ParseFile(name string, data []byte, m mode.Mode) ([]Entry, error) {
 		}
 		entries = append(entries, e)
 	}
-	return entries, nil
+	file.Programs = entries
+	return file, nil
 }
 
 // reader reads the parts of a spec file for one mode.
@@ -145,7 +183,11 @@ func (r reader) spec() (*Spec, error) {
 	d := r.d
 	def := Definition{Mode: r.mode}
 	seen := false
+	var b behaviourReader
 	err := d.Fields("a spec object", specFields, func(field string) error {
+		if slices.Index(specFields, field) >= slices.Index(specFields, "options") {
+			return b.field(r, field)
+		}
 		var err error
 		switch field {
 		case "reproducibility":
@@ -177,7 +219,15 @@ func (r reader) spec() (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !seen {
+	if b.seen {
+		if def.Behaviour, err = b.finish(r); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case !seen && b.seen && r.mode == mode.Ahab02:
+		return nil, d.Errorf("missing field `reproducibility` (a spec that only describes what the program does is read by Ahab's own judgement, not by --compat 0.2)")
+	case !seen && !b.seen:
 		return nil, d.Errorf("missing field `reproducibility`")
 	}
 	s, err := New(def)

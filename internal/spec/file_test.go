@@ -152,7 +152,7 @@ func TestParseFileAccepts(t *testing.T) {
 
 func TestParseFileRejects(t *testing.T) {
 	expectedSpecFields := "expected one of `reproducibility`, `required_flags`, `breaking_flags`, `requirements`, " +
-		"`prohibitions`, `takes_value`, `declared_paths`, `recognize`, `recognize_with`"
+		"`prohibitions`, `takes_value`, `declared_paths`, `recognize`, `recognize_with`, `options`, `bundle_first`, `operands`, `stdin`, `stdout`, `effects`, `sets`, `removes`, `cases`, `computes`, `writes_elsewhere`"
 	cases := []struct {
 		name  string
 		file  string
@@ -164,7 +164,7 @@ func TestParseFileRejects(t *testing.T) {
 		// Other top-level fields, ignored by Ahab 0.2, are refused: a
 		// misspelt "programs" would otherwise load an empty library.
 		{"an_unknown_top_level_field", `{"violations": [], "programs": {}}`,
-			"s.json: unknown field `violations`, expected `programs` at line 1 column 13", ""},
+			"s.json: unknown field `violations`, expected one of `programs`, `files`, `functions` at line 1 column 13", ""},
 		// A program given twice, whose first entry Ahab 0.2 dropped
 		// silently, is refused.
 		{"a_program_given_twice", `{"programs": {"//a": {"same_as": "//b"}, "//a": {"same_as": "//c"}}}`,

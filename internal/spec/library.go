@@ -102,6 +102,8 @@ type Library struct {
 	// memo remembers ResolveArgv's answers by argv[0]; Add clears it.
 	memo    sync.Map // string → Resolution without Args
 	memoLen atomic.Int32
+
+	tables tables
 }
 
 // NewLibrary returns an empty library of Ahab's own judgement.
@@ -286,10 +288,11 @@ func (l *Library) LoadFile(path string) error {
 	if err != nil {
 		return fileerr.Read("specs", path, err)
 	}
-	entries, err := ParseFile(path, data, l.mode)
+	file, err := Parse(path, data, l.mode)
 	if err != nil {
 		return err
 	}
+	entries := file.Programs
 	// The file's same_as targets are judged against the library as it
 	// will be, so a file may point into itself or at anything before it.
 	trial := &Library{mode: l.mode, exact: maps.Clone(l.exact), patterns: slices.Clone(l.patterns)}
@@ -300,7 +303,14 @@ func (l *Library) LoadFile(path string) error {
 		}
 	}
 	l.Add(path, entries...)
+	l.tables.add(file)
 	return nil
+}
+
+// AddFile adds everything a parsed spec file holds.
+func (l *Library) AddFile(origin string, f *File) {
+	l.Add(origin, f.Programs...)
+	l.tables.add(f)
 }
 
 // CheckSameAs follows a same_as entry's chain to the entry that finally

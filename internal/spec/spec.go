@@ -7,6 +7,7 @@ package spec
 import (
 	"cmp"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -120,6 +121,10 @@ type Spec struct {
 	// the file format, for the two built-in specs whose spelling rules a
 	// table cannot state (§6.1 rustc, §6.2 llvm-ar).
 	RecognizeWith string
+	// Behaviour is what the program does, in the vocabulary of Ahab's own
+	// judgement (options, roles, effects); nil for a spec that says only
+	// what Ahab 0.2's format can. Our extension of the format.
+	Behaviour *Behaviour
 }
 
 // Definition is a spec as written: the short forms and pattern texts that
@@ -137,6 +142,7 @@ type Definition struct {
 	DeclaredPaths   []string
 	Recognize       map[string]string
 	RecognizeWith   string
+	Behaviour       *Behaviour
 }
 
 // New compiles a definition. It fails only on an unknown RecognizeWith.
@@ -151,6 +157,7 @@ func New(d Definition) (*Spec, error) {
 		TakesValue:      Globs(d.Mode, d.TakesValue...),
 		DeclaredPaths:   Globs(d.Mode, d.DeclaredPaths...),
 		RecognizeWith:   d.RecognizeWith,
+		Behaviour:       d.Behaviour,
 	}
 	// §5.2: every short-form pattern is its own clause; as sets, the
 	// patterns are de-duplicated first.
@@ -214,7 +221,8 @@ func (s *Spec) Equal(o *Spec) bool {
 		slices.Equal(s.TakesValue, o.TakesValue) &&
 		slices.Equal(s.DeclaredPaths, o.DeclaredPaths) &&
 		maps.Equal(s.Recognize, o.Recognize) &&
-		s.RecognizeWith == o.RecognizeWith
+		s.RecognizeWith == o.RecognizeWith &&
+		reflect.DeepEqual(s.Behaviour, o.Behaviour)
 }
 
 func clausesEqual(a, b Clause) bool {

@@ -1,0 +1,1 @@
+const char* build_ts = BUILD_TIMESTAMP_STR;

@@ -1,0 +1,777 @@
+package shell
+
+import (
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ahab-go/ahab/internal/code"
+	"github.com/ahab-go/ahab/internal/effect"
+	"github.com/ahab-go/ahab/internal/program"
+	"github.com/ahab-go/ahab/internal/spec"
+)
+
+// A command is judged by what the library says of its program: the
+// behaviour of its spec (spec.Behaviour) gives every argument, standard
+// input and output a role and says which values the program writes. A
+// program the library does not describe is one we know nothing about: it
+// may read anything it is given and write any file, so everything it gets
+// reaches the sink, unless it is a file of the workspace that can be read,
+// in which case its code is read instead.
+
+// call is one command as the interpreter sees it while wiring it in.
+type call struct {
+	fr     frame
+	st     *state
+	s      *syntax.Stmt
+	env    []value // the command's own assignments and the exported variables
+	fields []value
+	args   []string // fields[1:] as text
+	n      int      // its node
+	index  int      // its index in Script.Commands
+	base   string   // the program's base name, for sources' text
+}
+
+// command lists one command and wires it into the graph. It returns the
+// command's index, or -1 when the bound on commands was reached.
+func (a *analyzer) command(fr frame, st *state, s *syntax.Stmt, env []value, fields []value) int {
+	return a.commandWith(fr, st, s, env, fields, nil)
+}
+
+// commandWith is command with sources a wrapper adds to what the command
+// prints (xargs -P: the order its jobs finish in).
+func (a *analyzer) commandWith(fr frame, st *state, s *syntax.Stmt, env []value, fields []value, extra []pending) int {
+	if !a.budget() {
+		return -1
+	}
+	name, _ := fields[0].known()
+	c := &call{fr: fr, st: st, s: s, fields: fields, base: path.Base(name)}
+	c.args = make([]string, len(fields)-1)
+	for i, f := range fields[1:] {
+		c.args[i] = f.String()
+	}
+	c.env = append(st.envWords(), env...)
+
+	b, inv, known := a.describe(c, name)
+	if known && inv.Command() >= 0 {
+		return a.wrapper(c, inv)
+	}
+
+	cmd := Command{
+		Text:     oneLine(a.stmtText(fr, s)),
+		Pos:      a.pos(fr, s.Pos()),
+		Context:  slices.Clone(fr.ctx),
+		FromPipe: fr.piped,
+		Facts:    slices.Clone(a.facts),
+	}
+	for _, f := range fields {
+		cmd.Argv = append(cmd.Argv, f.word())
+	}
+	for _, e := range c.env {
+		cmd.Env = append(cmd.Env, e.word())
+	}
+	c.index = len(a.script.Commands)
+	c.n = a.g.add(commandNode, c.index)
+	a.cmdNodes = append(a.cmdNodes, c.n)
+	a.script.Commands = append(a.script.Commands, cmd)
+	for _, p := range extra {
+		src := a.newSource(fr, p.value, p.text, p.because, s.Pos())
+		a.g.edge(src, c.n)
+	}
+
+	if known {
+		a.described(c, b, inv)
+	} else {
+		a.undescribed(c, name)
+	}
+	return c.index
+}
+
+// pending is a source to add to a command not yet listed.
+type pending struct {
+	value         effect.Value
+	text, because string
+}
+
+// describe reads the command through its spec's behaviour; known is false
+// when the library has none for it.
+func (a *analyzer) describe(c *call, name string) (*spec.Behaviour, spec.Invocation, bool) {
+	if _, ok := c.fields[0].known(); !ok {
+		return nil, spec.Invocation{}, false
+	}
+	r := a.lib.Resolve(program.OfFor(a.lib.Mode())(name), c.args)
+	if r.Spec == nil || r.Spec.Behaviour == nil || len(r.Wrappers) > 0 {
+		return nil, spec.Invocation{}, false
+	}
+	b := r.Spec.Behaviour
+	inv := b.Read(c.args, a.contextFacts(c), func(args []spec.Arg, i int) []string { return a.operandFacts(c, args, i) })
+	return b, inv, true
+}
+
+// contextFacts are the facts of the place the command runs in: its
+// environment, what its standard input is, what the script established.
+func (a *analyzer) contextFacts(c *call) []string {
+	var facts []string
+	for _, e := range c.env {
+		facts = append(facts, "env:"+e.String())
+	}
+	switch {
+	case c.fr.piped || c.fr.stdinText != nil:
+		facts = append(facts, "stdin:pipe")
+	case c.fr.stdinFile != "":
+		facts = append(facts, "stdin:file")
+	}
+	if c.st.cwd != nil && isKnownPath(c.st.cwd) {
+		facts = append(facts, "cwd:absolute")
+	}
+	facts = append(facts, a.opts.Facts...)
+	return append(facts, a.facts...)
+}
+
+// operandFacts are the facts of a file a command reads, args[i]: whether
+// it may be a directory, a file of the checkout rather than one the build
+// made, an absolute path, and what of its language's functions it uses.
+func (a *analyzer) operandFacts(c *call, args []spec.Arg, i int) []string {
+	st := c.st
+	for _, arg := range args[:i] {
+		if arg.Role.Kind == spec.Cwd && arg.HasValue {
+			st = st.clone()
+			a.cd(st, []value{a.argValue(c, arg)})
+		}
+	}
+	v := a.argValue(c, args[i])
+	key, known := fileKey(st, v)
+	s, _ := v.known()
+	var facts []string
+	if !known {
+		facts = append(facts, "operand:unknown")
+	}
+	if path.IsAbs(s) || slices.ContainsFunc(v.taint, func(t taint) bool { return t.mode == asPath && !t.temp }) {
+		facts = append(facts, "operand:absolute")
+	}
+	if a.isDirectory(key, known, v) {
+		facts = append(facts, "operand:dir")
+	}
+	if known && a.isCheckedIn(key) {
+		facts = append(facts, "operand:source")
+	}
+	if known && a.opts.Runner != nil && a.opts.Files != nil {
+		facts = append(facts, a.sourceUses(key)...)
+	}
+	return facts
+}
+
+// isDirectory says whether a file a command reads may be a directory: the
+// execution root, a path written with a slash at its end, one the script
+// wrote files under, or one the action's inputs lie under.
+func (a *analyzer) isDirectory(key string, known bool, v value) bool {
+	if key == "." || strings.HasSuffix(v.String(), "/") || a.wroteUnder(key) {
+		return true
+	}
+	if !known {
+		return false
+	}
+	if a.opts.Files == nil {
+		// Nothing says what the inputs are: a name with no extension may
+		// be a directory.
+		return path.Ext(key) == ""
+	}
+	prefix := key + "/"
+	return slices.ContainsFunc(a.opts.Files.Inputs(), func(in string) bool { return strings.HasPrefix(in, prefix) })
+}
+
+// isCheckedIn says whether a file a command reads, or one under it, is a
+// file of the checkout (not one a build step made), whose times and
+// permissions are those of whoever checked it out.
+func (a *analyzer) isCheckedIn(key string) bool {
+	if _, made := a.files[key]; made || strings.HasPrefix(key, "bazel-out/") || path.IsAbs(key) {
+		return false
+	}
+	if a.opts.Files == nil {
+		return true
+	}
+	prefix := key + "/"
+	return slices.ContainsFunc(a.opts.Files.Inputs(), func(in string) bool {
+		return !strings.HasPrefix(in, "bazel-out/") && (in == key || key == "." || strings.HasPrefix(in, prefix))
+	})
+}
+
+// sourceUses lists, as facts, what of its language's functions a source a
+// command reads uses, with what it includes.
+func (a *analyzer) sourceUses(key string) []string {
+	lang := code.Language(key, "")
+	if lang == "" || lang == code.Shell {
+		return nil
+	}
+	return a.opts.Runner.UsesFile(lang, key)
+}
+
+// wrapper runs the command a wrapper runs (nice, timeout, env, xargs),
+// with the environment it gives and what it adds to the command's output.
+func (a *analyzer) wrapper(c *call, inv spec.Invocation) int {
+	i := inv.Command()
+	inner := slices.Clone(c.fields[1+inv.Args[i].Raw[0]:])
+	env := slices.Clone(c.env[len(c.st.envWords()):])
+	for _, arg := range inv.Args[:i] {
+		if arg.Role.Kind == spec.Assign {
+			env = append(env, c.fields[1+arg.Raw[0]])
+		}
+	}
+	fr := c.fr
+	fr.ctx = appendCtx(fr.ctx, Context{Kind: InWrapper, Name: c.base})
+	if inv.Stdin.Kind == spec.Arguments {
+		// xargs passes what it reads as arguments.
+		inner = append(inner, value{parts: []Part{{Text: "{" + c.base + "}"}}, taint: stdinAsData(fr.stdin)})
+		fr.stdin = nil
+	}
+	var extra []pending
+	for _, e := range inv.Effects {
+		extra = append(extra, pending{e.Value, c.base, e.Because})
+	}
+	if name, ok := inner[0].known(); ok {
+		if inv, ok := a.nestedShell(inner); ok {
+			a.nested(fr, c.st, c.s, inv, Context{Kind: InShell, Name: path.Base(inv.Shell)})
+			return -1
+		}
+		if body, ok := a.funcs[name]; ok && len(env) == 0 && len(extra) == 0 {
+			a.callFunction(fr, c.st, name, body, inner)
+			return -1
+		}
+	}
+	return a.commandWith(fr, c.st, c.s, env, inner, extra)
+}
+
+// described wires in a command the library describes.
+func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
+	nd := &a.g.nodes[c.n]
+	nd.removes = inv.Removes
+	if b.WritesElsewhere {
+		a.writesElsewhere(c)
+	}
+	if inv.Stdout != spec.Nothing {
+		a.connectOut(c, b, inv)
+	}
+	switch inv.Stdin.Kind {
+	case spec.Value, spec.Arguments:
+		a.readStdin(c)
+	case spec.Code:
+		a.stdinCode(c, inv.Stdin.Language)
+	}
+	st := c.st
+	for _, arg := range inv.Args {
+		st = a.argument(c, st, arg)
+	}
+	for _, e := range inv.Effects {
+		src := a.newSource(c.fr, e.Value, c.base, e.Because, c.s.Pos())
+		a.g.edge(src, c.n)
+	}
+	cmd := &a.script.Commands[c.index]
+	cmd.Effects, cmd.Neutralised = inv.Effects, inv.Neutralised
+	a.establish(inv.Sets...)
+	// The commands of find -exec print where find prints, in its order.
+	for _, arg := range inv.Args {
+		if arg.Role.Kind == spec.Exec {
+			a.exec(c, inv, arg)
+		}
+	}
+}
+
+// writesElsewhere wires in a program that writes files its arguments do
+// not name by role: those named by a path among its arguments or their
+// values (make OUT=$PWD/$@), or, when none is, any file.
+func (a *analyzer) writesElsewhere(c *call) {
+	named := false
+	for _, f := range c.fields[1:] {
+		s := f.String()
+		if name, v, ok := strings.Cut(s, "="); ok && isName(name) {
+			f = afterEquals(f, len(name)+1)
+			s = v
+		}
+		if strings.Contains(s, "/") {
+			a.g.edge(c.n, a.fileNode(c.st, f))
+			named = true
+		}
+	}
+	if !named {
+		a.g.edge(c.n, sinkID)
+	}
+}
+
+// connectOut sends the command's standard output where it goes, and tells
+// a substitution it writes into what it prints.
+func (a *analyzer) connectOut(c *call, b *spec.Behaviour, inv spec.Invocation) {
+	if c.fr.out.node < 0 {
+		return
+	}
+	a.g.edge(c.n, c.fr.out.node)
+	ws, ok := a.writers[c.fr.out.node]
+	if !ok {
+		return
+	}
+	w := writer{path: inv.Stdout == spec.PathOutput, temp: slices.ContainsFunc(inv.Effects, func(e spec.Effect) bool { return e.Value == effect.TempName })}
+	if allKnown(c.fields) && len(c.fr.stdin) == 0 {
+		if out, ok := b.Compute(inv); ok {
+			w.text = &out
+		}
+	}
+	a.writers[c.fr.out.node] = append(ws, w)
+}
+
+func allKnown(vs []value) bool {
+	for _, v := range vs {
+		if _, ok := v.known(); !ok || len(v.taint) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *analyzer) readStdin(c *call) {
+	for _, t := range c.fr.stdin {
+		a.g.edge(t.node, c.n)
+	}
+}
+
+// argValue is the word of an argument's value: the operand, the word after
+// an option, or the value part of an option given as one word.
+func (a *analyzer) argValue(c *call, arg spec.Arg) value {
+	v := c.fields[1+arg.Raw[len(arg.Raw)-1]]
+	if arg.Option != "" && len(arg.Raw) == 1 {
+		v = attachedValue(v, arg)
+	}
+	return v
+}
+
+// argument wires in one argument by its role, and returns the state later
+// arguments are read in (tar -C changes the directory of those after it).
+func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
+	if arg.Option != "" && !arg.HasValue {
+		return st
+	}
+	v := a.argValue(c, arg)
+	switch arg.Role.Kind {
+	case spec.Value:
+		a.flowInto(c.n, v, true, false)
+	case spec.Argument:
+		a.flowInto(c.n, v, false, false)
+	case spec.Reads, spec.Records:
+		a.readOperand(c, st, v, arg.Role.Kind == spec.Records)
+	case spec.Writes:
+		if s, _ := v.known(); s != "-" {
+			a.g.edge(c.n, a.fileNode(st, v))
+		}
+	case spec.Rewrites:
+		a.readOperand(c, st, v, false)
+		a.g.edge(c.n, a.fileNode(st, withSuffix(v, arg.Role.Suffix)))
+	case spec.Cwd:
+		st = st.clone()
+		a.cd(st, []value{v})
+	case spec.Code:
+		a.runCode(c, arg.Role.Language, v, c.fields[2+arg.Raw[len(arg.Raw)-1]:])
+	case spec.Script:
+		a.runScript(c, st, arg.Role.Language, v, arg)
+	case spec.Module:
+		a.unreadCommand(c, c.base+" runs module "+v.String()+", which is not read")
+	case spec.Remaps:
+		a.remap(c, v)
+	}
+	return st
+}
+
+// attachedValue is the value part of an option given as one word
+// (--file=x, -fx): its unknown parts and taints, the option's text cut.
+func attachedValue(v value, arg spec.Arg) value {
+	s := v.String()
+	if i := strings.LastIndex(s, arg.Value); i > 0 && i+len(arg.Value) == len(s) {
+		return afterEquals(v, i)
+	}
+	return v
+}
+
+func withSuffix(v value, suffix string) value {
+	if suffix == "" {
+		return v
+	}
+	v.parts = append(slices.Clone(v.parts), Part{Text: suffix, Known: true})
+	return v
+}
+
+// readOperand wires in a file a command reads: a file of the machine whose
+// content varies, what the script wrote into it, and its name when the
+// command records names.
+func (a *analyzer) readOperand(c *call, st *state, v value, records bool) {
+	if s, ok := v.known(); ok {
+		if src, ok := a.machineFile(c.fr, s, c.s.Pos()); ok {
+			a.g.edge(src, c.n)
+			return
+		}
+		if s == "-" {
+			a.readStdin(c)
+			return
+		}
+	}
+	a.readFile(st, v, c.n)
+	a.flowInto(c.n, v, false, records)
+}
+
+// remap is -ffile-prefix-map=OLD=NEW: when OLD is the build's directory,
+// the command records paths without it, so a path taint of the directory
+// no longer reaches what it makes.
+func (a *analyzer) remap(c *call, v value) {
+	if !remapsPath(v) {
+		return
+	}
+	a.g.nodes[c.n].removes = append(slices.Clip(a.g.nodes[c.n].removes), effect.PWD)
+}
+
+// undescribed wires in a command the library does not describe: a tool we
+// know nothing about, unless it is a file of the workspace whose code can
+// be read.
+func (a *analyzer) undescribed(c *call, name string) {
+	if _, known := c.fields[0].known(); known && a.inWorkspace(name) && a.lib.Resolve(program.OfFor(a.lib.Mode())(name), c.args).Spec == nil {
+		if a.runTool(c, name) {
+			return
+		}
+	}
+	// It may write any file, and read standard input.
+	a.g.edge(c.n, sinkID)
+	if c.fr.out.node >= 0 {
+		a.g.edge(c.n, c.fr.out.node)
+		if ws, ok := a.writers[c.fr.out.node]; ok {
+			a.writers[c.fr.out.node] = append(ws, writer{})
+		}
+	}
+	a.readStdin(c)
+	for _, f := range c.fields[1:] {
+		a.flowInto(c.n, f, false, false)
+		if s, ok := f.known(); ok {
+			if src, ok := a.machineFile(c.fr, s, c.s.Pos()); ok {
+				a.g.edge(src, c.n)
+				continue
+			}
+		}
+		a.readFile(c.st, f, c.n)
+	}
+	// A tool we know nothing about may read any variable it is given.
+	for _, e := range c.env {
+		a.flowInto(c.n, e, true, false)
+	}
+}
+
+// inWorkspace says a program is named by a path inside the execution
+// root: a tool of the build, not the machine's.
+func (a *analyzer) inWorkspace(name string) bool {
+	return strings.Contains(name, "/") && !path.IsAbs(name)
+}
+
+// runTool reads the code of a workspace tool the script runs and follows
+// it as a part of the script (a shell script) or hands it to the reader of
+// its language. It says whether the code was read.
+func (a *analyzer) runTool(c *call, name string) bool {
+	cmd := &a.script.Commands[c.index]
+	if a.opts.Files == nil {
+		cmd.Unreadable = "the workspace is not known, so " + name + " was not read"
+		return false
+	}
+	key, _ := fileKey(c.st, c.fields[0])
+	src, err := a.opts.Files.Program(key)
+	if err != nil {
+		cmd.Unreadable = err.Error()
+		return false
+	}
+	if src.Language == "" {
+		cmd.Unreadable = src.Path + ": not a program Ahab can read (no #! line or known extension)"
+		return false
+	}
+	cmd.Read = src.Path
+	a.runSource(c, c.st, src, c.fields[1:])
+	return cmd.Unreadable == ""
+}
+
+// runSource runs the code of a file with arguments: a shell script within
+// this analysis, anything else through the Runner.
+func (a *analyzer) runSource(c *call, st *state, src code.Source, args []value) {
+	if src.Language == code.Shell {
+		p := a.g.add(pipeNode, -1)
+		a.g.edge(p, c.n)
+		a.connectToolOut(c)
+		fr := c.fr
+		fr.out = dest{node: p}
+		fr.ctx = appendCtx(fr.ctx, Context{Kind: InShell, Name: src.Path})
+		inv := Invocation{Shell: src.Path, Dialect: Bash, Script: src.Text}
+		a.fileScript(fr, st, c.s, inv, src.Path, true, args...)
+		a.readStdin(c)
+		return
+	}
+	if a.opts.Runner == nil {
+		a.script.Commands[c.index].Unreadable = src.Path + ": " + src.Language + " is not read here"
+		return
+	}
+	a.connectToolOut(c)
+	a.handOver(c, code.Program{Language: src.Language, Text: src.Text, File: src.Path, Site: effect.Site{File: src.Path, Line: 1}, Args: codeArgs(args)})
+}
+
+func (a *analyzer) connectToolOut(c *call) {
+	if c.fr.out.node >= 0 {
+		a.g.edge(c.n, c.fr.out.node)
+		if ws, ok := a.writers[c.fr.out.node]; ok {
+			a.writers[c.fr.out.node] = append(ws, writer{})
+		}
+	}
+}
+
+// runCode reads inline code given as an argument (python3 -c, awk 'PROG'),
+// with the arguments after it.
+func (a *analyzer) runCode(c *call, lang string, v value, args []value) {
+	text, ok := v.known()
+	if !ok {
+		// What it runs may write anything.
+		a.unreadCommand(c, c.base+" runs "+lang+" code computed while the script runs")
+		a.g.edge(c.n, sinkID)
+		a.flowInto(c.n, v, true, false)
+		return
+	}
+	if lang == code.Shell {
+		a.nestedCode(c, text)
+		return
+	}
+	if a.opts.Runner == nil {
+		a.unreadCommand(c, c.base+" runs "+lang+" code, which is not read here")
+		return
+	}
+	a.handOver(c, code.Program{Language: lang, Text: text, Site: a.site(c.fr, c.s.Pos()), Args: codeArgs(args)})
+}
+
+// nestedCode follows shell code given inline to a shell in this analysis.
+func (a *analyzer) nestedCode(c *call, text string) {
+	inv := Invocation{Shell: c.base, Dialect: Bash, Script: text}
+	if c.base == "sh" || c.base == "dash" {
+		inv.Dialect = POSIX
+	}
+	a.nested(c.fr, c.st, c.s, inv, Context{Kind: InShell, Name: c.base})
+}
+
+// stdinCode reads a program the command reads from its standard input: a
+// here-document given to python3, perl or bash.
+func (a *analyzer) stdinCode(c *call, lang string) {
+	if c.fr.stdinText == nil {
+		a.readStdin(c)
+		if len(c.fr.stdin) > 0 || c.fr.piped {
+			a.unreadCommand(c, c.base+" reads its program from a pipe, which is not read")
+		}
+		return
+	}
+	a.runCode(c, lang, *c.fr.stdinText, nil)
+}
+
+// runScript reads a program file a command is given (python3 gen.py, bash
+// x.sh): a spec for the file beats reading it.
+func (a *analyzer) runScript(c *call, st *state, lang string, v value, arg spec.Arg) {
+	s, ok := v.known()
+	if !ok {
+		a.unreadCommand(c, c.base+" runs a script named while the script runs: "+v.String())
+		return
+	}
+	if r := a.lib.Resolve(program.OfFor(a.lib.Mode())(s), nil); r.Spec != nil {
+		return
+	}
+	cmd := &a.script.Commands[c.index]
+	if a.opts.Files == nil {
+		cmd.Unreadable = "the workspace is not known, so " + s + " was not read"
+		return
+	}
+	key, _ := fileKey(st, v)
+	src, err := a.opts.Files.Program(key)
+	if err != nil {
+		cmd.Unreadable = err.Error()
+		return
+	}
+	if src.Language == "" {
+		src.Language = lang
+	}
+	cmd.Read = src.Path
+	rest := c.fields[2+arg.Raw[len(arg.Raw)-1]:]
+	if src.Language == code.Shell {
+		inv := Invocation{Shell: c.base, Dialect: Bash, Script: src.Text}
+		fr := c.fr
+		fr.ctx = appendCtx(fr.ctx, Context{Kind: InShell, Name: src.Path})
+		a.fileScript(fr, st, c.s, inv, src.Path, true, rest...)
+		return
+	}
+	if a.opts.Runner == nil {
+		cmd.Unreadable = src.Path + ": " + src.Language + " is not read here"
+		return
+	}
+	a.handOver(c, code.Program{Language: src.Language, Text: src.Text, File: src.Path, Site: effect.Site{File: src.Path, Line: 1}, Args: codeArgs(rest)})
+}
+
+// handOver gives a program to the reader of its language and wires what it
+// found into the command: values reaching its standard output go where the
+// command's output goes, values reaching the files it writes reach the
+// sink.
+func (a *analyzer) handOver(c *call, p code.Program) {
+	if a.opts.Depth+c.fr.nesting >= code.MaxDepth {
+		a.truncate("programs run programs past " + strconv.Itoa(code.MaxDepth) + " levels")
+		return
+	}
+	p.Outputs = a.opts.Outputs
+	p.Depth = a.opts.Depth + c.fr.nesting + 1
+	for _, e := range c.env {
+		if s, ok := e.known(); ok {
+			p.Env = append(p.Env, s)
+		}
+	}
+	out := a.opts.Runner.Run(p)
+	for _, r := range out.Stdout {
+		src := a.reachSource(c, r)
+		a.g.edge(src, c.n)
+	}
+	for _, r := range out.Files {
+		src := a.reachSource(c, r)
+		a.g.edge(src, sinkID)
+		a.g.edge(src, c.n)
+	}
+	for _, u := range out.Unread {
+		a.unreadCommand(c, u)
+	}
+}
+
+// unreadCommand notes what could not be followed in what a command runs:
+// the command is then a program nobody could say anything of.
+func (a *analyzer) unreadCommand(c *call, why string) {
+	a.unread(why)
+	if cmd := &a.script.Commands[c.index]; cmd.Unreadable == "" {
+		cmd.Unreadable = why
+	}
+}
+
+func (a *analyzer) reachSource(c *call, r effect.Reach) int {
+	n := a.newSource(c.fr, r.Value, r.Text, r.Because, c.s.Pos())
+	a.sources[len(a.sources)-1].site = r.Site
+	return n
+}
+
+func codeArgs(vs []value) []code.Arg {
+	out := make([]code.Arg, len(vs))
+	for i, v := range vs {
+		s, ok := v.known()
+		if !ok {
+			s = v.String()
+		}
+		out[i] = code.Arg{Text: s, Known: ok}
+	}
+	return out
+}
+
+// exec lists the command of find -exec: it prints where find prints, in the
+// order find lists.
+func (a *analyzer) exec(c *call, inv spec.Invocation, arg spec.Arg) {
+	raw := arg.Raw[1:]
+	if len(raw) > 0 {
+		if t, _ := c.fields[1+raw[len(raw)-1]].known(); t == ";" || t == "+" {
+			raw = raw[:len(raw)-1]
+		}
+	}
+	var inner []value
+	for _, i := range raw {
+		f := c.fields[1+i]
+		if t, _ := f.known(); t == "{}" {
+			inner = append(inner, value{parts: []Part{{Text: "{}"}}})
+			continue
+		}
+		inner = append(inner, f)
+	}
+	if len(inner) == 0 {
+		return
+	}
+	fr := c.fr
+	fr.ctx = appendCtx(fr.ctx, Context{Kind: InWrapper, Name: c.base})
+	k := a.command(fr, c.st, c.s, nil, inner)
+	if k < 0 {
+		return
+	}
+	// What find lists varies in order; the commands it runs carry it.
+	for _, e := range inv.Effects {
+		src := a.newSource(fr, e.Value, c.base, e.Because, c.s.Pos())
+		a.g.edge(src, a.cmdNodes[k])
+	}
+}
+
+func isKnownPath(v *value) bool {
+	s, ok := v.known()
+	return ok && strings.HasPrefix(s, "/")
+}
+
+// flowInto wires a value used as an argument into command n. A path is
+// not the command's data: `cat $tmp/x` prints the file, not its name,
+// unless the command records the paths it is given (tar, find,
+// sha256sum) or the argument is text (echo).
+func (a *analyzer) flowInto(n int, v value, isText, recordsPaths bool) {
+	if len(v.taint) == 0 {
+		return
+	}
+	if remapsPath(v) {
+		// -ffile-prefix-map=$PWD=. names the path to take out.
+		return
+	}
+	path := !isText && !recordsPaths && isPathWord(v)
+	for _, t := range v.taint {
+		switch t.mode {
+		case asTarget:
+			a.g.edge(n, t.node)
+		case asContent:
+			a.g.edge(t.node, n)
+		case asPath:
+			if isText || recordsPaths || !path && !pathOnly(v) {
+				a.g.edge(t.node, n)
+			}
+		default:
+			if !path {
+				a.g.edge(t.node, n)
+			}
+		}
+	}
+}
+
+// isPathWord says whether a word is used as a path: it has a slash in
+// its known text, or it joins an unknown part to a dot (`x.$$`), or it is
+// nothing but a path from a path-printing source ($tmp, "$PWD").
+func isPathWord(v value) bool {
+	for i, p := range v.parts {
+		if !p.Known {
+			continue
+		}
+		if strings.Contains(p.Text, "/") {
+			return true
+		}
+		if (i > 0 && strings.HasPrefix(p.Text, ".")) || (i+1 < len(v.parts) && strings.HasSuffix(p.Text, ".")) {
+			return true
+		}
+	}
+	return pathOnly(v)
+}
+
+// remapsPath says a word maps a path to another, a path directly followed
+// by `=` (-ffile-prefix-map=$PWD=., --remap-path-prefix=$PWD=): it names
+// the path so that it is left out.
+func remapsPath(v value) bool {
+	for i, p := range v.parts[:max(0, len(v.parts)-1)] {
+		if !p.Known && v.parts[i+1].Known && strings.HasPrefix(v.parts[i+1].Text, "=") && pathOnly(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathOnly says every taint of the value is a path.
+func pathOnly(v value) bool {
+	for _, t := range v.taint {
+		if t.mode != asPath {
+			return false
+		}
+	}
+	return len(v.taint) > 0
+}

@@ -2,11 +2,12 @@
 # Installs Debian's Bazel 4.2.3 (bazel-bootstrap) and the repositories the
 # end-to-end tests point Bazel at instead of downloading them (see
 # e2e/testdata/*.txtar and docs/bazel.md), and strace, which `ahab trace`
-# and its test run the build under (docs/trace.md). Idempotent: when
+# and its test run the build under (docs/trace.md), and zip and cpio, which
+# the workspaces of e2e's TestHints archive with. Idempotent: when
 # everything is installed already it returns at once, without touching apt.
 set -euo pipefail
 
-packages=(bazel-bootstrap bazel-skylib bazel-platforms bazel-rules-java strace)
+packages=(bazel-bootstrap bazel-skylib bazel-platforms bazel-rules-java strace zip cpio)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ahab-go/ahab/internal/effect"
 	"github.com/ahab-go/ahab/internal/program"
 )
 
@@ -64,10 +65,13 @@ func TestRemedy(t *testing.T) {
 			[]string{"move the network out of the build", "repository rule", "sha256", "//a:b"}, nil},
 		{"no_sandbox_declares_inputs", Finding{Kind: ExecutionRequirement, Action: ref, Requirement: "no-sandbox"},
 			[]string{"declare as inputs", "drop no-sandbox from //a:b"}, []string{"network"}},
-		{"user_leak_names_the_variable", Finding{Kind: EnvironmentLeak, Action: ref, Source: User, Site: Site{Value: "x"}},
-			[]string{"$USER", "repository_ctx.os.environ"}, []string{"HOSTNAME"}},
+		// Only a repository rule puts a sentinel into a command line: a
+		// genrule expanding $USER when it runs, or --action_env=USER, does
+		// not (the latter is an inherited variable).
+		{"user_leak_names_the_repository_rule", Finding{Kind: EnvironmentLeak, Action: ref, Source: User, Site: Site{Value: "x"}},
+			[]string{"instead of $USER where a repository rule reads it", "repository_ctx.os.environ"}, []string{"HOSTNAME", "genrule", "--action_env"}},
 		{"hostname_leak_in_an_env_var_names_it", Finding{Kind: EnvironmentLeak, Action: ref, Source: Hostname, Site: Site{Location: EnvVar, Key: "BUILD_HOST"}},
-			[]string{"BUILD_HOST", "$HOSTNAME"}, nil},
+			[]string{"give BUILD_HOST a fixed value where a rule sets it", "$HOSTNAME"}, nil},
 		{"inherited_variable_gets_a_value", Finding{Kind: EnvironmentLeak, Action: ref, Source: Inherited, Site: Site{Location: EnvVar, Key: "CC"}},
 			[]string{"--action_env=CC=VALUE", "drop --action_env=CC"}, nil},
 		{"glued_include_path_is_made_an_input", Finding{Kind: AbsolutePath, Action: ref, Path: "/usr/include", Site: Site{Value: "-I/usr/include"}},
@@ -86,8 +90,10 @@ func TestRemedy(t *testing.T) {
 			[]string{`instead of "/usr/bin/gcc"`}, nil},
 		{"unknown_program_gets_a_spec_and_an_exception", Finding{Kind: UnknownProgram, Action: ref, Program: codegen},
 			[]string{`{"programs": {"//tools/codegen": {"spec": {"reproducibility": "always"}}}}`, `{"kind": "unknown_program", "program": "//tools/codegen"}`}, nil},
-		{"workspace_status_unstamps", Finding{Kind: WorkspaceStatus, Action: ref, Path: "bazel-out/stable-status.txt"},
-			[]string{"stamp = 0 on //a:b", `{"kind": "workspace_status", "target": "//a:b"}`}, nil},
+		{"workspace_status_unstamps_a_genrule_and_its_cmd", Finding{Kind: WorkspaceStatus, Action: ref, Path: "bazel-out/stable-status.txt"},
+			[]string{`stamp = 0 on //a:b (or build without --stamp) and stop reading "bazel-out/stable-status.txt" in its cmd`, `{"kind": "workspace_status", "target": "//a:b"}`}, nil},
+		{"workspace_status_unstamps_a_binary", Finding{Kind: WorkspaceStatus, Action: ActionRef{Mnemonic: "CppLinkstampCompile", Target: "//a:bin"}, Path: "bazel-out/volatile-status.txt"},
+			[]string{"set stamp = 0 on //a:bin (or build without --stamp)"}, []string{"stop reading"}},
 		{"conditional_quotes_the_clauses", Finding{Kind: ConditionalReproducibility, Action: ref, Program: tar, Unmet: []Unmet{
 			{Because: "it records each file's modification time unless --mtime sets one", AnyOf: []string{"--mtime=*"}},
 			{Because: "it adds a directory's files in the order the file system lists them unless --sort=name", AnyOf: []string{"--sort=name"}},
@@ -96,9 +102,12 @@ func TestRemedy(t *testing.T) {
 		{"debug_paths_offer_each_alternative", Finding{Kind: ConditionalReproducibility, Action: ref, Program: gcc, Unmet: []Unmet{
 			{Because: "debugging information records the directory it was compiled in", AnyOf: []string{"-ffile-prefix-map=*", "-fdebug-compilation-dir=*"}},
 		}}, []string{"pass -ffile-prefix-map=… or -fdebug-compilation-dir=… (debugging information"}, nil},
-		{"clock_uses_source_date_epoch", Finding{Kind: VariationSource, Action: ref, Variation: "clock", Command: "date"},
-			[]string{"SOURCE_DATE_EPOCH"}, nil},
-		{"random_is_seeded", Finding{Kind: VariationSource, Action: ref, Variation: "random"}, []string{"seeded"}, nil},
+		// Bazel gives an action SOURCE_DATE_EPOCH only when told to.
+		{"clock_gives_the_action_source_date_epoch", Finding{Kind: VariationSource, Action: ref, Variation: "clock", Command: "date"},
+			[]string{"date -u -d @0 +%F", "--action_env=SOURCE_DATE_EPOCH=0"}, nil},
+		{"random_is_seeded", Finding{Kind: VariationSource, Action: ref, Variation: "random"}, []string{"seed the generator with a constant", "RANDOM=1"}, nil},
+		// touch on an input follows Bazel's link into the checkout.
+		{"mtime_touches_copies", Finding{Kind: VariationSource, Action: ref, Variation: "mtime"}, []string{"tar --mtime=@0", "touch -d @0 the copies"}, []string{"touch -d @0 them"}},
 		{"pwd_is_relative", Finding{Kind: VariationSource, Action: ref, Variation: "pwd"}, []string{"relative to the execution root"}, nil},
 	}
 	for _, tt := range tests {
@@ -118,6 +127,17 @@ func TestRemedy(t *testing.T) {
 				t.Errorf("remedy %q is more than one line", got)
 			}
 		})
+	}
+}
+
+// TestVariationRemedies: every value of the vocabulary has a hint of its
+// own, not the catch-all one.
+func TestVariationRemedies(t *testing.T) {
+	catchAll := (&Finding{Kind: VariationSource, Variation: "no such value"}).Remedy()
+	for _, v := range effect.Values() {
+		if got := (&Finding{Kind: VariationSource, Variation: v.String()}).Remedy(); got == catchAll {
+			t.Errorf("%s has only the catch-all hint %q", v, got)
+		}
 	}
 }
 

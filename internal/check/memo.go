@@ -1,8 +1,8 @@
 package check
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
+	"hash/maphash"
 	"sync"
 	"sync/atomic"
 
@@ -29,7 +29,11 @@ type memo struct {
 // of nothing but distinct actions.
 const memoLimit = 1 << 16
 
-type memoKey [sha256.Size]byte
+// memoKey is 128 bits of two hashes of the bytes an action is read from,
+// seeded afresh for every run, so that no input can be made to collide.
+type memoKey [2]uint64
+
+var memoSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
 // key hashes what interpret reads of an action.
 func (m *memo) key(mnemonic string, argv, env, outputs []string, files code.Files) memoKey {
@@ -43,7 +47,7 @@ func (m *memo) key(mnemonic string, argv, env, outputs []string, files code.File
 	} else {
 		b = append(appendStrings(b, files.Inputs()), 1)
 	}
-	k := memoKey(sha256.Sum256(b))
+	k := memoKey{maphash.Bytes(memoSeeds[0], b), maphash.Bytes(memoSeeds[1], b)}
 	*bp = b
 	keyBuffers.Put(bp)
 	return k

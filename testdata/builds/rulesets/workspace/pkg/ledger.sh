@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "ledger 1.4.2"

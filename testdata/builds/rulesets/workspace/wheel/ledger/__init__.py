@@ -1,0 +1,3 @@
+"""Ledger keeps accounts."""
+
+VERSION = "1.4.2"

@@ -106,6 +106,12 @@ func TestDefaultJudgement(t *testing.T) {
 			want: nil, ahab02: []string{"unknown_program @toolchains_llvm+llvm//bin/cc_wrapper.sh"}},
 		{name: "bazel_7s_autoconfigured_toolchain", argv: []string{"external/bazel_tools~cc_configure_extension~local_config_cc/cc_wrapper.sh", "-c", "a.c"},
 			want: []string{"host_derived_program @bazel_tools+cc_configure_extension//cc_wrapper.sh"}, ahab02: []string{"unknown_program @bazel_tools+cc_configure_extension//cc_wrapper.sh"}},
+		// rules_pkg 0.7's pkg_zip, as it calls build_zip (testdata/builds/rulesets:
+		// //pkg:zip_package_dir, identical in both builds): -d is a path
+		// inside the archive, -o the archive.
+		{name: "rules_pkg_build_zip_short_options", mnemonic: "PackageZip", argv: []string{"bazel-out/k8-opt-exec/bin/external/rules_pkg/pkg/private/zip/build_zip",
+			"-o", "bazel-out/k8-fastbuild/bin/pkg/x.zip", "-d", "/usr/share/ledger", "-t", "315532800", "-m", "0555"},
+			want: nil, ahab02: []string{"absolute_path /usr/share/ledger"}},
 		{name: "rules_go_param_files", argv: []string{"external/rules_go++go_sdk+go_sdk/builder_reset/builder", "-param=bazel-out/k8/bin/x.params"},
 			params: []action.ParamFile{{ExecPath: "bazel-out/k8/bin/x.params", Lines: []string{"compilepkg", "-src", "/abs/x.go"}}},
 			want:   []string{"absolute_path /abs/x.go"}, ahab02: []string{"absolute_path /abs/x.go"}},

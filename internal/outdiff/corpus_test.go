@@ -144,3 +144,30 @@ func TestCorpusClasses(t *testing.T) {
 		t.Errorf("want at least 90%%: %s", summary)
 	}
 }
+
+// TestNamesOneOf: the corpus's criterion fails a diagnosis that does not
+// name the cause, whatever else it names.
+func TestNamesOneOf(t *testing.T) {
+	u, tm, un := outdiff.User, outdiff.Time, outdiff.Unclassified
+	tests := []struct {
+		name    string
+		class   outdiff.Class
+		classes []outdiff.Class
+		implied []outdiff.Class
+		want    bool
+	}{
+		{"first", tm, []outdiff.Class{tm}, []outdiff.Class{tm}, true},
+		{"among_others", u, []outdiff.Class{u, tm}, []outdiff.Class{tm}, true},
+		{"one_of_two_implied", u, []outdiff.Class{u}, []outdiff.Class{outdiff.Home, u}, true},
+		{"another_class", u, []outdiff.Class{u}, []outdiff.Class{tm}, false},
+		{"nothing_named", un, []outdiff.Class{un}, []outdiff.Class{un}, true},
+		{"unclassified_beside_a_named_one", u, []outdiff.Class{u, un}, []outdiff.Class{un}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := namesOneOf(&outdiff.Diagnosis{Class: tc.class, Classes: tc.classes}, tc.implied); got != tc.want {
+				t.Errorf("namesOneOf(%s %v, %v) = %v, want %v", tc.class, tc.classes, tc.implied, got, tc.want)
+			}
+		})
+	}
+}

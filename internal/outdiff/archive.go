@@ -27,7 +27,8 @@ type member struct {
 type field struct {
 	name  string // "mtime", "uid", "mode"
 	value string // as reports show it
-	// class is what a difference in the field is, whatever its values.
+	// class is what a difference in the field is, whatever its values;
+	// None for what the value's bytes name (a link's target, a comment).
 	class Class
 	t     time.Time // a time field's value
 }
@@ -152,8 +153,8 @@ func (r *run) diffMembers(c *collector, name string, a, b []member, depth int) {
 		switch {
 		case i < len(onlyA) && i < len(onlyB):
 			ma, mb := &a[onlyA[i]], &b[onlyB[i]]
-			p, ea, eb := differing([]byte(ma.name), []byte(mb.name))
-			class, why := r.d.classify.span([]byte(ma.name), []byte(mb.name), p, ea, eb)
+			na, nb := []byte(ma.name), []byte(mb.name)
+			class, why := r.d.classify.span(na, nb, whole(na, nb))
 			c.add(Difference{At: "members", What: "name", Old: ma.name, New: mb.name, Class: class, Why: why})
 		case i < len(onlyA):
 			c.add(Difference{At: "member " + a[onlyA[i]].name, What: "only in build 1", Old: a[onlyA[i]].name, Class: Unclassified})
@@ -194,10 +195,13 @@ func (r *run) diffMember(c *collector, at string, a, b *member, depth int) {
 		switch fa.class {
 		case Time:
 			diff.Why = r.d.classify.fieldTime(fa.t, fb.t)
-		case Unclassified, None:
+		case None:
 			// A name or a link target: its bytes may say more.
-			p, ea, eb := differing([]byte(fa.value), []byte(fb.value))
-			diff.Class, diff.Why = r.d.classify.span([]byte(fa.value), []byte(fb.value), p, ea, eb)
+			va, vb := []byte(fa.value), []byte(fb.value)
+			diff.Class, diff.Why = r.d.classify.span(va, vb, whole(va, vb))
+		case Unclassified:
+			// A number of the file system (an inode, a device): what
+			// differs there says nothing of the builds.
 		default:
 			diff.Why = r.d.classify.fieldValue(fa.class, ownerRoles[fa.name], fa.value, fb.value)
 		}

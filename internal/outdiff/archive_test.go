@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"encoding/binary"
 	"fmt"
@@ -22,11 +23,13 @@ type entry struct {
 	mtime      time.Time
 	dir        bool
 	zipOwnerID bool // write Info-ZIP's "ux" field with uid and gid
+	ino        int  // a cpio member's inode, if not its place
 }
 
 func (e entry) withTime(t time.Time) entry { e.mtime = t; return e }
 func (e entry) withMode(m int64) entry     { e.mode = m; return e }
 func (e entry) withData(d string) entry    { e.data = d; return e }
+func (e entry) withInode(n int) entry      { e.ino = n; return e }
 func (e entry) withOwner(u string, id int) entry {
 	e.user, e.grp, e.uid, e.gid = u, u, id, id
 	return e
@@ -156,7 +159,7 @@ func makeCpio(t testing.TB, es ...entry) []byte {
 		pad()
 	}
 	for i, e := range es {
-		write(1000+i, e)
+		write(cmp.Or(e.ino, 1000+i), e)
 	}
 	write(0, entry{name: cpioTrailer, mtime: epoch0})
 	return buf.Bytes()
@@ -241,6 +244,10 @@ func TestArchives(t *testing.T) {
 			func(t testing.TB) []byte { return makeCpio(t, a.withTime(in1), b.withTime(in1)) },
 			func(t testing.TB) []byte { return makeCpio(t, a.withTime(in2), b.withTime(in2)) },
 			Cpio, Time, "member data/a.txt", "mtime"},
+		{"cpio_inode", // a number of the file system, not a random one
+			func(t testing.TB) []byte { return makeCpio(t, a.withInode(9978723)) },
+			func(t testing.TB) []byte { return makeCpio(t, a.withInode(9552)) },
+			Cpio, Unclassified, "member data/a.txt", "inode"},
 		{"cpio_order",
 			func(t testing.TB) []byte { return makeCpio(t, a, b) },
 			func(t testing.TB) []byte { return makeCpio(t, b, a) },

@@ -9,7 +9,9 @@ import (
 
 // The benchmarks diagnose outputs of the sizes real builds have: a tar of
 // a thousand 10 KiB members whose times differ, a jar-sized zip in another
-// member order, a 100,000-line text with one line changed near its end.
+// member order, a 100,000-line text with one line changed near its end,
+// and an ls -l listing of 10,000 files each of whose lines differs in its
+// time, or in its mode, owners and time (three parts, each classified).
 func BenchmarkDiagnose(b *testing.B) {
 	b1, b2 := testBuilds()
 	member := strings.Repeat("x", 10<<10)
@@ -27,6 +29,12 @@ func BenchmarkDiagnose(b *testing.B) {
 	}
 	textOld := text.String()
 	textNew := strings.Replace(textOld, "line 99990 of", fmt.Sprintf("line %d of", b2.Start.Unix()), 1)
+	var lsOld, lsTime, lsNew strings.Builder
+	for i := range 10_000 {
+		fmt.Fprintf(&lsOld, "-rw-r--r-- 1 root root %d Dec  1 12:00 pkg/%04d.txt\n", i, i)
+		fmt.Fprintf(&lsTime, "-rw-r--r-- 1 root root %d Dec  1 12:02 pkg/%04d.txt\n", i, i)
+		fmt.Fprintf(&lsNew, "-rw-rw-r-- 1 builder builder %d Dec  1 12:02 pkg/%04d.txt\n", i, i)
+	}
 	for _, bc := range []struct {
 		name     string
 		old, new []byte
@@ -35,6 +43,8 @@ func BenchmarkDiagnose(b *testing.B) {
 		{"tar_1000_members_10KiB", makeTar(b, tarOld...), makeTar(b, tarNew...), Time},
 		{"zip_1000_members_another_order", makeZip(b, zipOld...), makeZip(b, zipNew...), Order},
 		{"text_100000_lines", []byte(textOld), []byte(textNew), Time},
+		{"ls_10000_lines_times_differ", []byte(lsOld.String()), []byte(lsTime.String()), Time},
+		{"ls_10000_lines_all_differ", []byte(lsOld.String()), []byte(lsNew.String()), User},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			d := New(b1, b2, Options{})

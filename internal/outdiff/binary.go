@@ -56,12 +56,12 @@ func (d *Diagnoser) printableAt(a, b []byte, p int) (Class, string, string, stri
 	// The runs share their bytes before p; align them there.
 	start := max(sa, sb)
 	ra, rb := a[start:xa], b[start:xb]
-	q, ea, eb := differing(ra, rb)
-	class, why := d.classify.span(ra, rb, q, ea, eb)
+	x := whole(ra, rb)
+	class, why := d.classify.span(ra, rb, x)
 	if class == Unclassified {
 		return None, "", "", "", false
 	}
-	return class, why, excerptLine(ra, q), excerptLine(rb, q), true
+	return class, why, excerptLine(ra, x.pa), excerptLine(rb, x.pb), true
 }
 
 // printableRun is the run of printable ASCII around s[p] (or ending

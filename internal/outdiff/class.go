@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -32,17 +33,20 @@ const (
 	// variable the builds set differently (Build.Env).
 	Environment
 	// Time: the difference is a time: in epoch seconds, milli-, micro- or
-	// nanoseconds close to either build (or to each other), in ISO 8601,
+	// nanoseconds, or in digits as date +%Y%m%d%H%M%S writes them, close
+	// to either build (or to each other); in ISO 8601 (a week date too),
 	// RFC 2822 or date(1)'s form, a time of day, a day or month name, an
 	// archive member's time (tar, ar, cpio, zip's DOS and extended times,
 	// gzip's MTIME) or a binary time stamp close to either build.
 	Time
-	// Permissions: a mode differs: an archive member's, or ls -l's.
+	// Permissions: a mode differs: an archive member's, ls -l's, or one
+	// in octal whose group and others' bits alone differ (a umask's).
 	Permissions
 	// Order: the same lines, words, members or symbols, in another order.
 	Order
 	// Random: random-looking bytes of equal length (a mktemp name, a
-	// UUID, a process id, bytes of /dev/urandom).
+	// UUID, a process id, bytes of /dev/urandom), numbers unalike digit
+	// by digit, or an ELF build id when nothing else differs.
 	Random
 	// Unclassified: the bytes do not say.
 	Unclassified
@@ -189,38 +193,60 @@ func isDigits(s string) bool {
 // window bounds how much of a line around a difference is looked at.
 const window = 256
 
-// span says what the difference between a and b names: two versions of one
-// line or string, differing in a[p:ea] and b[p:eb] (the bytes before p
-// and after ea and eb being the same).
-func (c *classifier) span(a, b []byte, p, ea, eb int) (Class, string) {
+// A part is where two versions of a line or string differ: a[pa:ea]
+// against b[pb:eb], the bytes around them being the same (an empty range
+// is an insertion).
+type part struct{ pa, ea, pb, eb int }
+
+// whole is where a and b differ, after their longest common prefix and
+// before their longest common suffix.
+func whole(a, b []byte) part {
+	p, ea, eb := differing(a, b)
+	return part{p, ea, p, eb}
+}
+
+// span says what the difference between a and b, two versions of one line
+// or string, names at x.
+func (c *classifier) span(a, b []byte, x part) (Class, string) {
 	// Look at a window around the difference only: a line may be a whole
 	// minified file.
-	lo := max(0, p-window)
-	a, b = a[lo:min(len(a), max(ea, p)+window)], b[lo:min(len(b), max(eb, p)+window)]
-	p, ea, eb = p-lo, min(ea-lo, len(a)), min(eb-lo, len(b))
+	loA, loB := max(0, x.pa-window), max(0, x.pb-window)
+	a, b = a[loA:min(len(a), max(x.ea, x.pa)+window)], b[loB:min(len(b), max(x.eb, x.pb)+window)]
+	x = part{x.pa - loA, min(x.ea-loA, len(a)), x.pb - loB, min(x.eb-loB, len(b))}
 
-	if class, why, ok := c.needle(a, b, p, ea, eb); ok {
+	if class, why, ok := c.needle(a, b, x); ok {
 		return class, why
 	}
 	if !c.known {
-		if why, ok := outputBasePath(a, p); ok {
+		if why, ok := outputBasePath(a, x.pa); ok {
 			return BuildPath, why
 		}
-		if why, ok := outputBasePath(b, p); ok {
+		if why, ok := outputBasePath(b, x.pb); ok {
 			return BuildPath, why
 		}
 	}
-	if why, ok := c.time(a, b, p, ea, eb); ok {
+	// A part that lies within an ls -l mode cannot be a time's: say so
+	// before looking for one, which costs more (BenchmarkDiagnose).
+	if modeAround(a, x.pa, x.ea) && modeAround(b, x.pb, x.eb) {
+		return Permissions, "an ls -l mode"
+	}
+	if why, ok := c.time(a, b, x); ok {
 		return Time, why
 	}
-	if modeAt(a, p, ea) && modeAt(b, p, eb) {
+	if modeAt(a, x.pa, x.ea) && modeAt(b, x.pb, x.eb) {
 		return Permissions, "an ls -l mode"
+	}
+	if why, ok := octalModes(a, b, x); ok {
+		return Permissions, why
 	}
 	if sameWords(a, b) {
 		return Order, "the same words in another order"
 	}
-	if n, ok := randomWord(a, b, p, ea, eb); ok {
+	if n, ok := randomWord(a, b, x); ok {
 		return Random, fmt.Sprintf("%d random-looking characters in both", n)
+	}
+	if why, ok := randomNumbers(a, b, x); ok {
+		return Random, why
 	}
 	return Unclassified, ""
 }
@@ -232,9 +258,9 @@ type needleMatch struct {
 }
 
 // needle finds the builds' values at the difference, each version's own.
-func (c *classifier) needle(a, b []byte, p, ea, eb int) (Class, string, bool) {
-	ma, okA := c.find(0, a, p, ea)
-	mb, okB := c.find(1, b, p, eb)
+func (c *classifier) needle(a, b []byte, x part) (Class, string, bool) {
+	ma, okA := c.find(0, a, x.pa, x.ea)
+	mb, okB := c.find(1, b, x.pb, x.eb)
 	if okA && okB {
 		if ma.n.class == mb.n.class {
 			return ma.n.class, ma.n.what + " and " + mb.n.what, true
@@ -331,16 +357,6 @@ func isSpaceOrQuote(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == 0 || c == '`'
 }
 
-// modeAt says whether an ls -l mode ("-rw-r--r--") overlaps s[p:e].
-func modeAt(s []byte, p, e int) bool {
-	for _, m := range reMode.FindAllIndex(s, -1) {
-		if m[0] <= max(p, e-1) && m[1] > p {
-			return true
-		}
-	}
-	return false
-}
-
 // sameWords says whether a and b hold the same words (runs of letters and
 // digits) in another order.
 func sameWords(a, b []byte) bool {
@@ -364,25 +380,26 @@ func words(s []byte) []string {
 // of which differ, the separators between the tokens (spaces, colons,
 // dashes) at the same places: a mktemp name, a UUID, a number, bytes
 // written in hexadecimal.
-func randomWord(a, b []byte, p, ea, eb int) (int, bool) {
-	sa, _ := token(a, p)
-	sb, _ := token(b, p)
-	_, xa := token(a, max(p, ea-1))
-	_, xb := token(b, max(p, eb-1))
-	if sa != sb || xa-sa != xb-sb || xa-sa < minRandom || ea > xa || eb > xb {
+func randomWord(a, b []byte, x part) (int, bool) {
+	sa, _ := token(a, x.pa)
+	sb, _ := token(b, x.pb)
+	_, xa := token(a, max(x.pa, x.ea-1))
+	_, xb := token(b, max(x.pb, x.eb-1))
+	if x.pa-sa != x.pb-sb || xa-sa != xb-sb || xa-sa < minRandom || x.ea > xa || x.eb > xb {
 		return 0, false
 	}
 	differ, n := 0, 0
-	for i := sa; i < xa; i++ {
-		ta, tb := isTokenByte(a[i]), isTokenByte(b[i])
+	for i := range xa - sa {
+		ca, cb := a[sa+i], b[sb+i]
+		ta, tb := isTokenByte(ca), isTokenByte(cb)
 		switch {
 		case ta != tb:
 			return 0, false // the tokens are not of the same shape
 		case !ta:
-			if a[i] != b[i] {
+			if ca != cb {
 				return 0, false
 			}
-		case a[i] != b[i]:
+		case ca != cb:
 			differ++
 			fallthrough
 		default:
@@ -392,24 +409,96 @@ func randomWord(a, b []byte, p, ea, eb int) (int, bool) {
 	return xa - sa, 2*differ >= n
 }
 
+// randomNumbers says whether the difference is two whole numbers of
+// different lengths (randomWord takes those of equal length), of at least
+// minRandom-1 digits and the longer of minRandom, whose digits differ at
+// most places, by place value, and which are not within a quarter of each
+// other: two draws of $RANDOM, not a size that grew past a power of ten.
+func randomNumbers(a, b []byte, x part) (string, bool) {
+	sa, xa, okA := digitsAround(a, x.pa, x.ea)
+	sb, xb, okB := digitsAround(b, x.pb, x.eb)
+	if !okA || !okB {
+		return "", false
+	}
+	long, short := a[sa:xa], b[sb:xb]
+	if len(long) < len(short) {
+		long, short = short, long
+	}
+	if len(long) == len(short) || len(short) < minRandom-1 || len(long) < minRandom {
+		return "", false
+	}
+	differ := len(long) - len(short)
+	for i := 1; i <= len(short); i++ {
+		if long[len(long)-i] != short[len(short)-i] {
+			differ++
+		}
+	}
+	l, errL := strconv.ParseFloat(string(long), 64)
+	s, errS := strconv.ParseFloat(string(short), 64)
+	if errL != nil || errS != nil || 2*differ < len(long) || 4*l < 5*s {
+		return "", false
+	}
+	return fmt.Sprintf("numbers of %d and %d digits, unalike digit by digit", xa-sa, xb-sb), true
+}
+
+// digitsAround returns the run of decimal digits in s that holds s[p:e]
+// (or, for an insertion, touches p), when it is a number of its own: not
+// part of a word, nor of a decimal fraction.
+func digitsAround(s []byte, p, e int) (int, int, bool) {
+	if e <= p {
+		p, e = max(0, p-1), min(len(s), p+1)
+	}
+	if p >= e {
+		return 0, 0, false
+	}
+	for _, c := range s[p:e] {
+		if !isDigit(c) {
+			return 0, 0, false
+		}
+	}
+	for p > 0 && isDigit(s[p-1]) {
+		p--
+	}
+	for e < len(s) && isDigit(s[e]) {
+		e++
+	}
+	return p, e, standsAlone(s, p, e)
+}
+
+// standsAlone says whether the number s[start:end] is one of its own: not
+// part of a word or of a longer number, nor of a decimal fraction (after a
+// dot, or before a dot and a digit). A dash may stand beside it (-15475).
+func standsAlone(s []byte, start, end int) bool {
+	joined := func(c byte) bool { return isWordByte(c) && c != '-' }
+	return !(start > 0 && (joined(s[start-1]) || s[start-1] == '.') ||
+		end < len(s) && (joined(s[end]) || s[end] == '.' && end+1 < len(s) && isDigit(s[end+1])))
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
 // minRandom is the shortest token that may look random: shorter ones (a
 // count, a digit) say nothing.
 const minRandom = 4
 
 // token is the run of token bytes around s[p], empty when s[p] is not
-// one.
+// one. An = that other token bytes follow separates a key from its value
+// (salt=1234): only a run of them at the end is base64's padding.
 func token(s []byte, p int) (int, int) {
-	if p >= len(s) || !isTokenByte(s[p]) {
+	if p >= len(s) || !isTokenByte(s[p]) || isKeySeparator(s, p) {
 		return p, p
 	}
 	start, end := p, p
-	for start > 0 && isTokenByte(s[start-1]) {
+	for start > 0 && isTokenByte(s[start-1]) && !isKeySeparator(s, start-1) {
 		start--
 	}
-	for end < len(s) && isTokenByte(s[end]) {
+	for end < len(s) && isTokenByte(s[end]) && !isKeySeparator(s, end) {
 		end++
 	}
 	return start, end
+}
+
+func isKeySeparator(s []byte, i int) bool {
+	return s[i] == '=' && i+1 < len(s) && isTokenByte(s[i+1]) && s[i+1] != '='
 }
 
 // isTokenByte says whether c may be part of a random-looking token:

@@ -10,7 +10,7 @@
 // from its first differing byte. Each difference gets a Class when its
 // bytes name one: a path of one of the builds, a time close to one of
 // them, a host, user or group name or id, permissions, another order,
-// random-looking bytes of equal length (docs/diff.md has the vocabulary).
+// random-looking bytes or numbers (docs/diff.md has the vocabulary).
 // Diagnose is a pure function of the two contents and the two Builds it
 // is told about; DiagnoseFiles and Tree find and open the files.
 package outdiff

@@ -31,6 +31,7 @@ func (r *run) diffELF(c *collector, s [2]side) (err error) {
 		fs[i] = f
 	}
 	a, b := fs[0], fs[1]
+	start := c.count()
 	for _, h := range []struct{ what, old, new string }{
 		{"class", a.Class.String(), b.Class.String()},
 		{"machine", a.Machine.String(), b.Machine.String()},
@@ -71,42 +72,71 @@ func (r *run) diffELF(c *collector, s [2]side) (err error) {
 			c.add(Difference{At: "section " + k.name, What: "only in build 2", Class: Unclassified})
 		}
 	}
+	// A build id that differs is held back until the rest is compared.
+	type heldBack struct {
+		at   int
+		diff Difference
+	}
+	var ids []heldBack
 	for _, k := range orderA {
 		x, y := sa[k], sb[k]
 		if y == nil {
 			continue
 		}
-		if err := r.diffSection(c, x, y, a, b, dwarfDone); err != nil {
+		id, err := r.diffSection(c, x, y, a, b, dwarfDone)
+		if err != nil {
 			return err
 		}
+		if id != nil {
+			ids = append(ids, heldBack{len(c.diag.Differences), *id})
+		}
+	}
+	// Nothing else differs: the id hashes nothing that differs, so it was
+	// made up (--build-id=uuid).
+	random := c.count() == start && len(ids) == 1 && sameHeaders(a, b)
+	for n, id := range ids {
+		if random {
+			id.diff.Class, id.diff.Follows, id.diff.Why = Random, false, "the build id alone differs, so it hashes nothing that does: a random one"
+		}
+		c.insert(id.at+n, id.diff)
 	}
 	return nil
 }
 
-// diffSection compares two versions of one section.
-func (r *run) diffSection(c *collector, x, y *elf.Section, a, b *elf.File, dwarfDone bool) error {
+// sameHeaders says whether two ELF files have the same file, program and
+// section headers.
+func sameHeaders(a, b *elf.File) bool {
+	return a.FileHeader == b.FileHeader &&
+		slices.EqualFunc(a.Progs, b.Progs, func(x, y *elf.Prog) bool { return x.ProgHeader == y.ProgHeader }) &&
+		slices.EqualFunc(a.Sections, b.Sections, func(x, y *elf.Section) bool { return x.SectionHeader == y.SectionHeader })
+}
+
+// diffSection compares two versions of one section. A build id that
+// differs is returned, not added: whether it follows from the rest is
+// known once the rest is compared.
+func (r *run) diffSection(c *collector, x, y *elf.Section, a, b *elf.File, dwarfDone bool) (*Difference, error) {
 	at := "section " + x.Name
 	if x.Type == elf.SHT_NOBITS || y.Type == elf.SHT_NOBITS {
 		if x.Size != y.Size {
 			c.add(Difference{At: at, What: "size", Old: sizeString(int64(x.Size)), New: sizeString(int64(y.Size)), Class: Unclassified})
 		}
-		return nil
+		return nil, nil
 	}
 	da, err := r.sectionData(0, x)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	db, err := r.sectionData(1, y)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if bytes.Equal(da, db) {
-		return nil
+		return nil, nil
 	}
 	switch {
 	case x.Type == elf.SHT_NOTE && strings.Contains(x.Name, "build-id"):
-		c.add(Difference{At: at, What: "build id", Old: hexAt(da, max(0, len(da)-20)), New: hexAt(db, max(0, len(db)-20)),
-			Class: Unclassified, Why: "a hash of the rest of the file", Follows: true})
+		return &Difference{At: at, What: "build id", Old: hexAt(da, max(0, len(da)-20)), New: hexAt(db, max(0, len(db)-20)),
+			Class: Unclassified, Why: "a hash of the rest of the file", Follows: true}, nil
 	case strings.HasPrefix(x.Name, ".debug_") && dwarfDone:
 		c.add(Difference{At: at, What: "contents", Old: sizeString(int64(len(da))), New: sizeString(int64(len(db))),
 			Class: Unclassified, Why: "DWARF, compared by its attributes", Follows: true})
@@ -120,7 +150,7 @@ func (r *run) diffSection(c *collector, x, y *elf.Section, a, b *elf.File, dwarf
 	default:
 		r.d.diffBinary(c, at, da, db)
 	}
-	return nil
+	return nil, nil
 }
 
 // sectionData reads a section's contents, decompressed, within side i's
@@ -168,9 +198,7 @@ func (d *Diagnoser) diffStrings(c *collector, at string, a, b []byte) {
 	for i := range max(len(onlyA), len(onlyB)) {
 		switch {
 		case i < len(onlyA) && i < len(onlyB):
-			diff := d.linePair(at, onlyA[i], onlyB[i])
-			diff.What = "string"
-			c.add(diff)
+			d.linePair(c, at, "string", onlyA[i], onlyB[i])
 		case i < len(onlyA):
 			c.add(Difference{At: at, What: "string only in build 1", Old: excerptLine(onlyA[i], 0), Class: Unclassified})
 		default:
@@ -261,9 +289,7 @@ func (r *run) diffDWARF(c *collector, a, b *elf.File) bool {
 			if j < 0 || ub.attrs[j][1] == x[1] {
 				continue
 			}
-			diff := r.d.linePair(at, []byte(x[1]), []byte(ub.attrs[j][1]))
-			diff.What = x[0]
-			c.add(diff)
+			r.d.linePair(c, at, x[0], []byte(x[1]), []byte(ub.attrs[j][1]))
 		}
 		if !slices.Equal(ua.files, ub.files) {
 			r.d.diffStrings(c, at+", line table", []byte(strings.Join(ua.files, "\x00")), []byte(strings.Join(ub.files, "\x00")))

@@ -57,6 +57,14 @@ func TestELF(t *testing.T) {
 			func(t *testing.T) []byte { return gcc(t, one, main, "-g", "-Wl,--build-id") },
 			func(t *testing.T) []byte { return gcc(t, two, main, "-g", "-Wl,--build-id") },
 			BuildPath, "section .note.gnu.build-id", "build id", true, Unclassified},
+		{"random_build_id",
+			func(t *testing.T) []byte { return gcc(t, one, main, "-Wl,--build-id=uuid") },
+			func(t *testing.T) []byte { return gcc(t, one, main, "-Wl,--build-id=uuid") },
+			Random, "section .note.gnu.build-id", "build id", false, Random},
+		{"random_build_id_beside_a_path",
+			func(t *testing.T) []byte { return gcc(t, one, main, "-g", "-Wl,--build-id=uuid") },
+			func(t *testing.T) []byte { return gcc(t, two, main, "-g", "-Wl,--build-id=uuid") },
+			BuildPath, "section .note.gnu.build-id", "build id", true, Unclassified},
 		{"symbol_order",
 			func(t *testing.T) []byte {
 				return gcc(t, one, "int a(void) { return 1; }\nint b(void) { return 2; }\n", "-c")

@@ -79,6 +79,8 @@ func FuzzDiagnose(f *testing.F) {
 		{makeCpio(f, a, b), makeCpio(f, b, a)},
 		{[]byte("\x7fELF\x02\x01\x01\x00"), []byte("\x7fELF\x02\x01\x01\x01")},
 		{[]byte{0, 1, 2, 3, 4, 5}, []byte{0, 1, 2, 9, 4}},
+		{[]byte("-rw-r--r-- 1 root root 6 Dec  1 12:00 a\n"), []byte("-rw-rw-r-- 1 builder builder 6 Dec  1 12:02 a\n")},
+		{[]byte("1.0+20261201120005 0644 salt=15475\n"), []byte("1.0+20261201120207 0664 salt=8804\n")},
 	}
 	for _, s := range seeds {
 		f.Add(s[0], s[1])

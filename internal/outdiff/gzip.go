@@ -26,9 +26,9 @@ func readGzip(s side, b *budget) ([]member, error) {
 		}
 		z.Multistream(false)
 		m := member{name: strconv.Itoa(len(ms) + 1)}
-		m.add(field{name: "name", value: z.Name, class: Unclassified})
+		m.add(field{name: "name", value: z.Name, class: None})
 		if z.Comment != "" {
-			m.add(field{name: "comment", value: z.Comment, class: Unclassified})
+			m.add(field{name: "comment", value: z.Comment, class: None})
 		}
 		if z.ModTime.IsZero() {
 			m.add(field{name: "mtime", value: "none", class: Time})
@@ -37,7 +37,7 @@ func readGzip(s side, b *budget) ([]member, error) {
 		}
 		m.add(field{name: "OS", value: strconv.Itoa(int(z.OS)), class: Unclassified})
 		if len(z.Extra) > 0 {
-			m.add(field{name: "extra", value: fmt.Sprintf("% x", z.Extra), class: Unclassified})
+			m.add(field{name: "extra", value: fmt.Sprintf("% x", z.Extra), class: None})
 		}
 		if m.data, err = b.readAll(z); err != nil {
 			return nil, fmt.Errorf("gzip member %d: %w", len(ms)+1, err)

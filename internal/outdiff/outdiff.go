@@ -263,6 +263,30 @@ func (c *collector) add(d Difference) {
 	}
 }
 
+// count is how many differences were added.
+func (c *collector) count() int { return len(c.diag.Differences) + c.diag.More }
+
+// insert adds d as if it had been added when the list held i differences:
+// a difference whose class is known only once the others are.
+func (c *collector) insert(i int, d Difference) {
+	listed := len(c.diag.Differences)
+	c.add(d)
+	switch {
+	case i >= listed:
+		// Its place is the end of the list, or past it.
+	case len(c.diag.Differences) > listed:
+		d = c.diag.Differences[listed]
+		c.diag.Differences = slices.Insert(c.diag.Differences[:listed], i, d)
+	default:
+		// Counted, the list being full: it takes the place of the last
+		// one listed, which is counted instead.
+		if d.Class == None {
+			d.Class = Unclassified
+		}
+		c.diag.Differences = slices.Insert(c.diag.Differences[:listed-1], i, d)
+	}
+}
+
 func (c *collector) partial(why string) {
 	if c.diag.Partial == "" {
 		c.diag.Partial = why

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +84,43 @@ func TestText(t *testing.T) {
 		{"number_far_from_the_builds", "id 1234567890\n", "id 9081726354\n", Random, "line 1", "10 random-looking"},
 		{"counter", "id 1234567890\n", "id 1234568890\n", Unclassified, "line 1", ""},
 		{"line_only_in_new", "a\n", "a\nb\n", Unclassified, "line 2", ""},
+
+		// Times in digits, in a version or alone, and their look-alikes.
+		{"compact_time_in_a_version", "1.0.dev" + in1.Format("20060102150405") + "\n", "1.0.dev" + in2.Format("20060102150405") + "\n",
+			Time, "line 1", "%Y%m%d%H%M%S time, 2026-12-01T12:00:05Z, 5 s into build 1"},
+		{"compact_time_with_a_separator", `VERSION "2.4.1-` + in1.Format("20060102.150405") + `"` + "\n", `VERSION "2.4.1-` + in2.Format("20060102.150405") + `"` + "\n",
+			Time, "line 1", "%Y%m%d%H%M%S time"},
+		{"compact_time_after_a_plus", "version 1.0+" + in1.Format("20060102150405") + "\n", "version 1.0+" + in2.Format("20060102150405") + "\n",
+			Time, "line 1", "%Y%m%d%H%M%S time"},
+		{"compact_time_to_the_minute", in1.Format("200601021504") + "\n", in2.Format("200601021504") + "\n", Time, "line 1", "%Y%m%d%H%M%S time"},
+		{"compact_time_far_from_the_builds", "1.0+20200101120000\n", "1.0+20200101120105\n", Unclassified, "line 1", ""},
+		{"compact_digits_that_are_no_date", "build 20261399120005\n", "build 20261399120207\n", Unclassified, "line 1", ""},
+		{"compact_time_inside_a_longer_number", "id 320261201120005\n", "id 320261201120207\n", Unclassified, "line 1", ""},
+		{"iso_week", "week " + in1.Format("2006") + "-W48-2\n", "week " + in1.Format("2006") + "-W49-1\n", Time, "line 1", "ISO 8601 week date"},
+		{"week_that_is_not_one", "part 2026-W60\n", "part 2026-W61\n", Unclassified, "line 1", ""},
+
+		// Modes in octal whose difference is a umask's, and look-alikes.
+		{"octal_mode", "644 data/a.txt\n", "664 data/a.txt\n", Permissions, "line 1", "an octal mode, 644 then 664"},
+		{"octal_mode_with_a_zero", "data/a.txt 0644\n", "data/a.txt 0664\n", Permissions, "line 1", "0644 then 0664"},
+		{"octal_st_mode", "0o100644\n", "0o100664\n", Permissions, "line 1", "0o100644 then 0o100664"},
+		{"octal_directory_st_mode", "mode=40755\n", "mode=40775\n", Permissions, "line 1", "40755 then 40775"},
+		{"octal_owner_bits", "644\n", "744\n", Unclassified, "line 1", ""},
+		{"octal_without_the_owner_read_bit", "123\n", "163\n", Unclassified, "line 1", ""},
+		{"not_octal", "648\n", "668\n", Unclassified, "line 1", ""},
+		{"octal_in_a_version", "1.644\n", "1.664\n", Unclassified, "line 1", ""},
+		{"octal_of_no_file_type", "300644\n", "300664\n", Unclassified, "line 1", ""},
+
+		// Random numbers and shuffles, and look-alikes.
+		{"random_value_of_a_key", "salt=2340014304\n", "salt=2589824174\n", Random, "line 1", "10 random-looking characters"},
+		{"base64_padding", "aGVsbG8gd29ybGQ=\n", "d29ybGQgaGVsbG8=\n", Random, "line 1", "16 random-looking characters"},
+		{"counter_of_a_key", "salt=1000000001\n", "salt=1000000002\n", Unclassified, "line 1", ""},
+		{"random_numbers_of_other_lengths", "15475\n", "8804\n", Random, "line 1", "numbers of 5 and 4 digits"},
+		{"size_past_a_power_of_ten", "980 bytes\n", "1020 bytes\n", Unclassified, "line 1", ""},
+		{"number_that_lost_its_first_digit", "15475\n", "5475\n", Unclassified, "line 1", ""},
+		{"shuffled_letters", "g c e f i l h d j k a b\n", "j b h a c d i l e k g f\n", Order, "line 1", "the same words"},
+
+		// Each differing field of a line is classified by what it holds.
+		{"value_the_same_in_both", "1 root 2\n", "3 root 4\n", Unclassified, "line 1", ""},
 	}
 	d := New(b1, b2, Options{})
 	for _, tc := range tests {
@@ -94,6 +132,74 @@ func TestText(t *testing.T) {
 			first := diag.Differences[0]
 			if first.At != tc.at || !strings.Contains(first.Why, tc.why) {
 				t.Errorf("first difference at %q because %q; want %q, %q\n%s", first.At, first.Why, tc.at, tc.why, dump(diag))
+			}
+		})
+	}
+}
+
+// TestLineParts: each run of differing fields of a line is classified by
+// what it holds, one difference for each class, in the order of the line.
+func TestLineParts(t *testing.T) {
+	b1, b2 := testBuilds()
+	tests := []struct {
+		name     string
+		old, new string
+		classes  []Class // of the differences, in order
+	}{
+		{"ls_long", "-rw-r--r-- 1 root root 6 Dec  1 12:00 a.txt\n", "-rw-rw-r-- 1 builder builder 6 Dec  1 12:02 a.txt\n",
+			[]Class{Permissions, User, Time}},
+		{"date_in_the_builds_zones", "Tue Dec  1 00:00:05 GMT+12 2026\n", "Wed Dec  2 02:02:07 GMT-14 2026\n",
+			[]Class{Time, Environment}},
+		{"adjacent_fields_are_one_part", "uid=0 gid=0\n", "uid=998 gid=998\n", []Class{User}},
+		{"hexadecimal_bytes_are_one_part", "3f 2a 91 c0 1b 2c\n", "07 c1 e2 d3 9a 8b\n", []Class{Random}},
+		{"other_number_of_fields", "-rw-r--r-- 1 root root 6 a.txt\n", "-rw-rw-r-- 1 builder 6 a.txt\n", []Class{User}},
+		{"unclassified_beside_a_named_part", "built by root in 4 s\n", "built by builder in 5 s\n", []Class{User, Unclassified}},
+	}
+	d := New(b1, b2, Options{})
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			diag := d.Diagnose("out.txt", Bytes([]byte(tc.old)), Bytes([]byte(tc.new)))
+			var got []Class
+			for _, diff := range diag.Differences {
+				got = append(got, diff.Class)
+			}
+			if !slices.Equal(got, tc.classes) {
+				t.Errorf("classes %v, want %v\n%s", got, tc.classes, dump(diag))
+			}
+		})
+	}
+}
+
+// TestCollectorInsert: a difference added late takes its place in the
+// list, which stays within its bound.
+func TestCollectorInsert(t *testing.T) {
+	diff := func(at string) Difference { return Difference{At: at, Class: Unclassified} }
+	tests := []struct {
+		name   string
+		max    int
+		before []string
+		at     int
+		listed []string
+		more   int
+	}{
+		{"first", 8, []string{"a", "b"}, 0, []string{"x", "a", "b"}, 0},
+		{"last", 8, []string{"a", "b"}, 2, []string{"a", "b", "x"}, 0},
+		{"into_a_full_list", 2, []string{"a", "b", "c"}, 1, []string{"a", "x"}, 2},
+		{"past_a_full_list", 2, []string{"a", "b", "c"}, 2, []string{"a", "b"}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &collector{max: tc.max}
+			for _, at := range tc.before {
+				c.add(diff(at))
+			}
+			c.insert(tc.at, diff("x"))
+			var listed []string
+			for _, d := range c.diag.Differences {
+				listed = append(listed, d.At)
+			}
+			if !slices.Equal(listed, tc.listed) || c.diag.More != tc.more {
+				t.Errorf("listed %v and %d more, want %v and %d", listed, c.diag.More, tc.listed, tc.more)
 			}
 		})
 	}

@@ -40,7 +40,7 @@ func readTar(s side, b *budget) ([]member, error) {
 			m.add(timeField("ctime", h.ChangeTime))
 		}
 		if h.Linkname != "" {
-			m.add(field{name: "link", value: h.Linkname, class: Unclassified})
+			m.add(field{name: "link", value: h.Linkname, class: None})
 		}
 		if h.Typeflag == tar.TypeChar || h.Typeflag == tar.TypeBlock {
 			m.add(field{name: "device", value: fmt.Sprintf("%d,%d", h.Devmajor, h.Devminor), class: Unclassified})
@@ -59,11 +59,13 @@ func readTar(s side, b *budget) ([]member, error) {
 	}
 }
 
+// paxClass is what a PAX record's difference is: a time, or what its
+// value names (a path, an owner's name).
 func paxClass(key string) Class {
 	if strings.HasSuffix(key, "time") {
 		return Time
 	}
-	return Unclassified
+	return None
 }
 
 func tarType(flag byte) string {

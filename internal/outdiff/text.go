@@ -44,17 +44,100 @@ func (d *Diagnoser) diffText(c *collector, a, b []byte) {
 		case i >= len(bb):
 			c.add(Difference{At: at, What: "only in build 1", Old: excerptLine(ba[i], 0), Class: Unclassified})
 		case !bytes.Equal(ba[i], bb[i]):
-			c.add(d.linePair(at, ba[i], bb[i]))
+			d.linePair(c, at, "contents", ba[i], bb[i])
 		}
 	}
 }
 
-// linePair is the difference between two versions of a line.
-func (d *Diagnoser) linePair(at string, a, b []byte) Difference {
-	p, ea, eb := differing(a, b)
-	class, why := d.classify.span(a, b, p, ea, eb)
-	return Difference{At: at, What: "contents", Old: excerptLine(a, p), New: excerptLine(b, p), Class: class, Why: why}
+// linePair adds the differences between two versions of a line, or of a
+// string: one for each class that its differing parts name, at the first
+// part that names it.
+func (d *Diagnoser) linePair(c *collector, at, what string, a, b []byte) {
+	var seen [numClasses]bool
+	for _, x := range lineParts(a, b) {
+		class, why := d.classify.span(a, b, x)
+		if seen[class] {
+			continue
+		}
+		seen[class] = true
+		c.add(Difference{At: at, What: what, Old: excerptLine(a, x.pa), New: excerptLine(b, x.pb), Class: class, Why: why})
+	}
 }
+
+// maxParts bounds how many differing parts of a line are classified one
+// by one, and maxPartsBytes the stretch of the line they lie in: past
+// them the line is one part.
+const (
+	maxParts      = 8
+	maxPartsBytes = 4 * window
+)
+
+// lineParts returns where two versions of a line differ: by fields (runs
+// of bytes other than spaces and tabs) when both hold as many, each run of
+// adjacent differing fields a part, so that each is classified by what
+// it holds (an ls -l line's mode, owners and time); else as one part,
+// from the first differing byte to the last.
+func lineParts(a, b []byte) []part {
+	all := whole(a, b)
+	// The fields before the first differing byte and after the last are
+	// the same in both: split only the stretch between them.
+	start := all.pa
+	for start > 0 && !isBlank(a[start-1]) {
+		start--
+	}
+	endA, endB := all.ea, all.eb
+	for endA < len(a) && !isBlank(a[endA]) {
+		endA, endB = endA+1, endB+1
+	}
+	if max(endA, endB)-start > maxPartsBytes {
+		return []part{all}
+	}
+	fa, fb := fields(a, start, endA), fields(b, start, endB)
+	if len(fa) != len(fb) || len(fa) < 2 {
+		return []part{all}
+	}
+	var parts []part
+	for i := 0; i < len(fa); i++ {
+		if bytes.Equal(a[fa[i][0]:fa[i][1]], b[fb[i][0]:fb[i][1]]) {
+			continue
+		}
+		j := i
+		for j+1 < len(fa) && !bytes.Equal(a[fa[j+1][0]:fa[j+1][1]], b[fb[j+1][0]:fb[j+1][1]]) {
+			j++
+		}
+		if len(parts) == maxParts {
+			return []part{all}
+		}
+		w := whole(a[fa[i][0]:fa[j][1]], b[fb[i][0]:fb[j][1]])
+		parts = append(parts, part{fa[i][0] + w.pa, fa[i][0] + w.ea, fb[i][0] + w.pb, fb[i][0] + w.eb})
+		i = j
+	}
+	if len(parts) == 0 {
+		return []part{all} // only the blanks differ
+	}
+	return parts
+}
+
+// fields returns where the fields of s[start:end] are.
+func fields(s []byte, start, end int) [][2]int {
+	var fs [][2]int
+	for i := start; i < end; {
+		for i < end && isBlank(s[i]) {
+			i++
+		}
+		j := i
+		for j < end && !isBlank(s[j]) {
+			j++
+		}
+		if j > i {
+			fs = append(fs, [2]int{i, j})
+		}
+		i = j
+	}
+	return fs
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
 // differing returns where a and b differ: a[p:ea] and b[p:eb], after
 // their longest common prefix and before their longest common suffix,

@@ -14,6 +14,10 @@ const (
 	dayNames   = `Mon|Tue|Wed|Thu|Fri|Sat|Sun`
 )
 
+// compactTime is the kind of a time in digits, as date +%Y%m%d%H%M%S
+// writes it.
+const compactTime = "%Y%m%d%H%M%S time"
+
 // The forms of a time in text, most specific first: the first one that
 // overlaps a difference on each side decides.
 var timeForms = []struct {
@@ -30,7 +34,12 @@ var timeForms = []struct {
 			"Mon, _2 Jan 2006 15:04:05 MST", "_2 Jan 2006 15:04:05 MST"}},
 	{"date(1) time", regexp.MustCompile(`(?:(?:` + dayNames + `)\s+)?(?:` + monthNames + `)\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}(?:\s+[A-Z]{2,5}(?:[+-]\d{1,2})?)?\s+\d{4}`),
 		[]string{"Mon Jan _2 15:04:05 MST 2006", "Jan _2 15:04:05 MST 2006", "Mon Jan _2 15:04:05 2006", "Jan _2 15:04:05 2006"}},
+	// date +%Y%m%d%H%M%S and its kin, alone or in a version
+	// (1.0.dev20261201224741, 2.4.1-20261201.224737), read as UTC: digits
+	// only, so close to a build like an epoch time.
+	{compactTime, regexp.MustCompile(`\d{8}[T._-]?\d{4}(?:\d{2})?`), []string{"20060102150405", "200601021504"}},
 	{"ls -l time", regexp.MustCompile(`(?:` + monthNames + `)\s+\d{1,2}\s+(?:\d{1,2}:\d{2}|\d{4})\b`), nil},
+	{"ISO 8601 week date", regexp.MustCompile(`\b\d{4}-?W(?:0[1-9]|[1-4]\d|5[0-3])(?:-?[1-7])?\b`), nil}, // date +%G-W%V-%u
 	{"ISO 8601 date", regexp.MustCompile(`\d{4}-\d{2}-\d{2}`), nil},
 	{"date", regexp.MustCompile(`(?:` + monthNames + `)\s+\d{1,2}\s+\d{4}`), nil}, // __DATE__
 	{"time of day", regexp.MustCompile(`\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?`), nil},
@@ -38,13 +47,13 @@ var timeForms = []struct {
 	{"number", regexp.MustCompile(`\d+(?:\.\d+)?`), nil}, // epoch times; see epoch
 }
 
-// reMode is an ls -l mode.
-var reMode = regexp.MustCompile(`[-dlcbps][-r][-w][-xsS][-r][-w][-xsS][-r][-w][-xtT]`)
-
 // A timeToken is a time found in text.
 type timeToken struct {
 	kind string
 	t    time.Time // zero when the form is not a whole time
+	// bare: the form is digits alone, which other numbers share, so the
+	// time counts only close to a build.
+	bare bool
 }
 
 // timeAt finds the first form of a time that overlaps s[p:e].
@@ -63,7 +72,24 @@ func timeAt(s []byte, p, e int) (timeToken, bool) {
 					continue // part of a word: a hash, a name
 				}
 				if t, kind, ok := epoch(text); ok {
-					return timeToken{kind, t}, true
+					return timeToken{kind: kind, t: t, bare: true}, true
+				}
+				continue
+			}
+			if f.kind == compactTime {
+				if m[0] > 0 && isDigit(s[m[0]-1]) || m[1] < len(s) && isDigit(s[m[1]]) {
+					continue // part of a longer number
+				}
+				digits := strings.Map(func(r rune) rune {
+					if r >= '0' && r <= '9' {
+						return r
+					}
+					return -1
+				}, text)
+				for _, layout := range f.layouts {
+					if t, err := time.Parse(layout, digits); err == nil {
+						return timeToken{kind: f.kind, t: t, bare: true}, true
+					}
 				}
 				continue
 			}
@@ -134,9 +160,9 @@ const maxApart = 30 * 24 * time.Hour
 
 // time says whether the difference is a time on each side (or, on one
 // side, a time close to that build).
-func (c *classifier) time(a, b []byte, p, ea, eb int) (string, bool) {
-	ta, okA := timeAt(a, p, ea)
-	tb, okB := timeAt(b, p, eb)
+func (c *classifier) time(a, b []byte, x part) (string, bool) {
+	ta, okA := timeAt(a, x.pa, x.ea)
+	tb, okB := timeAt(b, x.pb, x.eb)
 	return c.judgeTimes(ta, tb, okA, okB)
 }
 
@@ -144,10 +170,9 @@ func (c *classifier) judgeTimes(ta, tb timeToken, okA, okB bool) (string, bool) 
 	if !okA && !okB {
 		return "", false
 	}
-	epochA, epochB := strings.HasPrefix(ta.kind, "epoch"), strings.HasPrefix(tb.kind, "epoch")
 	closeA, closeB := okA && c.close(0, ta.t), okB && c.close(1, tb.t)
 	switch {
-	case okA && okB && !epochA && !epochB:
+	case okA && okB && !ta.bare && !tb.bare:
 		// Two times in a form of their own: no need to be close.
 	case closeA || closeB:
 	case okA && okB && plausible(ta.t) && plausible(tb.t) && absDuration(ta.t.Sub(tb.t)) <= maxApart &&

@@ -30,7 +30,7 @@ func readZip(s side, b *budget) ([]member, error) {
 			m.add(modeField("mode", f.Mode().Perm()))
 		}
 		if f.Comment != "" {
-			m.add(field{name: "comment", value: f.Comment, class: Unclassified})
+			m.add(field{name: "comment", value: f.Comment, class: None})
 		}
 		zipExtra(&m, f.Extra)
 		rc, err := f.Open()
@@ -79,7 +79,7 @@ func zipExtra(m *member, extra []byte) {
 	for len(extra) >= 4 {
 		id, size := binary.LittleEndian.Uint16(extra), int(binary.LittleEndian.Uint16(extra[2:]))
 		if size > len(extra)-4 {
-			m.add(field{name: "extra data", value: fmt.Sprintf("% x", extra), class: Unclassified})
+			m.add(field{name: "extra data", value: fmt.Sprintf("% x", extra), class: None})
 			return
 		}
 		data := extra[4 : 4+size]
@@ -107,7 +107,7 @@ func zipExtra(m *member, extra []byte) {
 				continue
 			}
 		}
-		m.add(field{name: fmt.Sprintf("extra field 0x%04x", id), value: fmt.Sprintf("% x", data), class: Unclassified})
+		m.add(field{name: fmt.Sprintf("extra field 0x%04x", id), value: fmt.Sprintf("% x", data), class: None})
 	}
 }
 

@@ -172,6 +172,8 @@ func TestRandom(t *testing.T) {
 		{"random.Random seeded later", "import random\nr = random.Random()\nr.seed(1)\nprint(r.random())", nil, program{}},
 		{"shuffle changes the list", "import random\nnames = ['a', 'b', 'c']\nrandom.shuffle(names)\nprint(names)", []string{"stdout random random.shuffle(names)"}, program{}},
 		{"shuffle after seed", "import random\nrandom.seed(0)\nnames = ['a', 'b', 'c']\nrandom.shuffle(names)\nprint(names)", nil, program{}},
+		{"shuffle by a generator that may be the module's", "import random, sys\nrng = random.Random(42) if sys.argv[1:] else random\nwords = ['a', 'b']\nrng.shuffle(words)\nprint(words)", []string{"stdout random rng.shuffle(words)"}, program{args: []string{"?"}}},
+		{"shuffle by one of two seeded generators", "import random, sys\nrng = random.Random(42) if sys.argv[1:] else random.Random(7)\nwords = ['a', 'b']\nrng.shuffle(words)\nprint(words)", nil, program{args: []string{"?"}}},
 		{"SystemRandom ignores the seed", "import random\nrandom.seed(0)\nprint(random.SystemRandom().random())", []string{"stdout random random.SystemRandom().random()"}, program{}},
 		{"secrets", "import secrets\nprint(secrets.token_hex(8))", []string{"stdout random secrets.token_hex(8)"}, program{}},
 		{"uuid4", "import uuid\nprint(uuid.uuid4())", []string{"stdout random uuid.uuid4()"}, program{}},

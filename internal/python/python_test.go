@@ -54,7 +54,7 @@ func (f *fakeRunner) Run(p code.Program) code.Outcome {
 	return out
 }
 
-func (f *fakeRunner) Uses(string, string) []string { return nil }
+func (f *fakeRunner) Uses(string, string) []string     { return nil }
 func (f *fakeRunner) UsesFile(string, string) []string { return nil }
 
 // program is a row's program: inline code with the outputs out,

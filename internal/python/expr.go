@@ -494,6 +494,11 @@ func (r *run) setAttr(fr *frame, base value, name string, v value, at node) {
 				r.stdoutV = v
 			}
 		case kObject:
+			if b.obj.attrs != nil {
+				// An object that holds what it is given (a namespace).
+				b.obj.attrs[name] = v
+				return
+			}
 			// Setting an attribute the table describes fixes the value
 			// it holds (TarInfo.mtime = 0).
 			if f, ok := r.lib.Function(Language, b.obj.class+"."+name); ok && len(f.Removes) > 0 && len(r.deep(v, true)) == 0 {

@@ -16,7 +16,8 @@
 // resolved (time.time, datetime.datetime.now, tarfile.TarFile.add for a
 // method of an object whose class a "returns" gave). What Python itself
 // does is here: printing, files, containers, strings, calls, scopes,
-// imports, and handing subprocesses to the code.Runner.
+// imports, a known command line read through argparse, and handing
+// subprocesses to the code.Runner.
 //
 // The interpretation is sound rather than precise where the two differ:
 // both branches of a condition are followed and joined, loops run until

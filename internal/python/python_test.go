@@ -474,6 +474,44 @@ func TestFlow(t *testing.T) {
 	})
 }
 
+// TestArgparse: a known command line read through argparse decides what
+// the program does with it.
+func TestArgparse(t *testing.T) {
+	flag := "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('-t', '--time', action='store_true')\np.add_argument('-q', '--quiet', action='store_true')\na = p.parse_args()\nprint(time.time() if a.time else 0)"
+	seed := "import argparse, random\np = argparse.ArgumentParser()\np.add_argument('--seed', type=int)\np.add_argument('words', nargs='+')\na = p.parse_args()\nrng = random.Random(a.seed) if a.seed is not None else random\nwords = list(a.words)\nrng.shuffle(words)\nprint(' '.join(words))"
+	outs := "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('out')\np.add_argument('files', nargs='*')\na = p.parse_args()\nopen(a.out, 'w').write(str(time.time()) + ' '.join(a.files))"
+	clock := []string{"stdout clock time.time()"}
+	runReachCases(t, []reachCase{
+		{"a flag not given", flag, nil, program{}},
+		{"a flag given", flag, clock, program{args: []string{"--time"}}},
+		{"a flag given by a prefix of its name", flag, clock, program{args: []string{"--ti"}}},
+		{"another flag given", flag, nil, program{args: []string{"-q"}}},
+		{"a flag bundled after another", flag, clock, program{args: []string{"-qt"}}},
+		{"a flag of an argv not known", flag, clock, program{args: []string{"?"}}},
+		{"an option argparse refuses", flag, clock, program{args: []string{"--bogus"}}},
+		{"a flag after --", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--time', action='store_true')\np.add_argument('rest', nargs='*')\na = p.parse_args()\nprint(time.time() if a.time else 0)", nil, program{args: []string{"--", "--time"}}},
+		{"a seed given", seed, nil, program{args: []string{"--seed", "42", "a", "b"}}},
+		{"a seed given with =", seed, nil, program{args: []string{"--seed=42", "a", "b"}}},
+		{"a seed not given", seed, []string{"stdout random rng.shuffle(words)"}, program{args: []string{"a", "b"}}},
+		{"the output a positional names", outs, []string{"file clock time.time()"}, program{args: []string{"out", "x", "y"}}},
+		{"a scratch file a positional names", outs, nil, program{args: []string{"/tmp/x"}}},
+		{"a default used", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--date')\na = p.parse_args()\nprint(a.date or time.time())", clock, program{}},
+		{"a default replaced", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--date')\na = p.parse_args()\nprint(a.date or time.time())", nil, program{args: []string{"--date", "2020-01-01"}}},
+		{"a short option with its value attached", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('-d', '--date')\na = p.parse_args()\nprint(a.date or time.time())", nil, program{args: []string{"-d2020"}}},
+		{"a negative number as a value", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--offset', type=int)\na = p.parse_args()\nprint(time.time() if a.offset is None else a.offset)", nil, program{args: []string{"--offset", "-5"}}},
+		{"set_defaults", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--time', action='store_true')\np.set_defaults(time=True)\na = p.parse_args()\nprint(time.time() if a.time else 0)", clock, program{}},
+		{"a count", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('-v', action='count')\na = p.parse_args()\nprint(time.time() if a.v == 2 else 0)", clock, program{args: []string{"-v", "-v"}}},
+		{"store_false", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--no-time', dest='time', action='store_false')\na = p.parse_args()\nprint(time.time() if a.time else 0)", nil, program{args: []string{"--no-time"}}},
+		{"an option of a group", "import argparse, time\np = argparse.ArgumentParser()\ng = p.add_mutually_exclusive_group()\ng.add_argument('--time', action='store_true')\na = p.parse_args()\nprint(time.time() if a.time else 0)", clock, program{args: []string{"--time"}}},
+		{"a boolean option turned off", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--time', action=argparse.BooleanOptionalAction, default=True)\na = p.parse_args()\nprint(time.time() if a.time else 0)", nil, program{args: []string{"--no-time"}}},
+		{"an appended option", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--tag', action='append', default=[])\na = p.parse_args()\nprint(time.time() if 'now' in a.tag else 0)", clock, program{args: []string{"--tag", "x", "--tag", "now"}}},
+		{"an explicit list", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--time', action='store_true')\na = p.parse_args(['--time'])\nprint(time.time() if a.time else 0)", clock, program{}},
+		{"parse_known_args keeps what it does not know", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--time', action='store_true')\na, rest = p.parse_known_args()\nprint(time.time() if a.time else rest)", nil, program{args: []string{"--bogus"}}},
+		{"subparsers are not followed", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--time', action='store_true')\np.add_subparsers()\na = p.parse_args()\nprint(time.time() if a.time else 0)", clock, program{}},
+		{"an attribute set after parsing", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--when')\na = p.parse_args()\na.when = time.time()\nprint(a.when)", clock, program{}},
+	})
+}
+
 // TestImports: modules of the workspace are read and followed.
 func TestImports(t *testing.T) {
 	lib := memFiles{

@@ -140,6 +140,9 @@ type object struct {
 	redirect, saved *value
 	// environ says the object is os.environ.
 	environ bool
+	// parser is what an argparse.ArgumentParser (or a group of it) was
+	// told.
+	parser *argParser
 }
 
 var (

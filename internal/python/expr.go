@@ -458,7 +458,9 @@ func (r *run) objectAttr(fr *frame, base value, name string, at node) value {
 	q := o.class + "." + name
 	if f, ok := r.lib.Function(Language, q); ok {
 		facts := append(r.envFacts(), o.facts...)
-		var t taints
+		// An attribute that holds one of the values the object records
+		// (TarInfo.mode) gives what the object holds of it.
+		t := r.only(o.whole, f.Removes)
 		text, site := fr.at(at)
 		for _, e := range f.Effects {
 			if applies, by := e.Apply(facts); applies && by == "" {
@@ -502,7 +504,7 @@ func (r *run) setAttr(fr *frame, base value, name string, v value, at node) {
 			// Setting an attribute the table describes fixes the value
 			// it holds (TarInfo.mtime = 0).
 			if f, ok := r.lib.Function(Language, b.obj.class+"."+name); ok && len(f.Removes) > 0 && len(r.deep(v, true)) == 0 {
-				b.obj.whole = r.without(b.obj.whole, f.Removes)
+				r.takeOut(b.obj, f.Removes)
 			}
 		}
 	})

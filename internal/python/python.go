@@ -39,13 +39,22 @@
 //     guard's last word be the value (random.seed(None) is no seed);
 //   - args:N: the number of positional arguments, and args:? when a *args
 //     of unknown length was given;
+//   - argN:source (after argN:str), NAME:source for a keyword argument
+//     and self:source for the pathlib.Path a method is called on: it
+//     names, or may name, a file of the checkout, whose mode the
+//     checkout gave it (a source input of the action, a directory above
+//     one, or a path that cannot be known), not one the program made or
+//     whose mode it set, one Bazel generated, or a file of the machine;
+//     a copy keeps it when it keeps the mode (shutil.copy2);
 //   - NAME:fixed, and NAME=VALUE or NAME=?, for a keyword argument;
 //   - env:NAME=VALUE: the program's environment, as it got it (Program.Env)
 //     and as it changed it (os.environ[NAME] = …);
 //   - sorted: the call's result goes straight into a function whose entry
 //     removes an order (sorted(os.listdir(d)));
 //   - the facts earlier calls set (random.seed(0) sets seeded:random), and
-//     for a method, those its object's construction and methods set.
+//     for a method, those its object's construction and methods set; a
+//     call that returns an object of a class gives it the facts it sets
+//     (os.stat's result describes a source: operand:source).
 //
 // Effects land where the value they describe goes: into the result; into
 // the file a call opens for writing (its "opens") or writes (its
@@ -55,9 +64,12 @@
 // archive); and, for a call whose result is dropped, into the container
 // it changes (random.shuffle(names)). Attribute entries work the same way
 // (os.stat_result.st_mtime), and setting an attribute whose entry removes
-// a value takes it out of the object (TarInfo.mtime = 0). A module
-// attribute's effects apply when it is used as a value (time.timezone
-// printed). The order of a set of strings is the table's entries set and
+// a value takes it out of the object (TarInfo.mtime = 0), only where
+// every branch that goes on does, and reading it gives what the object
+// holds of it (TarInfo.mode). A filter= of TarFile.add is called with
+// the TarInfo its effects are in, and what it returns goes into the
+// archive. A module attribute's effects apply when it is used as a
+// value (time.timezone printed). The order of a set of strings is the table's entries set and
 // frozenset, realised when the set is iterated, printed or listed.
 //
 // docs/specs.md ("Functions of Python") says the same for users.
@@ -222,6 +234,12 @@ type run struct {
 	// recursive calls (see summary).
 	summaries   map[*function]value
 	summarizing map[*function]bool
+	// srcs are the action's source inputs (see sourceInputs).
+	srcs map[string]uint8
+	// journal are the values attributes set inside a branch took out
+	// of objects, which branches joins (see branches).
+	journal  []removal
+	branched int
 }
 
 type reachKey struct {
@@ -355,6 +373,38 @@ func (r *run) without(t taints, vs []effect.Value) taints {
 		}
 	}
 	return out
+}
+
+// only is t with only the values vs.
+func (r *run) only(t taints, vs []effect.Value) taints {
+	var out taints
+	for _, id := range t {
+		if slices.Contains(vs, r.reaches[id].Value) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// removal is what setting attributes took out of an object inside a
+// branch (TarInfo.mtime = 0 in an if), which holds once the branches
+// join only where every branch that goes on took it out.
+type removal struct {
+	obj *object
+	t   taints
+}
+
+// takeOut takes the values vs out of what an object holds, remembering
+// it in the journal inside a branch.
+func (r *run) takeOut(o *object, vs []effect.Value) {
+	gone := r.only(o.whole, vs)
+	if len(gone) == 0 {
+		return
+	}
+	o.whole = r.without(o.whole, vs)
+	if r.branched > 0 {
+		r.journal = append(r.journal, removal{obj: o, t: gone})
+	}
 }
 
 // outcome is what the run found, each reach once, in the order found.

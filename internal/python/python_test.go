@@ -166,14 +166,14 @@ func TestRandom(t *testing.T) {
 		{"random after a seed of the time", "import random, time\nrandom.seed(time.time())\nprint(random.randint(1, 6))", []string{"stdout random random.randint(1, 6)"}, program{}},
 		{"random after a seed from an argument", "import random, sys\nrandom.seed(int(sys.argv[1]))\nprint(random.choice('abc'))", nil, program{args: []string{"?"}}},
 		{"random after a keyword seed", "import random\nrandom.seed(a=7)\nprint(random.random())", nil, program{}},
-		{"seed in one branch only", "import random, sys\nif sys.argv[1:]:\n    random.seed(1)\nprint(random.random())", []string{"stdout random random.random()"}, program{args: []string{"?"}}},
+		{"seed in one branch only", "import random, sys\nif sys.argv[1] == 'x':\n    random.seed(1)\nprint(random.random())", []string{"stdout random random.random()"}, program{args: []string{"?"}}},
 		{"random.Random unseeded", "import random\nr = random.Random()\nprint(r.random())", []string{"stdout random r.random()"}, program{}},
 		{"random.Random seeded", "import random\nr = random.Random(42)\nprint(r.random())", nil, program{}},
 		{"random.Random seeded later", "import random\nr = random.Random()\nr.seed(1)\nprint(r.random())", nil, program{}},
 		{"shuffle changes the list", "import random\nnames = ['a', 'b', 'c']\nrandom.shuffle(names)\nprint(names)", []string{"stdout random random.shuffle(names)"}, program{}},
 		{"shuffle after seed", "import random\nrandom.seed(0)\nnames = ['a', 'b', 'c']\nrandom.shuffle(names)\nprint(names)", nil, program{}},
-		{"shuffle by a generator that may be the module's", "import random, sys\nrng = random.Random(42) if sys.argv[1:] else random\nwords = ['a', 'b']\nrng.shuffle(words)\nprint(words)", []string{"stdout random rng.shuffle(words)"}, program{args: []string{"?"}}},
-		{"shuffle by one of two seeded generators", "import random, sys\nrng = random.Random(42) if sys.argv[1:] else random.Random(7)\nwords = ['a', 'b']\nrng.shuffle(words)\nprint(words)", nil, program{args: []string{"?"}}},
+		{"shuffle by a generator that may be the module's", "import random, sys\nrng = random.Random(42) if sys.argv[1] == 'x' else random\nwords = ['a', 'b']\nrng.shuffle(words)\nprint(words)", []string{"stdout random rng.shuffle(words)"}, program{args: []string{"?"}}},
+		{"shuffle by one of two seeded generators", "import random, sys\nrng = random.Random(42) if sys.argv[1] == 'x' else random.Random(7)\nwords = ['a', 'b']\nrng.shuffle(words)\nprint(words)", nil, program{args: []string{"?"}}},
 		{"SystemRandom ignores the seed", "import random\nrandom.seed(0)\nprint(random.SystemRandom().random())", []string{"stdout random random.SystemRandom().random()"}, program{}},
 		{"secrets", "import secrets\nprint(secrets.token_hex(8))", []string{"stdout random secrets.token_hex(8)"}, program{}},
 		{"uuid4", "import uuid\nprint(uuid.uuid4())", []string{"stdout random uuid.uuid4()"}, program{}},
@@ -275,6 +275,59 @@ func TestMetadata(t *testing.T) {
 	})
 }
 
+// TestModes: a file's permissions vary only where the checkout gave
+// them: a source's follow the umask of whoever checked it out, while a
+// file the program made, or Bazel generated, has the build's.
+func TestModes(t *testing.T) {
+	src := memFiles{"data/a.txt": "", "bazel-out/k8-fastbuild/bin/gen.txt": ""}
+	stat := "import os, sys\nprint(oct(os.stat(sys.argv[1]).st_mode))"
+	mode := []string{"stdout mode os.stat(sys.argv[1]).st_mode"}
+	runReachCases(t, []reachCase{
+		{"the mode of a source", stat, mode, program{args: []string{"data/a.txt"}, files: src}},
+		{"the mode of a source's directory", stat, mode, program{args: []string{"data"}, files: src}},
+		{"the mode of a generated input", stat, nil, program{args: []string{"bazel-out/k8-fastbuild/bin/gen.txt"}, files: src}},
+		{"the mode of a file of the machine", stat, nil, program{args: []string{"/etc/hosts"}, files: src}},
+		{"the mode of a file not known", stat, mode, program{args: []string{"?"}, files: src}},
+		{"the mode of the file it wrote", "import os, sys\nwith open(sys.argv[1], 'w') as f:\n    f.write('x')\nprint(oct(os.stat(sys.argv[1]).st_mode))", nil, program{args: []string{"data/a.txt"}, files: src}},
+		{"the mode of a copy made with copyfile", "import os, shutil\nshutil.copyfile('data/a.txt', 'copy.txt')\nprint(os.stat('copy.txt').st_mode)", nil, program{files: src}},
+		{"the mode of a copy made with copy", "import os, shutil\nshutil.copy('data/a.txt', 'copy.txt')\nprint(os.stat('copy.txt').st_mode)", []string{"stdout mode os.stat('copy.txt').st_mode"}, program{files: src}},
+		{"the mode of a copy made with copy2", "import os, shutil\nshutil.copy2('data/a.txt', 'copy.txt')\nprint(os.stat('copy.txt').st_mode)", []string{"stdout mode os.stat('copy.txt').st_mode"}, program{files: src}},
+		{"the mode of a tree copied", "import os, shutil\nshutil.copytree('data', 'tree')\nprint(os.stat('tree/a.txt').st_mode)", []string{"stdout mode os.stat('tree/a.txt').st_mode"}, program{files: src}},
+		{"the mode of a tree copied with copyfile", "import os, shutil\nshutil.copytree('data', 'tree', copy_function=shutil.copyfile)\nprint(os.stat('tree/a.txt').st_mode)", nil, program{files: src}},
+		{"the mode of a source after chmod", "import os\nos.chmod('data/a.txt', 0o644)\nprint(os.stat('data/a.txt').st_mode)", nil, program{files: src}},
+		{"the mode of a copy in a temporary directory", "import os, shutil, tempfile\nd = tempfile.mkdtemp()\nshutil.copy2('data/a.txt', d)\nprint(os.stat(os.path.join(d, 'a.txt')).st_mode)", nil, program{files: src}},
+		{"Path.stat of a source", "from pathlib import Path\nprint(Path('data/a.txt').stat().st_mode)", []string{"stdout mode Path('data/a.txt').stat().st_mode"}, program{files: src}},
+		{"a tar of a generated input", "import tarfile\nwith tarfile.open('out', 'w') as tar:\n    tar.add('bazel-out/k8-fastbuild/bin/gen.txt')", []string{
+			"file mtime tar.add('bazel-out/k8-fastbuild/bin/gen.txt')", "file owner tar.add('bazel-out/k8-fastbuild/bin/gen.txt')"}, program{files: src}},
+		{"a tar of a source", "import tarfile\nwith tarfile.open('out', 'w') as tar:\n    tar.add('data/a.txt')", []string{
+			"file mtime tar.add('data/a.txt')", "file owner tar.add('data/a.txt')", "file mode tar.add('data/a.txt')"}, program{files: src}},
+	})
+}
+
+// TestTarFilters: a filter= of TarFile.add takes out what it sets to
+// fixed values, and only that.
+func TestTarFilters(t *testing.T) {
+	add := func(filter string) string {
+		return "import sys, tarfile\n" + filter + "\nwith tarfile.open('out', 'w') as tar:\n    tar.add('data', filter=f)"
+	}
+	all := []string{"file mtime tar.add('data', filter=f)", "file owner tar.add('data', filter=f)", "file mode tar.add('data', filter=f)"}
+	owner := []string{"file owner tar.add('data', filter=f)"}
+	runReachCases(t, []reachCase{
+		{"a filter of times and modes", add("def f(ti):\n    ti.mtime = 0\n    ti.mode = 0o644\n    return ti"), owner, program{}},
+		{"a filter of everything", add("def f(ti):\n    ti.mtime = 0\n    ti.mode = 0o644\n    ti.uid = ti.gid = 0\n    ti.uname = ti.gname = 'root'\n    return ti"), nil, program{}},
+		{"a filter of owners in a branch not known", add("def f(ti):\n    ti.mtime = 0\n    ti.mode = 0o644\n    if sys.argv[1] == 'x':\n        ti.uid = ti.gid = 0\n        ti.uname = ti.gname = 'root'\n    return ti"), owner, program{args: []string{"?"}}},
+		{"a filter of owners in both branches", add("def f(ti):\n    ti.mtime = 0\n    ti.mode = 0o644\n    if sys.argv[1] == 'x':\n        ti.uid = ti.gid = 0\n        ti.uname = ti.gname = 'root'\n    else:\n        ti.uid = ti.gid = 1\n        ti.uname = ti.gname = 'build'\n    return ti"), nil, program{args: []string{"?"}}},
+		{"a filter of owners on a branch that was taken", add("def f(ti):\n    ti.mtime = 0\n    ti.mode = 0o644\n    if sys.argv[1] == '--root':\n        ti.uid = ti.gid = 0\n        ti.uname = ti.gname = 'root'\n    return ti"), nil, program{args: []string{"--root"}}},
+		{"a filter that masks the mode it reads", add("def f(ti):\n    ti.mtime = 0\n    ti.uid = ti.gid = 0\n    ti.uname = ti.gname = ''\n    ti.mode = ti.mode & ~0o022\n    return ti"), []string{"file mode tar.add('data', filter=f)"}, program{}},
+		{"a filter that leaves it all", add("def f(ti):\n    return ti"), all, program{}},
+		{"a lambda replacing it all", add("f = lambda ti: ti.replace(mtime=0, mode=0o644, uid=0, gid=0, uname='', gname='')"), nil, program{}},
+		{"a lambda replacing the time", add("f = lambda ti: ti.replace(mtime=0)"), []string{"file owner tar.add('data', filter=f)", "file mode tar.add('data', filter=f)"}, program{}},
+		{"a filter of the library", add("f = tarfile.data_filter"), all, program{}},
+		{"a named filter, which add cannot call", add("f = 'data'"), all, program{}},
+		{"a filter that drops every member", add("def f(ti):\n    return None"), nil, program{}},
+	})
+}
+
 // TestHashSeed: the order of sets of strings.
 func TestHashSeed(t *testing.T) {
 	set := `{"alpha", "bravo", "charlie"}`
@@ -316,7 +369,10 @@ func TestArchives(t *testing.T) {
 			"file mtime tar.gettarinfo('data/a')", "file owner tar.gettarinfo('data/a')", "file mode tar.gettarinfo('data/a')"}, program{}},
 		{"tar info reset", "import tarfile\ntar = tarfile.open('out', 'w')\nti = tar.gettarinfo('data/a')\nti.mtime = 0\nti.uid = 0\nti.mode = 0o644\ntar.addfile(ti, open('data/a', 'rb'))\ntar.close()", nil, program{}},
 		{"tar info made", "import io, tarfile\ntar = tarfile.open('out', 'w')\nti = tarfile.TarInfo('a')\ntar.addfile(ti, io.BytesIO(b'x'))\ntar.close()", nil, program{}},
-		{"zip write", "import zipfile\nwith zipfile.ZipFile('out', 'w') as z:\n    z.write('data/a')", []string{"file mtime z.write('data/a')"}, program{}},
+		{"zip write", "import zipfile\nwith zipfile.ZipFile('out', 'w') as z:\n    z.write('data/a')", []string{"file mtime z.write('data/a')", "file mode z.write('data/a')"}, program{}},
+		{"zip write of a file the program made", "import zipfile\nopen('/tmp/a', 'w').write('x')\nwith zipfile.ZipFile('out', 'w') as z:\n    z.write('/tmp/a')", []string{"file mtime z.write('/tmp/a')"}, program{}},
+		{"zip of a ZipInfo of a source with its mode set", "import zipfile\nwith zipfile.ZipFile('out', 'w') as z:\n    i = zipfile.ZipInfo.from_file('data/a')\n    i.date_time = (1980, 1, 1, 0, 0, 0)\n    i.external_attr = 0o644 << 16\n    z.writestr(i, open('data/a').read())", nil, program{}},
+		{"zip of a ZipInfo of a source", "import zipfile\nwith zipfile.ZipFile('out', 'w') as z:\n    i = zipfile.ZipInfo.from_file('data/a')\n    i.date_time = (1980, 1, 1, 0, 0, 0)\n    z.writestr(i, open('data/a').read())", []string{"file mode zipfile.ZipInfo.from_file('data/a')"}, program{}},
 		{"zip writestr by name", "import zipfile\nwith zipfile.ZipFile('out', 'w') as z:\n    z.writestr('a.txt', 'hello')", []string{"file clock z.writestr('a.txt', 'hello')"}, program{}},
 		{"zip writestr of a ZipInfo", "import zipfile\nwith zipfile.ZipFile('out', 'w') as z:\n    z.writestr(zipfile.ZipInfo('a.txt', (1980, 1, 1, 0, 0, 0)), 'hello')", nil, program{}},
 		{"zip into memory then out", "import io, zipfile\nbuf = io.BytesIO()\nwith zipfile.ZipFile(buf, 'w') as z:\n    z.writestr('a', 'x')\nopen('out', 'wb').write(buf.getvalue())", []string{"file clock z.writestr('a', 'x')"}, program{}},
@@ -327,15 +383,17 @@ func TestArchives(t *testing.T) {
 		{"gzip compress", "import gzip\nopen('out', 'wb').write(gzip.compress(b'x'))", []string{"file clock gzip.compress(b'x')"}, program{}},
 		{"gzip compress with mtime", "import gzip\nopen('out', 'wb').write(gzip.compress(b'x', mtime=0))", nil, program{}},
 		{"make_archive gztar", "import shutil\nshutil.make_archive('out', 'gztar', 'data')", []string{
-			"file mtime shutil.make_archive('out', 'gztar', 'data')", "file owner shutil.make_archive('out', 'gztar', 'data')", "file clock shutil.make_archive('out', 'gztar', 'data')"}, program{}},
+			"file mtime shutil.make_archive('out', 'gztar', 'data')", "file mode shutil.make_archive('out', 'gztar', 'data')", "file owner shutil.make_archive('out', 'gztar', 'data')", "file clock shutil.make_archive('out', 'gztar', 'data')"}, program{}},
 		{"make_archive adds the extension", "import shutil\nshutil.make_archive('dist/pkg', 'gztar', 'data', owner='root', group='root')", []string{
 			"file mtime shutil.make_archive('dist/pkg', 'gztar', 'data', owner='root', group='root')",
+			"file mode shutil.make_archive('dist/pkg', 'gztar', 'data', owner='root', group='root')",
 			"file clock shutil.make_archive('dist/pkg', 'gztar', 'data', owner='root', group='root')"}, program{}},
 		{"make_archive elsewhere", "import shutil\nshutil.make_archive('/tmp/pkg', 'gztar', 'data')", nil, program{}},
 		{"make_archive zip", "import shutil\nshutil.make_archive('out', 'zip', 'data')", []string{
-			"file mtime shutil.make_archive('out', 'zip', 'data')", "file order shutil.make_archive('out', 'zip', 'data')"}, program{}},
+			"file mtime shutil.make_archive('out', 'zip', 'data')", "file mode shutil.make_archive('out', 'zip', 'data')", "file order shutil.make_archive('out', 'zip', 'data')"}, program{}},
 		{"make_archive tar with owners", "import shutil\nshutil.make_archive('out', 'tar', 'data', owner='root', group='root')", []string{
-			"file mtime shutil.make_archive('out', 'tar', 'data', owner='root', group='root')"}, program{}},
+			"file mtime shutil.make_archive('out', 'tar', 'data', owner='root', group='root')",
+			"file mode shutil.make_archive('out', 'tar', 'data', owner='root', group='root')"}, program{}},
 		{"tar of files whose times were set", "import os, tarfile\nos.utime('data/a', (0, 0))\nwith tarfile.open('out', 'w') as tar:\n    tar.add('data/a')", []string{
 			"file owner tar.add('data/a')", "file mode tar.add('data/a')"}, program{}},
 		{"py_compile", "import py_compile\npy_compile.compile('tool.py', cfile='out')", []string{"file mtime py_compile.compile('tool.py', cfile='out')"}, program{}},
@@ -434,10 +492,10 @@ func TestFlow(t *testing.T) {
 		{"super", "import os\nclass A:\n    def __init__(self):\n        self.p = os.getpid()\nclass B(A):\n    def __init__(self):\n        super().__init__()\nprint(B().p)", []string{"stdout pid os.getpid()"}, program{}},
 		{"property", "import os\nclass A:\n    @property\n    def p(self):\n        return os.getpid()\nprint(A().p)", []string{"stdout pid os.getpid()"}, program{}},
 		{"library decorator", "import functools, os\n@functools.lru_cache\ndef p():\n    return os.getpid()\nprint(p())", []string{"stdout pid os.getpid()"}, program{}},
-		{"branch", "import sys, time\nif sys.argv[1:]:\n    x = time.time()\nelse:\n    x = 0\nprint(x)", []string{"stdout clock time.time()"}, program{args: []string{"?"}}},
+		{"branch", "import sys, time\nif sys.argv[1] == 'x':\n    x = time.time()\nelse:\n    x = 0\nprint(x)", []string{"stdout clock time.time()"}, program{args: []string{"?"}}},
 		{"dead branch", "import time\nif False:\n    print(time.time())", nil, program{}},
 		{"main guard", "import time\ndef main():\n    print(time.time())\nif __name__ == '__main__':\n    main()", []string{"stdout clock time.time()"}, program{}},
-		{"return in a branch", "import sys, time\ndef f():\n    if sys.argv[1:]:\n        return 0\n    return time.time()\nprint(f())", []string{"stdout clock time.time()"}, program{args: []string{"?"}}},
+		{"return in a branch", "import sys, time\ndef f():\n    if sys.argv[1] == 'x':\n        return 0\n    return time.time()\nprint(f())", []string{"stdout clock time.time()"}, program{args: []string{"?"}}},
 		{"loop carries a value", "import time\nacc = ''\nfor i in range(3):\n    print(acc)\n    acc += str(time.time())", []string{"stdout clock time.time()"}, program{}},
 		{"while loop", "import time\nn = 0\nwhile n < 3:\n    n += 1\n    last = time.time()\nprint(last)", []string{"stdout clock time.time()"}, program{}},
 		{"break", "import time\nfor i in range(10):\n    t = time.time()\n    break\nprint(t)", []string{"stdout clock time.time()"}, program{}},

@@ -35,7 +35,12 @@ func init() {
 		"marshal.dump": hSerialise, "marshal.dumps": hSerialise,
 		"shlex.quote": hQuote, "shlex.join": hShlexJoin,
 		"runpy.run_module": hRunModule, "runpy.run_path": hRunPath, "importlib.import_module": hImportModule,
-		"__import__": hImportModule,
+		"__import__":          hImportModule,
+		"tarfile.TarFile.add": hTarAdd, "tarfile.TarInfo.replace": hReplaceAttrs,
+		"shutil.copy": hKeepsMode, "shutil.copy2": hKeepsMode, "shutil.copymode": hKeepsMode,
+		"shutil.copystat": hKeepsMode, "shutil.copytree": hKeepsMode, "shutil.move": hKeepsMode,
+		"os.rename": hKeepsMode, "os.replace": hKeepsMode, "os.link": hKeepsMode,
+		"os.chmod": hChmod, "pathlib.Path.chmod": hChmod,
 	} {
 		handlers[name] = h
 	}
@@ -671,4 +676,94 @@ func hImportModule(r *run, fr *frame, c *call) (value, bool) {
 		return unknown, true
 	}
 	return r.importModule(fr, name, c.node()), true
+}
+
+// hTarAdd is TarFile.add: a filter= is called, as tarfile does, with the
+// TarInfo of what is added, which carries what add records of it (the
+// table's effects), and what it returns is what the archive gets. A
+// filter that sets mtime, mode or the owners to fixed values takes them
+// out, one that leaves them keeps them, and a filter the reader cannot
+// see into (a library's, a str, which tarfile cannot call) passes them
+// all on.
+func hTarAdd(r *run, fr *frame, c *call) (value, bool) {
+	filter, ok := c.kwarg("filter")
+	if !ok || filter.kind == kNone || len(c.eff) == 0 {
+		return value{}, false
+	}
+	ti := value{kind: kObject, obj: &object{class: "tarfile.TarInfo", whole: c.eff}}
+	got := r.callValue(fr, filter, &call{fr: fr, x: c.x, args: []value{ti}})
+	var left taints
+	each(got, func(v value) {
+		if v.kind != kNone {
+			left = left.union(r.deep(v, true))
+		}
+	})
+	c.eff = left
+	return value{}, false
+}
+
+// hReplaceAttrs is TarInfo.replace(mtime=0, …): a copy of the object with
+// the attributes given, whose fixed values take out what the table says
+// each holds.
+func hReplaceAttrs(r *run, fr *frame, c *call) (value, bool) {
+	if c.recv == nil || c.recv.kind != kObject {
+		return value{}, false
+	}
+	o := &object{class: c.recv.obj.class, whole: c.recv.obj.whole, facts: c.recv.obj.facts}
+	for _, k := range c.kw {
+		if f, ok := r.lib.Function(Language, o.class+"."+k.name); ok && len(f.Removes) > 0 && len(r.deep(k.v, true)) == 0 {
+			o.whole = r.without(o.whole, f.Removes)
+			continue
+		}
+		o.whole = o.whole.union(r.dataOf(fr, k.v, c.node()))
+	}
+	c.placed = true
+	return value{kind: kObject, obj: o}, true
+}
+
+// hKeepsMode is a copy or a move that gives the file it makes the mode of
+// the one it copies (shutil.copy, copy2, copymode, copystat, copytree,
+// move; os.rename, replace, link): a copy of a source has the checkout's
+// mode. shutil.copyfile makes its file under the action's umask, and so
+// does copytree with another copy_function.
+func hKeepsMode(r *run, fr *frame, c *call) (value, bool) {
+	src, ok1 := c.arg(0, "src")
+	dst, ok2 := c.arg(1, "dst")
+	if !ok1 || !ok2 {
+		return value{}, false
+	}
+	keeps := r.isSource(src)
+	if fn, ok := c.kwarg("copy_function"); ok && !(fn.kind == kLib && (fn.name == "shutil.copy2" || fn.name == "shutil.copy")) {
+		keeps = false
+	}
+	f := r.writtenFile(dst)
+	f.made, f.source = true, keeps
+	return value{}, false
+}
+
+// hChmod is os.chmod and Path.chmod: the file's mode is the one given,
+// which varies only with what went into it.
+func hChmod(r *run, fr *frame, c *call) (value, bool) {
+	target, mode := c.recvPath(), value{}
+	ok := target != nil
+	if ok {
+		mode, ok = c.arg(0, "mode")
+	} else if t, has := c.arg(0, "path"); has {
+		target = &t
+		mode, ok = c.arg(1, "mode")
+	}
+	if !ok {
+		return value{}, false
+	}
+	f := r.fileOf(*target)
+	f.made, f.source = true, len(r.deep(mode, true)) > 0
+	return none, true
+}
+
+// recvPath is the path a pathlib.Path method is called on, or nil.
+func (c *call) recvPath() *value {
+	if c.recv != nil && c.recv.kind == kObject && c.recv.obj.path != nil {
+		return c.recv.obj.path
+	}
+	return nil
 }

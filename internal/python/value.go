@@ -219,9 +219,13 @@ func (v value) truth() (bool, bool) {
 				return true, true
 			}
 		}
-	case kTuple:
-		if v.obj.more == nil {
+	case kTuple, kList, kSet:
+		if v.obj != nil && v.obj.more == nil {
 			return len(v.obj.items) > 0, true
+		}
+	case kDict:
+		if v.obj != nil && v.obj.more == nil {
+			return len(v.obj.keys) > 0, true
 		}
 	case kFunc, kClass, kModule, kLib, kBound:
 		return true, true

@@ -815,6 +815,19 @@ func compareKnown(op string, a, b value) (bool, bool) {
 func maybeAnything(v value) bool { return v.kind == kUnknown || v.kind == kUnion }
 
 func equalKnown(a, b value) (bool, bool) {
+	if (a.kind == kList || a.kind == kTuple) && a.kind == b.kind && a.obj != nil && b.obj != nil && a.obj.more == nil && b.obj.more == nil {
+		// sys.argv[1:2] == ["--normalize"]: item by item.
+		if len(a.obj.items) != len(b.obj.items) {
+			return false, true
+		}
+		for i := range a.obj.items {
+			eq, ok := equalKnown(a.obj.items[i], b.obj.items[i])
+			if !ok || !eq {
+				return eq, ok
+			}
+		}
+		return true, true
+	}
 	la, oka := a.literal()
 	lb, okb := b.literal()
 	if !oka || !okb || a.kind == kLib || b.kind == kLib {

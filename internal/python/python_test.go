@@ -328,6 +328,27 @@ func TestTarFilters(t *testing.T) {
 	})
 }
 
+// TestPools: a pool runs the program's functions; their results come in
+// order unless the pool gives them as its workers finish, and its size
+// reaches nothing.
+func TestPools(t *testing.T) {
+	sized := "import multiprocessing, os, time\ndef f(x):\n    return x\nn = len(os.sched_getaffinity(0))\nwith multiprocessing.Pool(n) as pool:\n"
+	runReachCases(t, []reachCase{
+		{"map of a pool sized by the processors", sized + "    print(pool.map(f, ['a', 'b']))", nil, program{}},
+		{"imap of a pool", sized + "    for r in pool.imap(f, ['a', 'b']):\n        print(r)", nil, program{}},
+		{"imap_unordered of a pool", sized + "    for r in pool.imap_unordered(f, ['a', 'b']):\n        print(r)", []string{"stdout parallel pool.imap_unordered(f, ['a', 'b'])"}, program{}},
+		{"the size of a pool printed", sized + "    print(pool.map(f, ['a']), n)", []string{"stdout cpus os.sched_getaffinity(0)"}, program{}},
+		{"map of a function that reads the clock", "import multiprocessing, time\ndef f(x):\n    return time.time()\nwith multiprocessing.Pool() as pool:\n    print(pool.map(f, [1, 2]))", []string{"stdout clock time.time()"}, program{}},
+		{"starmap", "import multiprocessing, os\ndef f(a, b):\n    return b\nwith multiprocessing.Pool() as pool:\n    print(pool.starmap(f, [(1, os.getpid())]))", []string{"stdout pid os.getpid()"}, program{}},
+		{"map_async got", "import multiprocessing, os\ndef f(x):\n    return os.getpid()\nwith multiprocessing.Pool() as pool:\n    print(pool.map_async(f, [1]).get())", []string{"stdout pid os.getpid()"}, program{}},
+		{"apply_async got", "import multiprocessing, os\ndef f(x):\n    return x\nwith multiprocessing.Pool(os.cpu_count()) as pool:\n    print(pool.apply_async(f, (1,)).get())", nil, program{}},
+		{"an executor's map", "import concurrent.futures, os\ndef f(x):\n    return x\nwith concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count()) as ex:\n    print(list(ex.map(f, ['a', 'b'])))", nil, program{}},
+		{"futures in the order submitted", "import concurrent.futures, time\ndef f(x):\n    return x\nwith concurrent.futures.ProcessPoolExecutor() as ex:\n    fs = [ex.submit(f, x) for x in ['a', 'b']]\n    for fut in fs:\n        print(fut.result())", nil, program{}},
+		{"futures as they complete", "import concurrent.futures, time\ndef f(x):\n    return x\nwith concurrent.futures.ProcessPoolExecutor() as ex:\n    fs = [ex.submit(f, x) for x in ['a', 'b']]\n    for fut in concurrent.futures.as_completed(fs):\n        print(fut.result())", []string{"stdout parallel concurrent.futures.as_completed(fs)"}, program{}},
+		{"a future of the clock", "import concurrent.futures, time\nwith concurrent.futures.ThreadPoolExecutor() as ex:\n    print(ex.submit(time.time).result())", []string{"stdout clock ex.submit(time.time)"}, program{}},
+	})
+}
+
 // TestHashSeed: the order of sets of strings.
 func TestHashSeed(t *testing.T) {
 	set := `{"alpha", "bravo", "charlie"}`

@@ -143,6 +143,8 @@ type object struct {
 	// parser is what an argparse.ArgumentParser (or a group of it) was
 	// told.
 	parser *argParser
+	// held is what a future or an AsyncResult gives.
+	held *value
 }
 
 var (

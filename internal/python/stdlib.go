@@ -2,6 +2,8 @@ package python
 
 import (
 	"path"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -21,7 +23,7 @@ func init() {
 		"os.fspath": hFspath, "os.fsencode": hFspath, "os.fsdecode": hFspath,
 		"os.walk": hWalk, "os.path.join": hPathJoin, "os.path.dirname": hDirname, "os.path.basename": hBasename,
 		"os.path.split": hPathSplit, "os.path.splitext": hSplitext, "os.path.normpath": hNormpath,
-		"os.path.abspath": hAbspath, "os.path.realpath": hAbspath,
+		"os.path.abspath": hAbspath, "os.path.realpath": hAbspath, "os.path.relpath": hRelpath,
 		"pathlib.Path": hPath, "pathlib.PurePath": hPath, "pathlib.PosixPath": hPath, "pathlib.PurePosixPath": hPath,
 		"pathlib.Path.cwd": hPathCwd, "pathlib.Path.joinpath": hPathMethod, "pathlib.Path.with_suffix": hPathMethod,
 		"pathlib.Path.with_name": hPathMethod, "pathlib.Path.with_stem": hPathMethod, "pathlib.Path.resolve": hPathMethod,
@@ -289,7 +291,95 @@ func (r *run) basename(v value) value {
 		out.taints = r.data(v.taints)
 		return out
 	}
+	if isCwd(v) {
+		// The execution root is output_base/execroot/WORKSPACE: its
+		// last part is the workspace's name, wherever the build runs.
+		return r.fresh(r.data(v.taints))
+	}
 	return r.fresh(v.taints)
+}
+
+// pathRoot is the directory a path starts from, as a symbol: the working
+// directory for a relative path, that of its first part when the reader
+// cannot know it (a temporary directory), 0 for a known absolute path.
+func pathRoot(v value) int32 {
+	first := v.parts[0]
+	switch {
+	case first.sym != 0:
+		return first.sym
+	case strings.HasPrefix(first.text, "/"):
+		return 0
+	}
+	return cwdSym
+}
+
+// isCwd says a path is the working directory itself.
+func isCwd(v value) bool {
+	if v.kind != kStr || len(v.parts) == 0 || v.parts[0].sym != cwdSym {
+		return false
+	}
+	rest, ok := strOf(v.parts[1:], nil).text()
+	return ok && strings.Trim(rest, "/.") == ""
+}
+
+// hRelpath is os.path.relpath: a path under the directory it is made
+// relative to (the working directory unless start= says another) loses
+// that directory, and with it the build's directory, which the table
+// says the result varies with otherwise: a path outside it is written as
+// many levels up as the directory is deep, and one the reader cannot
+// know may be such a path.
+func hRelpath(r *run, fr *frame, c *call) (value, bool) {
+	p, ok := c.arg(0, "path")
+	if !ok {
+		return value{}, false
+	}
+	if v, ok := pathOf(p); ok {
+		p = v
+	} else {
+		return value{}, false
+	}
+	start := str(".")
+	if s, ok := c.arg(1, "start"); ok && s.kind != kNone {
+		if v, ok := pathOf(s); ok {
+			start = v
+		} else {
+			return value{}, false
+		}
+	}
+	if s, ok := p.text(); ok && !strings.HasPrefix(s, "/") {
+		if st, ok := start.text(); ok && !strings.HasPrefix(st, "/") {
+			// Two paths under the working directory.
+			if rel, err := filepath.Rel(path.Clean(st), path.Clean(s)); err == nil {
+				c.eff = nil
+				return withTaints(str(rel), r.data(p.taints.union(start.taints))), true
+			}
+		}
+	}
+	root := pathRoot(p)
+	if root == 0 || pathRoot(start) != root {
+		return r.fresh(p.taints.union(start.taints)), true
+	}
+	// Both under one directory the reader names by a symbol (the
+	// working directory, a temporary one): the result does not depend
+	// on where that is.
+	c.eff = nil
+	t := r.data(p.taints.union(start.taints))
+	ap, as := r.absolute(p), r.absolute(start)
+	pr, pk := strOf(ap.parts[1:], nil).text()
+	sr, sk := strOf(as.parts[1:], nil).text()
+	switch {
+	case pk && sk:
+		if rel, err := filepath.Rel(path.Clean("/"+sr), path.Clean("/"+pr)); err == nil {
+			return withTaints(str(rel), t), true
+		}
+	case sk && strings.Trim(sr, "/.") == "" && len(ap.parts) > 1:
+		rest := slices.Clone(ap.parts[1:])
+		if rest[0].sym == 0 {
+			rest[0].text = strings.TrimLeft(rest[0].text, "/")
+		}
+		return strOf(rest, t), true
+	}
+	return r.fresh(t), true
 }
 
 func hPathSplit(r *run, fr *frame, c *call) (value, bool) {

@@ -107,15 +107,61 @@ func (Reader) Read(p code.Program, env code.Env) code.Outcome {
 	if text == "" && p.Stdin != "" {
 		text = p.Stdin
 	}
+	pkg := ""
+	if text == "" && p.Module != "" {
+		src, why := findMain(p.Module, env.Files)
+		if why != "" {
+			return code.Outcome{Unread: []string{p.Site.String() + ": python: -m " + p.Module + ": " + why}}
+		}
+		p.File, p.Site, text = src.Path, effect.Site{File: src.Path, Line: 1}, src.Text
+		pkg = p.Module
+		if !strings.HasSuffix(src.Path, "/__main__.py") {
+			pkg, _, _ = cutLast(p.Module)
+		}
+	}
 	r := newRun(p, env)
 	body, err := parse(text)
 	if err != nil {
 		return code.Outcome{Unread: []string{r.where() + ": python: " + err.Error()}}
 	}
-	main := &module{name: "__main__", file: p.File, src: text, main: true, site: r.mainSite}
+	main := &module{name: "__main__", file: p.File, src: text, main: true, site: r.mainSite, pkg: pkg}
 	main.globals = &scope{vars: map[string]value{}}
+	if pkg != "" {
+		// python3 -m a.b imports the package a first.
+		r.findModule(&frame{mod: main, local: main.globals, globals: main.globals}, pkg, pkg)
+	}
 	r.runMain(main, body)
 	return r.outcome()
+}
+
+// findMain finds the file of a module run by name, as python3 -m does
+// with the working directory first on its path: NAME.py, or a package's
+// __main__.py, at the execution root or, for a module of a py_binary's
+// runfiles or another repository, at the end of an input's path. why
+// says why it was not read.
+func findMain(name string, files code.Files) (code.Source, string) {
+	if isStdlib(name) {
+		return code.Source{}, "a module of the standard library run as a program, which is not read"
+	}
+	if files == nil {
+		return code.Source{}, "the workspace is not known, so the module was not read"
+	}
+	rel := strings.ReplaceAll(name, ".", "/")
+	cands := []string{rel + ".py", rel + "/__main__.py"}
+	for _, in := range files.Inputs() {
+		if strings.HasSuffix(in, "/"+rel+".py") || strings.HasSuffix(in, "/"+rel+"/__main__.py") {
+			cands = append(cands, in)
+		}
+	}
+	for _, c := range cands {
+		if src, err := files.Read(c); err == nil {
+			if src.Path == "" {
+				src.Path = c
+			}
+			return src, ""
+		}
+	}
+	return code.Source{}, "not in the standard library and not found at the execution root or among the action's inputs, so it was not read"
 }
 
 // Uses lists, as facts source:NAME, the functions of the library's table a

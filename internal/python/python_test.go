@@ -675,6 +675,64 @@ func TestSites(t *testing.T) {
 }
 
 // TestStdinProgram: a here-document given to python3 is its program.
+// TestModuleByName: python3 -m NAME runs the module of the workspace, as
+// __main__, after its package, with the arguments given.
+func TestModuleByName(t *testing.T) {
+	ws := memFiles{
+		"tools/__init__.py": "",
+		"tools/gen.py":      "import time\nprint(time.time())\n",
+		"tools/fixed.py":    "print('v1')\n",
+		"tools/rel.py":      "from .stamp import label\nprint(label())\n",
+		"tools/stamp.py":    "import time\ndef label():\n    return 'at %d' % time.time()\n",
+		"tools/args.py":     "import sys, time\nif sys.argv[1] == 'now':\n    print(time.time())\n",
+		"tools/main.py":     "import os\ndef main():\n    print(os.getpid())\nif __name__ == '__main__':\n    main()\n",
+		"pkg/__init__.py":   "import os\nprint(os.getpid())\n",
+		"pkg/__main__.py":   "print('v1')\n",
+		"bazel-out/k8-fastbuild/bin/tool.runfiles/ws/lib/deep.py": "import uuid\nprint(uuid.uuid4())\n",
+	}
+	tests := []struct {
+		name, module string
+		args         []string
+		files        code.Files
+		want         []string
+		unread       string
+	}{
+		{"a module that prints the time", "tools.gen", nil, ws, []string{"stdout clock time.time() tools/gen.py:2"}, ""},
+		{"a fixed module", "tools.fixed", nil, ws, nil, ""},
+		{"a module importing its package's module", "tools.rel", nil, ws, []string{"stdout clock time.time() tools/stamp.py:3"}, ""},
+		{"a module given its arguments", "tools.args", []string{"later"}, ws, nil, ""},
+		{"a module given the argument that prints", "tools.args", []string{"now"}, ws, []string{"stdout clock time.time() tools/args.py:3"}, ""},
+		{"a module run as __main__", "tools.main", nil, ws, []string{"stdout pid os.getpid() tools/main.py:3"}, ""},
+		{"a package's __main__ after its __init__", "pkg", nil, ws, []string{"stdout pid os.getpid() pkg/__init__.py:2"}, ""},
+		{"a module among the runfiles", "lib.deep", nil, ws, []string{"stdout random uuid.uuid4() bazel-out/k8-fastbuild/bin/tool.runfiles/ws/lib/deep.py:2"}, ""},
+		{"a module of the standard library", "json.tool", nil, ws, nil, "-m json.tool: a module of the standard library run as a program, which is not read"},
+		{"a module not found", "nowhere.gen", nil, ws, nil, "-m nowhere.gen: not in the standard library and not found"},
+		{"a module without the workspace", "tools.gen", nil, nil, nil, "-m tools.gen: the workspace is not known"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := code.Program{Language: code.Python, Module: tc.module, Site: effect.Site{File: "BUILD", Line: 3}, Outputs: []string{"out"}}
+			for _, a := range tc.args {
+				p.Args = append(p.Args, code.Arg{Text: a, Known: true})
+			}
+			out := Reader{}.Read(p, code.Env{Library: spec.Builtin(), Files: tc.files})
+			var got []string
+			for _, x := range out.Stdout {
+				got = append(got, "stdout "+x.Value.String()+" "+x.Text+" "+x.Site.String())
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q (unread %q)", got, tc.want, out.Unread)
+			}
+			switch {
+			case tc.unread == "" && len(out.Unread) > 0:
+				t.Errorf("unread %q", out.Unread)
+			case tc.unread != "" && (len(out.Unread) != 1 || !strings.Contains(out.Unread[0], tc.unread)):
+				t.Errorf("unread %q, want one saying %q", out.Unread, tc.unread)
+			}
+		})
+	}
+}
+
 func TestStdinProgram(t *testing.T) {
 	out := Reader{}.Read(code.Program{Language: code.Python, Stdin: "import os\nprint(os.getpid())\n"}, code.Env{Library: spec.Builtin()})
 	if got := found(out); !slices.Equal(got, []string{"stdout pid os.getpid()"}) {

@@ -808,6 +808,20 @@ func compareKnown(op string, a, b value) (bool, bool) {
 	case "in", "not in":
 		in, ok := containsKnown(b, a)
 		return in == (op == "in"), ok
+	case "<", "<=", ">", ">=":
+		// len(sys.argv) > 1.
+		if !isNumber(a) || !isNumber(b) || !a.known || !b.known {
+			return false, false
+		}
+		switch op {
+		case "<":
+			return a.n < b.n, true
+		case "<=":
+			return a.n <= b.n, true
+		case ">":
+			return a.n > b.n, true
+		}
+		return a.n >= b.n, true
 	}
 	return false, false
 }

@@ -457,9 +457,14 @@ func (r *run) whileStmt(fr *frame, s *whileStmt) flow {
 	if known && !t {
 		return r.block(fr, s.orelse)
 	}
-	ended, breaks := r.loop(fr, s.body, func(value) {}, nil, false, func() { r.eval(fr, s.test) })
-	if known && t {
-		// while True ends only by a break.
+	// A test true every time it is evaluated (while True) ends the loop
+	// only by a break.
+	always := known && t
+	ended, breaks := r.loop(fr, s.body, func(value) {}, nil, false, func() {
+		t, known := r.eval(fr, s.test).truth()
+		always = always && known && t
+	})
+	if always {
 		ended = false
 	}
 	return r.afterLoop(fr, ended, breaks, s.orelse)

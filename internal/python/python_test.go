@@ -206,6 +206,8 @@ func TestMachine(t *testing.T) {
 		{"cwd names the file written", "import os\nwith open(os.path.join(os.getcwd(), 'out'), 'w') as f:\n    f.write('x')", nil, program{}},
 		{"cwd into the file written", "import os\nwith open(os.path.join(os.getcwd(), 'out'), 'w') as f:\n    f.write(os.getcwd())", []string{"file pwd os.getcwd()"}, program{}},
 		{"abspath of a relative path", "import os\nprint(os.path.abspath('data'))", []string{"stdout pwd os.path.abspath('data')"}, program{}},
+		{"abspath of __file__, which is absolute", "import os\nprint(os.path.dirname(os.path.abspath(__file__)))", []string{"stdout pwd __file__"}, program{file: "tools/gen.py"}},
+		{"abspath of a temporary directory", "import os, tempfile\nd = tempfile.mkdtemp()\nopen('out', 'w').write(os.path.basename(os.path.abspath(d)))", []string{"file tempname tempfile.mkdtemp()"}, program{}},
 		{"abspath of an absolute path", "import os\nprint(os.path.abspath('/usr/share'))", nil, program{}},
 		{"realpath", "import os, sys\nprint(os.path.realpath(sys.argv[1]))", []string{"stdout pwd os.path.realpath(sys.argv[1])"}, program{args: []string{"in.txt"}}},
 		{"relpath of abspath", "import os, sys\nprint(os.path.relpath(os.path.abspath(sys.argv[1])))", nil, program{args: []string{"data/plan.txt"}}},

@@ -452,6 +452,12 @@ func hAbspath(r *run, fr *frame, c *call) (value, bool) {
 	if !ok {
 		return value{}, false
 	}
+	if first := v.parts[0].sym; methodName(c.name) == "abspath" && (first == cwdSym || first != 0 && r.temp[first]) {
+		// Already absolute (__file__, os.getcwd(), a temporary
+		// directory): abspath puts no directory before it, what it
+		// holds stays; realpath still follows the links.
+		c.eff = nil
+	}
 	return r.absolute(v), true
 }
 

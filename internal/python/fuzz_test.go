@@ -144,6 +144,7 @@ func TestHostilePrograms(t *testing.T) {
 		{"a big list", "x = [" + strings.Repeat("1, ", 50000) + "]\nprint(x)\n", ""},
 		{"strings multiplied", "s = 'a' * 1000000\nfor c in s:\n    print(c)\n", ""},
 		{"a list that holds itself", "a = []\na.append(a)\nprint(a)\n", ""},
+		{"a list that holds itself sorted", "a = []\na.append(a)\na.sort()\nprint(sorted(a))\n", ""},
 		{"a class that is its own base", "class A(A):\n    pass\n", ""},
 		{"an f-string in an f-string", "x = " + strings.Repeat("f'{", 7) + "1" + strings.Repeat("}'", 7), ""},
 		{"nesting too deep", "x = " + strings.Repeat("[", 200) + strings.Repeat("]", 200), "brackets nested more than"},

@@ -315,7 +315,9 @@ func (r *run) removeDeep(v value, vs []effect.Value) value {
 
 func (r *run) removeAt(v value, vs []effect.Value, depth int) value {
 	v.taints = r.without(v.taints, vs)
-	if depth > maxDeep {
+	if depth >= maxDeep {
+		// An item of what is sorted: sorting a list of lists orders
+		// the list, not what each holds (and a list may hold itself).
 		return v
 	}
 	switch v.kind {

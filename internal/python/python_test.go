@@ -245,6 +245,7 @@ func TestListings(t *testing.T) {
 		{"listdir sorted in place", "import os\nnames = os.listdir('.')\nnames.sort()\nprint(names)", nil, program{}},
 		{"listdir sorted and dropped", "import os\nnames = os.listdir('.')\nsorted(names)\nprint(names)", []string{"stdout order os.listdir('.')"}, program{}},
 		{"listdir sorted later", "import os\nnames = os.listdir('.')\nprint(sorted(names))", nil, program{}},
+		{"lists of listings sorted", "import os\nprint(sorted([os.listdir('a'), os.listdir('b')]))", []string{"stdout order os.listdir('a')", "stdout order os.listdir('b')"}, program{}},
 		{"listdir counted", "import os\nprint(len(os.listdir('.')))", nil, program{}},
 		{"listdir in a loop", "import os\nfor name in os.listdir('data'):\n    print(name)", []string{"stdout order os.listdir('data')"}, program{}},
 		{"listdir sorted in a loop", "import os\nfor name in sorted(os.listdir('data')):\n    print(name)", nil, program{}},

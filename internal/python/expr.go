@@ -504,7 +504,7 @@ func (r *run) setAttr(fr *frame, base value, name string, v value, at node) {
 			// Setting an attribute the table describes fixes the value
 			// it holds (TarInfo.mtime = 0).
 			if f, ok := r.lib.Function(Language, b.obj.class+"."+name); ok && len(f.Removes) > 0 && len(r.deep(v, true)) == 0 {
-				r.takeOut(b.obj, f.Removes)
+				r.takeOut(b.obj, slotWhole, f.Removes)
 			}
 		}
 	})

@@ -181,9 +181,7 @@ func joinStates(sts []state) state {
 }
 
 // branches follows bodies that start from the same state and joins the
-// states they end in. What a body took out of an object by setting its
-// attributes is put back before the next one starts, and taken out after
-// the join only where every body that goes on took it out.
+// states they end in, and what they took out of objects (journal.go).
 func (r *run) branches(fr *frame, bodies ...func() flow) flow {
 	start := r.save(fr)
 	mark := len(r.journal)
@@ -193,11 +191,7 @@ func (r *run) branches(fr *frame, bodies ...func() flow) flow {
 	for _, body := range bodies {
 		r.restore(fr, start)
 		f := body()
-		done := slices.Clone(r.journal[mark:])
-		for _, x := range done {
-			x.obj.whole = x.obj.whole.union(x.t)
-		}
-		r.journal = r.journal[:mark]
+		done := r.undoSince(mark)
 		if f == normal {
 			ends = append(ends, r.save(fr))
 			took = append(took, done)
@@ -209,41 +203,8 @@ func (r *run) branches(fr *frame, bodies ...func() flow) flow {
 		return jumped
 	}
 	r.restore(fr, joinStates(ends))
-	for _, x := range took[0] {
-		gone := x.t
-		for _, other := range took[1:] {
-			gone = intersect(gone, removedFrom(other, x.obj))
-		}
-		if len(gone) > 0 {
-			// A new slice: taints are shared between values.
-			x.obj.whole = slices.DeleteFunc(slices.Clone(x.obj.whole), func(w int32) bool { return slices.Contains(gone, w) })
-		}
-		if len(gone) > 0 && r.branched > 0 {
-			r.journal = append(r.journal, removal{obj: x.obj, t: gone})
-		}
-	}
+	r.takeCommon(took)
 	return normal
-}
-
-// removedFrom is what a body's removals took out of one object.
-func removedFrom(rs []removal, o *object) taints {
-	var t taints
-	for _, x := range rs {
-		if x.obj == o {
-			t = t.union(x.t)
-		}
-	}
-	return t
-}
-
-func intersect(a, b taints) taints {
-	var out taints
-	for _, id := range a {
-		if slices.Contains(b, id) {
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 func (r *run) block(fr *frame, body []stmt) flow {

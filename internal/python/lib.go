@@ -102,7 +102,7 @@ func (r *run) place(fr *frame, c *call, f spec.Function, described, opens bool, 
 			dst.obj.whole = dst.obj.whole.union(t)
 			if c.recv != nil && dst.obj == c.recv.obj {
 				// A method that orders its object in place (list.sort).
-				r.removeIn(dst, f.Removes)
+				r.removeIn(dst, f.Removes, true)
 			}
 		}
 	default:
@@ -316,8 +316,6 @@ func (r *run) removeDeep(v value, vs []effect.Value) value {
 func (r *run) removeAt(v value, vs []effect.Value, depth int) value {
 	v.taints = r.without(v.taints, vs)
 	if depth >= maxDeep {
-		// An item of what is sorted: sorting a list of lists orders
-		// the list, not what each holds (and a list may hold itself).
 		return v
 	}
 	switch v.kind {
@@ -328,30 +326,34 @@ func (r *run) removeAt(v value, vs []effect.Value, depth int) value {
 		}
 		v = union(alts)
 	case kList, kTuple, kSet, kDict:
-		r.removeIn(v, vs)
+		r.removeIn(v, vs, false)
 	}
 	return v
 }
 
-// removeIn takes vs out of a container, in place.
-func (r *run) removeIn(v value, vs []effect.Value) {
+// removeIn takes vs out of a container, in place: its order and its
+// items' own, not what they hold (sorting a list of lists orders the
+// list; a list may hold itself). An object the program had before, which
+// it sorts in place, keeps in the journal what was taken out; a result
+// a call just made (sorted()) need not.
+func (r *run) removeIn(v value, vs []effect.Value, existing bool) {
 	if len(vs) == 0 || v.obj == nil {
 		return
 	}
 	o := v.obj
-	if slices.Contains(vs, effect.Order) {
-		for _, id := range o.decides {
-			r.settled[id] = true
-		}
+	if !existing {
+		defer r.unjournaled()()
 	}
-	o.whole = r.without(o.whole, vs)
-	o.latent = r.without(o.latent, vs)
+	if slices.Contains(vs, effect.Order) {
+		r.settle(o.decides)
+	}
+	r.takeOut(o, slotWhole, vs)
+	r.takeOut(o, slotLatent, vs)
 	for i := range o.items {
-		o.items[i] = r.removeAt(o.items[i], vs, maxDeep)
+		r.takeOut(o, slot(i), vs)
 	}
 	if o.more != nil {
-		m := r.removeAt(*o.more, vs, maxDeep)
-		o.more = &m
+		r.takeOut(o, slotMore, vs)
 	}
 }
 

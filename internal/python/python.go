@@ -64,9 +64,11 @@
 // archive); and, for a call whose result is dropped, into the container
 // it changes (random.shuffle(names)). Attribute entries work the same way
 // (os.stat_result.st_mtime), and setting an attribute whose entry removes
-// a value takes it out of the object (TarInfo.mtime = 0), only where
-// every branch that goes on does, and reading it gives what the object
-// holds of it (TarInfo.mode). A filter= of TarFile.add is called with
+// a value takes it out of the object (TarInfo.mtime = 0), and reading it
+// gives what the object holds of it (TarInfo.mode); what a branch whose
+// condition is not known takes out of an object, so, or by sorting it in
+// place, holds after it only where every branch that goes on does the
+// same (journal.go). A filter= of TarFile.add is called with
 // the TarInfo its effects are in, and what it returns goes into the
 // archive. A module attribute's effects apply when it is used as a
 // value (time.timezone printed). The order of a set of strings is the table's entries set and
@@ -282,8 +284,8 @@ type run struct {
 	summarizing map[*function]bool
 	// srcs are the action's source inputs (see sourceInputs).
 	srcs map[string]uint8
-	// journal are the values attributes set inside a branch took out
-	// of objects, which branches joins (see branches).
+	// journal are the values taken out of objects inside branches,
+	// which branches joins (journal.go).
 	journal  []removal
 	branched int
 }
@@ -430,27 +432,6 @@ func (r *run) only(t taints, vs []effect.Value) taints {
 		}
 	}
 	return out
-}
-
-// removal is what setting attributes took out of an object inside a
-// branch (TarInfo.mtime = 0 in an if), which holds once the branches
-// join only where every branch that goes on took it out.
-type removal struct {
-	obj *object
-	t   taints
-}
-
-// takeOut takes the values vs out of what an object holds, remembering
-// it in the journal inside a branch.
-func (r *run) takeOut(o *object, vs []effect.Value) {
-	gone := r.only(o.whole, vs)
-	if len(gone) == 0 {
-		return
-	}
-	o.whole = r.without(o.whole, vs)
-	if r.branched > 0 {
-		r.journal = append(r.journal, removal{obj: o, t: gone})
-	}
 }
 
 // outcome is what the run found, each reach once, in the order found.

@@ -135,70 +135,25 @@ func hAddArgument(r *run, fr *frame, c *call) (value, bool) {
 	if p == nil {
 		return value{}, false
 	}
+	action := value{kind: kObject, obj: &object{class: "argparse.Action"}}
 	a := &cliArg{action: "store"}
 	for _, v := range c.args {
 		s, ok := v.text()
 		if !ok || s == "" {
 			p.opaque = true
-			return value{kind: kObject, obj: &object{class: "argparse.Action"}}, true
+			return action, true
 		}
 		a.flags = append(a.flags, s)
 	}
-	if c.varargs || len(c.args) == 0 {
-		p.opaque = true
-	}
+	followed := !c.varargs && len(c.args) > 0
 	if len(a.flags) == 1 && !strings.HasPrefix(a.flags[0], "-") {
 		a.dest, a.flags = a.flags[0], nil
-	} else {
-		for _, f := range a.flags {
-			if !strings.HasPrefix(f, "-") {
-				p.opaque = true
-			}
-		}
+	}
+	for _, f := range a.flags {
+		followed = followed && strings.HasPrefix(f, "-")
 	}
 	for _, k := range c.kw {
-		switch k.name {
-		case "action":
-			a.action = actionName(k.v)
-		case "nargs":
-			if l, ok := k.v.literal(); ok {
-				if n, ok := nargsNames[l]; ok {
-					l = n
-				}
-				if n, err := strconv.Atoi(l); err == nil && n >= 0 {
-					a.nargs, a.count = "N", n
-				} else if l == "?" || l == "*" || l == "+" {
-					a.nargs = l
-				} else {
-					a.action = "" // REMAINDER, SUPPRESS: not followed
-				}
-			} else {
-				a.action = ""
-			}
-		case "type":
-			t := k.v
-			a.typ = &t
-		case "default":
-			d := k.v
-			a.dflt = &d
-		case "const":
-			a.cnst = k.v
-		case "dest":
-			s, ok := k.v.text()
-			if !ok {
-				p.opaque = true
-			}
-			a.dest = s
-		case "required":
-			b, known := k.v.truth()
-			a.required = b
-			p.opaque = p.opaque || !known
-		case "":
-			p.opaque = true
-		}
-	}
-	if a.action == "" {
-		p.opaque = true
+		followed = a.keyword(k) && followed
 	}
 	if a.action == "boolean" {
 		// --x and --no-x.
@@ -211,8 +166,59 @@ func hAddArgument(r *run, fr *frame, c *call) (value, bool) {
 	if a.dest == "" {
 		a.dest = optionDest(a.flags)
 	}
+	p.opaque = p.opaque || !followed || a.action == ""
 	p.args = append(p.args, a)
-	return value{kind: kObject, obj: &object{class: "argparse.Action"}}, true
+	return action, true
+}
+
+// keyword reads one keyword argument of add_argument; false for one the
+// model does not follow.
+func (a *cliArg) keyword(k kwArg) bool {
+	switch k.name {
+	case "action":
+		a.action = actionName(k.v)
+	case "nargs":
+		a.nargs, a.count = nargsOf(k.v)
+		if a.nargs == "!" {
+			a.action = "" // REMAINDER, SUPPRESS, a computed one
+		}
+	case "type":
+		t := k.v
+		a.typ = &t
+	case "default":
+		d := k.v
+		a.dflt = &d
+	case "const":
+		a.cnst = k.v
+	case "dest":
+		s, ok := k.v.text()
+		a.dest = s
+		return ok
+	case "required":
+		b, known := k.v.truth()
+		a.required = b
+		return known
+	case "":
+		return false
+	}
+	return true
+}
+
+// nargsOf reads nargs=: "?", "*", "+", or "N" and the count; "!" for one
+// the model does not follow.
+func nargsOf(v value) (string, int) {
+	l, ok := v.literal()
+	if n, named := nargsNames[l]; named {
+		l = n
+	}
+	switch n, err := strconv.Atoi(l); {
+	case !ok:
+	case err == nil && n >= 0:
+		return "N", n
+	case l == "?" || l == "*" || l == "+":
+		return l, 0
+	}
+	return "!", 0
 }
 
 // actionName is the action= of add_argument as the model knows it, or ""
@@ -327,6 +333,22 @@ func (r *run) commandLine(c *call) ([]value, bool) {
 	return items, true
 }
 
+// cmdline is one command line being read by a parser.
+type cmdline struct {
+	r     *run
+	fr    *frame
+	c     *call
+	p     *argParser
+	argv  []value
+	known bool // parse_known_args: words it does not take are kept
+	attrs map[string]value
+	seen  map[*cliArg]bool
+	// negatives says an option looks like a negative number, so that
+	// argparse takes -1 for an option rather than a value.
+	negatives         bool
+	positionals, rest []value
+}
+
 // parseCommandLine reads argv as argparse does: options by their names,
 // a unique prefix of a long one, --name=value and -xvalue, -- ending
 // them; then the positionals, each taking as many words as it can while
@@ -334,93 +356,99 @@ func (r *run) commandLine(c *call) ([]value, bool) {
 // the program (an unknown option to parse_args, a missing value, -h).
 func (r *run) parseCommandLine(fr *frame, c *call, p *argParser, argv []value, known bool) (value, []value, bool) {
 	ns := value{kind: kObject, obj: &object{class: "argparse.Namespace", attrs: map[string]value{}}}
-	attrs := ns.obj.attrs
-	seen := map[*cliArg]bool{}
-	var positionals, rest []value
-	negatives := false
+	l := &cmdline{r: r, fr: fr, c: c, p: p, argv: argv, known: known, attrs: ns.obj.attrs, seen: map[*cliArg]bool{}}
 	for _, a := range p.args {
 		for _, f := range a.flags {
-			negatives = negatives || looksNegative(f)
+			l.negatives = l.negatives || looksNegative(f)
 		}
 	}
-	isOption := func(v value) bool {
-		s, _ := v.text()
-		return len(s) > 1 && s[0] == '-' && (negatives || !looksNegative(s))
-	}
-	for i := 0; i < len(argv); i++ {
-		s, _ := argv[i].text()
-		if s == "--" {
-			positionals = append(positionals, argv[i+1:]...)
-			break
-		}
-		if !isOption(argv[i]) {
-			positionals = append(positionals, argv[i])
-			continue
-		}
-		a, name, val, attached := p.option(s)
-		if a == nil {
-			if !known {
+	for i := 0; i < len(l.argv); i++ {
+		s, _ := l.argv[i].text()
+		switch {
+		case s == "--":
+			l.positionals = append(l.positionals, l.argv[i+1:]...)
+			i = len(l.argv)
+		case !l.isOption(l.argv[i]):
+			l.positionals = append(l.positionals, l.argv[i])
+		default:
+			var ok bool
+			if i, ok = l.option(i); !ok {
 				return value{}, nil, false
 			}
-			rest = append(rest, argv[i])
-			continue
 		}
-		seen[a] = true
-		if !a.takesValues() {
-			if attached {
-				if strings.HasPrefix(s, "--") {
-					return value{}, nil, false
-				}
-				// -vq: flags bundled after a dash; the rest is read again.
-				argv = append(append(append([]value(nil), argv[:i+1]...), str("-"+val)), argv[i+1:]...)
-			}
-			if !r.storeFlag(a, name, attrs) {
-				return value{}, nil, false
-			}
-			continue
-		}
-		var words []value
-		if attached {
-			words = []value{withTaints(str(val), argv[i].taints)}
-		} else {
-			j := i + 1
-			for ; j < len(argv); j++ {
-				if w, _ := argv[j].text(); w == "--" || isOption(argv[j]) {
-					break
-				}
-				if n := a.maxWords(); n >= 0 && j-i > n {
-					break
-				}
-			}
-			words = argv[i+1 : j]
-			i = j - 1
-		}
-		if len(words) < a.minWords() || a.maxWords() >= 0 && len(words) > a.maxWords() {
-			return value{}, nil, false
-		}
-		r.storeValues(fr, c, a, words, attrs)
 	}
-	if !r.assignPositionals(fr, c, p, positionals, attrs, seen, &rest, known) {
+	if !r.assignPositionals(fr, c, p, l.positionals, l.attrs, l.seen, &l.rest, known) || !l.defaults() {
 		return value{}, nil, false
 	}
-	for _, a := range p.args {
-		if a.required && !seen[a] {
-			return value{}, nil, false
+	return ns, l.rest, true
+}
+
+func (l *cmdline) isOption(v value) bool {
+	s, _ := v.text()
+	return len(s) > 1 && s[0] == '-' && (l.negatives || !looksNegative(s))
+}
+
+// option reads the option at argv[i] and the values it takes, and
+// returns the index of the last word it took.
+func (l *cmdline) option(i int) (int, bool) {
+	s, _ := l.argv[i].text()
+	a, name, val, attached := l.p.option(s)
+	if a == nil {
+		l.rest = append(l.rest, l.argv[i])
+		return i, l.known
+	}
+	l.seen[a] = true
+	if !a.takesValues() {
+		if attached {
+			if strings.HasPrefix(s, "--") {
+				return i, false
+			}
+			// -vq: flags bundled after a dash; the rest is read again.
+			l.argv = append(append(append([]value(nil), l.argv[:i+1]...), str("-"+val)), l.argv[i+1:]...)
+		}
+		return i, l.r.storeFlag(a, name, l.attrs)
+	}
+	var words []value
+	if attached {
+		words = []value{withTaints(str(val), l.argv[i].taints)}
+	} else {
+		j := i + 1
+		for ; j < len(l.argv); j++ {
+			w, _ := l.argv[j].text()
+			if w == "--" || l.isOption(l.argv[j]) || a.maxWords() >= 0 && j-i > a.maxWords() {
+				break
+			}
+		}
+		words = l.argv[i+1 : j]
+		i = j - 1
+	}
+	if len(words) < a.minWords() || a.maxWords() >= 0 && len(words) > a.maxWords() {
+		return i, false
+	}
+	l.r.storeValues(l.fr, l.c, a, words, l.attrs)
+	return i, true
+}
+
+// defaults gives every argument not given its default, and the names of
+// set_defaults theirs; false when a required option is missing.
+func (l *cmdline) defaults() bool {
+	for _, a := range l.p.args {
+		if a.required && !l.seen[a] {
+			return false
 		}
 		if a.dest == "" || a.action == "help" || a.action == "version" {
 			continue
 		}
-		if _, ok := attrs[a.dest]; ok {
-			continue
-		}
-		attrs[a.dest] = r.argDefault(fr, c, a)
-	}
-	for _, k := range p.extra {
-		if _, ok := attrs[k.name]; !ok {
-			attrs[k.name] = k.v
+		if _, ok := l.attrs[a.dest]; !ok {
+			l.attrs[a.dest] = l.r.argDefault(l.fr, l.c, a)
 		}
 	}
-	return ns, rest, true
+	for _, k := range l.p.extra {
+		if _, ok := l.attrs[k.name]; !ok {
+			l.attrs[k.name] = k.v
+		}
+	}
+	return true
 }
 
 // looksNegative says a word is a negative number, which argparse takes

@@ -59,6 +59,10 @@ type Program struct {
 	// Stdin is the program's standard input when it is a known text (a
 	// here-document), for a program that reads its code from it.
 	Stdin string
+	// Module is the module a program is run as, by name (python3 -m
+	// tools.gen), when Text is empty: the reader finds it the way its
+	// language does.
+	Module string
 	// Depth counts how deep programs were handed to one another, so that
 	// a program that runs itself ends.
 	Depth int

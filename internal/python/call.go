@@ -134,7 +134,10 @@ func (r *run) callValue(fr *frame, fn value, c *call) value {
 	if fn.kind == kUnion {
 		var out value
 		for i, a := range fn.alts {
-			v := r.callValue(fr, a, c)
+			// Each alternative is a call of its own: what one sets of
+			// the call (its receiver, its effects) is not another's.
+			ac := *c
+			v := r.callValue(fr, a, &ac)
 			if i == 0 {
 				out = v
 			} else {
@@ -192,7 +195,8 @@ func (r *run) callMethod(fr *frame, recv value, name string, c *call) value {
 	if recv.kind == kUnion {
 		var out value
 		for i, a := range recv.alts {
-			v := r.callMethod(fr, a, name, c)
+			ac := *c
+			v := r.callMethod(fr, a, name, &ac)
 			if i == 0 {
 				out = v
 			} else {

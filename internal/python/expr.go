@@ -458,7 +458,9 @@ func (r *run) objectAttr(fr *frame, base value, name string, at node) value {
 	q := o.class + "." + name
 	if f, ok := r.lib.Function(Language, q); ok {
 		facts := append(r.envFacts(), o.facts...)
-		var t taints
+		// An attribute that holds one of the values the object records
+		// (TarInfo.mode) gives what the object holds of it.
+		t := r.only(o.whole, f.Removes)
 		text, site := fr.at(at)
 		for _, e := range f.Effects {
 			if applies, by := e.Apply(facts); applies && by == "" {
@@ -494,10 +496,15 @@ func (r *run) setAttr(fr *frame, base value, name string, v value, at node) {
 				r.stdoutV = v
 			}
 		case kObject:
+			if b.obj.attrs != nil {
+				// An object that holds what it is given (a namespace).
+				b.obj.attrs[name] = v
+				return
+			}
 			// Setting an attribute the table describes fixes the value
 			// it holds (TarInfo.mtime = 0).
 			if f, ok := r.lib.Function(Language, b.obj.class+"."+name); ok && len(f.Removes) > 0 && len(r.deep(v, true)) == 0 {
-				b.obj.whole = r.without(b.obj.whole, f.Removes)
+				r.takeOut(b.obj, slotWhole, f.Removes)
 			}
 		}
 	})
@@ -801,6 +808,20 @@ func compareKnown(op string, a, b value) (bool, bool) {
 	case "in", "not in":
 		in, ok := containsKnown(b, a)
 		return in == (op == "in"), ok
+	case "<", "<=", ">", ">=":
+		// len(sys.argv) > 1.
+		if !isNumber(a) || !isNumber(b) || !a.known || !b.known {
+			return false, false
+		}
+		switch op {
+		case "<":
+			return a.n < b.n, true
+		case "<=":
+			return a.n <= b.n, true
+		case ">":
+			return a.n > b.n, true
+		}
+		return a.n >= b.n, true
 	}
 	return false, false
 }
@@ -808,6 +829,19 @@ func compareKnown(op string, a, b value) (bool, bool) {
 func maybeAnything(v value) bool { return v.kind == kUnknown || v.kind == kUnion }
 
 func equalKnown(a, b value) (bool, bool) {
+	if (a.kind == kList || a.kind == kTuple) && a.kind == b.kind && a.obj != nil && b.obj != nil && a.obj.more == nil && b.obj.more == nil {
+		// sys.argv[1:2] == ["--normalize"]: item by item.
+		if len(a.obj.items) != len(b.obj.items) {
+			return false, true
+		}
+		for i := range a.obj.items {
+			eq, ok := equalKnown(a.obj.items[i], b.obj.items[i])
+			if !ok || !eq {
+				return eq, ok
+			}
+		}
+		return true, true
+	}
 	la, oka := a.literal()
 	lb, okb := b.literal()
 	if !oka || !okb || a.kind == kLib || b.kind == kLib {

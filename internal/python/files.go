@@ -18,6 +18,10 @@ type file struct {
 	output  bool
 	content taints
 	special specialFile
+	// made says the program made the file or set its mode, which is then
+	// the action's (its umask, a chmod) unless source says it is a
+	// checkout file's, kept by a copy of one (shutil.copy2).
+	made, source bool
 }
 
 // specialFile is a file that is not a file of the build.
@@ -152,6 +156,7 @@ func (r *run) write(dst value, t taints) {
 }
 
 func (r *run) writeFile(f *file, t taints) {
+	f.made = true
 	switch f.special {
 	case stdoutFile:
 		r.stdout = r.stdout.union(t)
@@ -203,4 +208,102 @@ func sortedFileKeys(m map[string]*file) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// isSource says whether a value names, or may name, a file of the
+// checkout, whose mode is the one the checkout gave it (0644 under one
+// umask, 0664 under another): a source the action reads, a directory
+// above one or a file under one, or a path the reader cannot know. A file
+// the program made or whose mode it set has the action's mode, and so
+// has a file Bazel made (under bazel-out/, read-only), a file of the
+// machine and one under a temporary directory; a copy that keeps the
+// mode of what it copies (shutil.copy2) is a source when that is.
+func (r *run) isSource(v value) bool {
+	switch v.kind {
+	case kUnion:
+		return slices.ContainsFunc(v.alts, r.isSource)
+	case kInt, kUnknown:
+		// A file descriptor, or a name the reader cannot know.
+		return v.kind == kUnknown || !v.known || v.n > 2
+	case kStr, kBytes:
+	case kObject:
+		switch {
+		case v.obj.path != nil:
+			return r.isSource(*v.obj.path)
+		case v.obj.file != nil:
+			return r.fileIsSource(v.obj.file.key, !strings.Contains(v.obj.file.key, "\x00"), false)
+		}
+		return false
+	default:
+		return false
+	}
+	key, known, temp := r.pathKey(v)
+	return r.fileIsSource(key, known, temp)
+}
+
+func (r *run) fileIsSource(key string, known, temp bool) bool {
+	if temp {
+		return false
+	}
+	for k := key; ; k = path.Dir(k) {
+		if f, ok := r.files[k]; ok && f.made {
+			return f.source
+		}
+		if k == "." || k == "/" || !strings.Contains(k, "/") {
+			break
+		}
+	}
+	if !known {
+		return true
+	}
+	if strings.HasPrefix(key, "bazel-out/") || path.IsAbs(key) {
+		return false
+	}
+	if r.env.Files == nil {
+		// Nothing says what the inputs are.
+		return true
+	}
+	srcs := r.sourceInputs()
+	if srcs[key] != 0 {
+		return true
+	}
+	for k := path.Dir(key); k != "."; k = path.Dir(k) {
+		if srcs[k]&sourceInput != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// The marks of sourceInputs: a source input of the action, and a
+// directory above one.
+const (
+	sourceInput uint8 = 1 << iota
+	sourceAbove
+)
+
+// sourceInputs are the action's inputs that are files of the checkout
+// (not under bazel-out/), and the directories above them, read once.
+func (r *run) sourceInputs() map[string]uint8 {
+	if r.srcs != nil {
+		return r.srcs
+	}
+	r.srcs = map[string]uint8{}
+	for _, in := range r.env.Files.Inputs() {
+		if strings.HasPrefix(in, "bazel-out/") || path.IsAbs(in) {
+			continue
+		}
+		in = path.Clean(in)
+		r.srcs[in] |= sourceInput
+		for d := path.Dir(in); ; d = path.Dir(d) {
+			if r.srcs[d]&sourceAbove != 0 {
+				break
+			}
+			r.srcs[d] |= sourceAbove
+			if d == "." {
+				break
+			}
+		}
+	}
+	return r.srcs
 }

@@ -68,6 +68,67 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
+// maxFuzzArgv bounds the command lines FuzzArgparse reads: argparse's
+// cases show in a few words.
+const maxFuzzArgv = 1 << 10
+
+// argparseProgram declares an argument of every kind the model reads.
+const argparseProgram = `import argparse, time
+p = argparse.ArgumentParser()
+p.add_argument('-t', '--time', action='store_true')
+p.add_argument('-q', '--quiet', action='count')
+p.add_argument('--seed', type=int)
+p.add_argument('--tag', action='append', default=[])
+p.add_argument('--opt', nargs='?', const='c')
+p.add_argument('--two', nargs=2)
+p.add_argument('--many', nargs='*')
+p.add_argument('--flag', action=argparse.BooleanOptionalAction)
+p.add_argument('--no-x', dest='x', action='store_false')
+p.add_argument('-o', '--output')
+p.add_argument('out')
+p.add_argument('rest', nargs='*')
+a = p.parse_args()
+print(time.time() if a.time else a.rest, a.out, a.seed, a.tag, a.opt, a.two, a.many, a.flag, a.x, a.output, a.quiet)
+`
+
+// FuzzArgparse: any known command line, words split at spaces, is read
+// through argparse to the same outcome every time, whose reaches say
+// what they are and name lines of the program.
+func FuzzArgparse(f *testing.F) {
+	for _, seed := range []string{
+		"out", "-t out", "--time out a b", "-qqt out", "--ti out", "--seed=3 out", "--seed -3 out",
+		"--tag a --tag b out", "--opt out", "--opt x out", "--two a b out", "--many a b -- out c",
+		"--no-flag out", "--no-x out", "-oOUT out", "--output=x out", "-- -t", "--bogus out", "-h",
+		"--tw a b out", "--seed out", "-t=1 out", "",
+	} {
+		f.Add(seed)
+	}
+	lib := spec.Builtin()
+	f.Fuzz(func(t *testing.T, line string) {
+		if len(line) > maxFuzzArgv {
+			return
+		}
+		p := code.Program{Language: code.Python, Text: argparseProgram, Outputs: []string{"out"}, File: "gen.py"}
+		for _, w := range strings.Split(line, " ") {
+			p.Args = append(p.Args, code.Arg{Text: w, Known: true})
+		}
+		env := code.Env{Library: lib}
+		out := Reader{}.Read(p, env)
+		lines := strings.Count(argparseProgram, "\n")
+		for _, r := range out.Stdout {
+			if r.Text == "" || r.Because == "" || r.Site.Line < 1 || r.Site.Line > lines {
+				t.Fatalf("reach %+v does not say what it is or where", r)
+			}
+		}
+		if len(out.Files) > 0 || len(out.Unread) > 0 {
+			t.Fatalf("the program writes no file and is read whole: %+v", out)
+		}
+		if again := (Reader{}).Read(p, env); !reflect.DeepEqual(out, again) {
+			t.Fatalf("two reads differ:\n%+v\n%+v", out, again)
+		}
+	})
+}
+
 // TestHostilePrograms: programs made to cost end quickly, with a note
 // when they were not followed to the end.
 func TestHostilePrograms(t *testing.T) {
@@ -83,6 +144,7 @@ func TestHostilePrograms(t *testing.T) {
 		{"a big list", "x = [" + strings.Repeat("1, ", 50000) + "]\nprint(x)\n", ""},
 		{"strings multiplied", "s = 'a' * 1000000\nfor c in s:\n    print(c)\n", ""},
 		{"a list that holds itself", "a = []\na.append(a)\nprint(a)\n", ""},
+		{"a list that holds itself sorted", "a = []\na.append(a)\na.sort()\nprint(sorted(a))\n", ""},
 		{"a class that is its own base", "class A(A):\n    pass\n", ""},
 		{"an f-string in an f-string", "x = " + strings.Repeat("f'{", 7) + "1" + strings.Repeat("}'", 7), ""},
 		{"nesting too deep", "x = " + strings.Repeat("[", 200) + strings.Repeat("]", 200), "brackets nested more than"},

@@ -181,21 +181,29 @@ func joinStates(sts []state) state {
 }
 
 // branches follows bodies that start from the same state and joins the
-// states they end in.
+// states they end in, and what they took out of objects (journal.go).
 func (r *run) branches(fr *frame, bodies ...func() flow) flow {
 	start := r.save(fr)
+	mark := len(r.journal)
+	r.branched++
 	var ends []state
+	var took [][]removal
 	for _, body := range bodies {
 		r.restore(fr, start)
-		if body() == normal {
+		f := body()
+		done := r.undoSince(mark)
+		if f == normal {
 			ends = append(ends, r.save(fr))
+			took = append(took, done)
 		}
 	}
+	r.branched--
 	if len(ends) == 0 {
 		r.restore(fr, start)
 		return jumped
 	}
 	r.restore(fr, joinStates(ends))
+	r.takeCommon(took)
 	return normal
 }
 
@@ -410,9 +418,14 @@ func (r *run) whileStmt(fr *frame, s *whileStmt) flow {
 	if known && !t {
 		return r.block(fr, s.orelse)
 	}
-	ended, breaks := r.loop(fr, s.body, func(value) {}, nil, false, func() { r.eval(fr, s.test) })
-	if known && t {
-		// while True ends only by a break.
+	// A test true every time it is evaluated (while True) ends the loop
+	// only by a break.
+	always := known && t
+	ended, breaks := r.loop(fr, s.body, func(value) {}, nil, false, func() {
+		t, known := r.eval(fr, s.test).truth()
+		always = always && known && t
+	})
+	if always {
 		ended = false
 	}
 	return r.afterLoop(fr, ended, breaks, s.orelse)

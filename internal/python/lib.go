@@ -26,7 +26,7 @@ func (r *run) callLib(fr *frame, name string, c *call) value {
 	name = strings.TrimPrefix(name, "builtins.")
 	c.name = name
 	f, described := r.lib.Function(Language, name)
-	facts := r.callFacts(c)
+	facts := r.callFacts(c, described)
 	text, site := fr.at(c.node())
 	var eff []effect.Value
 	var t taints
@@ -55,7 +55,8 @@ func (r *run) callLib(fr *frame, name string, c *call) value {
 		res = r.generic(fr, c, f, eff)
 	}
 	if !c.placed {
-		res = r.place(fr, c, f, described, opens, res, t)
+		// A handler may have taken effects out (a tarfile filter).
+		res = r.place(fr, c, f, described, opens, res, c.eff)
 	}
 	if len(f.Removes) > 0 {
 		res = r.removeDeep(res, f.Removes)
@@ -101,7 +102,7 @@ func (r *run) place(fr *frame, c *call, f spec.Function, described, opens bool, 
 			dst.obj.whole = dst.obj.whole.union(t)
 			if c.recv != nil && dst.obj == c.recv.obj {
 				// A method that orders its object in place (list.sort).
-				r.removeIn(dst, f.Removes)
+				r.removeIn(dst, f.Removes, true)
 			}
 		}
 	default:
@@ -111,8 +112,9 @@ func (r *run) place(fr *frame, c *call, f spec.Function, described, opens bool, 
 }
 
 // callFacts are the facts the conditions of a call's entry see (see the
-// package doc).
-func (r *run) callFacts(c *call) []string {
+// package doc); which files it names are sources is asked only of a
+// function the table describes.
+func (r *run) callFacts(c *call, described bool) []string {
 	facts := make([]string, 0, 3*len(c.args)+len(c.kw)+len(r.environ)+len(r.facts)+2)
 	// An argument's facts go from the most general to its value, so that
 	// a guard's last word can be the value (random.seed(None)).
@@ -123,6 +125,9 @@ func (r *run) callFacts(c *call) []string {
 		}
 		if isStrLike(a) {
 			facts = append(facts, n+":str")
+		}
+		if described && r.isSource(a) {
+			facts = append(facts, n+":source")
 		}
 		if l, ok := a.literal(); ok && a.kind != kUnion {
 			facts = append(facts, n+":known", n+"="+l)
@@ -139,6 +144,9 @@ func (r *run) callFacts(c *call) []string {
 		if len(r.deep(k.v, true)) == 0 {
 			facts = append(facts, k.name+":fixed")
 		}
+		if described && r.isSource(k.v) {
+			facts = append(facts, k.name+":source")
+		}
 		if l, ok := k.v.literal(); ok && k.v.kind != kUnion {
 			facts = append(facts, k.name+"="+l)
 		} else {
@@ -149,6 +157,9 @@ func (r *run) callFacts(c *call) []string {
 	facts = append(facts, r.facts...)
 	if c.recv != nil && c.recv.kind == kObject {
 		facts = append(facts, c.recv.obj.facts...)
+		if described && c.recv.obj.path != nil && r.isSource(*c.recv.obj.path) {
+			facts = append(facts, "self:source")
+		}
 	}
 	if c.sorted {
 		facts = append(facts, "sorted")
@@ -172,18 +183,19 @@ func (r *run) envFacts() []string {
 	return facts
 }
 
-// establish records the facts a call sets: for the object whose method
-// it is, for the object it makes, or for the code after it.
+// establish records the facts a call sets: for the object it makes (the
+// result os.stat describes a file with), else for the object whose
+// method it is (random.Random.seed), else for the code after it.
 func (r *run) establish(c *call, f spec.Function, facts []string, res value) {
 	for _, fact := range f.Sets {
 		if !fact.When.Holds(facts) {
 			continue
 		}
 		switch {
+		case res.kind == kObject && res.obj != nil && f.Returns != "" && !isBuiltinType(f.Returns):
+			res.obj.facts = appendFact(res.obj.facts, fact.Name)
 		case c.recv != nil && c.recv.kind == kObject:
 			c.recv.obj.facts = appendFact(c.recv.obj.facts, fact.Name)
-		case res.kind == kObject && f.Returns != "" && !isBuiltinType(f.Returns):
-			res.obj.facts = appendFact(res.obj.facts, fact.Name)
 		default:
 			r.facts = appendFact(r.facts, fact.Name)
 		}
@@ -303,7 +315,7 @@ func (r *run) removeDeep(v value, vs []effect.Value) value {
 
 func (r *run) removeAt(v value, vs []effect.Value, depth int) value {
 	v.taints = r.without(v.taints, vs)
-	if depth > maxDeep {
+	if depth >= maxDeep {
 		return v
 	}
 	switch v.kind {
@@ -314,30 +326,34 @@ func (r *run) removeAt(v value, vs []effect.Value, depth int) value {
 		}
 		v = union(alts)
 	case kList, kTuple, kSet, kDict:
-		r.removeIn(v, vs)
+		r.removeIn(v, vs, false)
 	}
 	return v
 }
 
-// removeIn takes vs out of a container, in place.
-func (r *run) removeIn(v value, vs []effect.Value) {
+// removeIn takes vs out of a container, in place: its order and its
+// items' own, not what they hold (sorting a list of lists orders the
+// list; a list may hold itself). An object the program had before, which
+// it sorts in place, keeps in the journal what was taken out; a result
+// a call just made (sorted()) need not.
+func (r *run) removeIn(v value, vs []effect.Value, existing bool) {
 	if len(vs) == 0 || v.obj == nil {
 		return
 	}
 	o := v.obj
-	if slices.Contains(vs, effect.Order) {
-		for _, id := range o.decides {
-			r.settled[id] = true
-		}
+	if !existing {
+		defer r.unjournaled()()
 	}
-	o.whole = r.without(o.whole, vs)
-	o.latent = r.without(o.latent, vs)
+	if slices.Contains(vs, effect.Order) {
+		r.settle(o.decides)
+	}
+	r.takeOut(o, slotWhole, vs)
+	r.takeOut(o, slotLatent, vs)
 	for i := range o.items {
-		o.items[i] = r.removeAt(o.items[i], vs, maxDeep)
+		r.takeOut(o, slot(i), vs)
 	}
 	if o.more != nil {
-		m := r.removeAt(*o.more, vs, maxDeep)
-		o.more = &m
+		r.takeOut(o, slotMore, vs)
 	}
 }
 
@@ -467,6 +483,7 @@ func (r *run) open(fr *frame, c *call, f spec.Function) (value, bool) {
 	default:
 		o.file = r.fileOf(target)
 		o.writer = writes
+		o.file.made = o.file.made || writes
 		if !writes {
 			text, site := fr.at(c.node())
 			o.whole = r.readFile(target, text, site)

@@ -16,7 +16,8 @@
 // resolved (time.time, datetime.datetime.now, tarfile.TarFile.add for a
 // method of an object whose class a "returns" gave). What Python itself
 // does is here: printing, files, containers, strings, calls, scopes,
-// imports, and handing subprocesses to the code.Runner.
+// imports, a known command line read through argparse, and handing
+// subprocesses to the code.Runner.
 //
 // The interpretation is sound rather than precise where the two differ:
 // both branches of a condition are followed and joined, loops run until
@@ -38,13 +39,22 @@
 //     guard's last word be the value (random.seed(None) is no seed);
 //   - args:N: the number of positional arguments, and args:? when a *args
 //     of unknown length was given;
+//   - argN:source (after argN:str), NAME:source for a keyword argument
+//     and self:source for the pathlib.Path a method is called on: it
+//     names, or may name, a file of the checkout, whose mode the
+//     checkout gave it (a source input of the action, a directory above
+//     one, or a path that cannot be known), not one the program made or
+//     whose mode it set, one Bazel generated, or a file of the machine;
+//     a copy keeps it when it keeps the mode (shutil.copy2);
 //   - NAME:fixed, and NAME=VALUE or NAME=?, for a keyword argument;
 //   - env:NAME=VALUE: the program's environment, as it got it (Program.Env)
 //     and as it changed it (os.environ[NAME] = …);
 //   - sorted: the call's result goes straight into a function whose entry
 //     removes an order (sorted(os.listdir(d)));
 //   - the facts earlier calls set (random.seed(0) sets seeded:random), and
-//     for a method, those its object's construction and methods set.
+//     for a method, those its object's construction and methods set; a
+//     call that returns an object of a class gives it the facts it sets
+//     (os.stat's result describes a source: operand:source).
 //
 // Effects land where the value they describe goes: into the result; into
 // the file a call opens for writing (its "opens") or writes (its
@@ -54,9 +64,14 @@
 // archive); and, for a call whose result is dropped, into the container
 // it changes (random.shuffle(names)). Attribute entries work the same way
 // (os.stat_result.st_mtime), and setting an attribute whose entry removes
-// a value takes it out of the object (TarInfo.mtime = 0). A module
-// attribute's effects apply when it is used as a value (time.timezone
-// printed). The order of a set of strings is the table's entries set and
+// a value takes it out of the object (TarInfo.mtime = 0), and reading it
+// gives what the object holds of it (TarInfo.mode); what a branch whose
+// condition is not known takes out of an object, so, or by sorting it in
+// place, holds after it only where every branch that goes on does the
+// same (journal.go). A filter= of TarFile.add is called with
+// the TarInfo its effects are in, and what it returns goes into the
+// archive. A module attribute's effects apply when it is used as a
+// value (time.timezone printed). The order of a set of strings is the table's entries set and
 // frozenset, realised when the set is iterated, printed or listed.
 //
 // docs/specs.md ("Functions of Python") says the same for users.
@@ -94,15 +109,61 @@ func (Reader) Read(p code.Program, env code.Env) code.Outcome {
 	if text == "" && p.Stdin != "" {
 		text = p.Stdin
 	}
+	pkg := ""
+	if text == "" && p.Module != "" {
+		src, why := findMain(p.Module, env.Files)
+		if why != "" {
+			return code.Outcome{Unread: []string{p.Site.String() + ": python: -m " + p.Module + ": " + why}}
+		}
+		p.File, p.Site, text = src.Path, effect.Site{File: src.Path, Line: 1}, src.Text
+		pkg = p.Module
+		if !strings.HasSuffix(src.Path, "/__main__.py") {
+			pkg, _, _ = cutLast(p.Module)
+		}
+	}
 	r := newRun(p, env)
 	body, err := parse(text)
 	if err != nil {
 		return code.Outcome{Unread: []string{r.where() + ": python: " + err.Error()}}
 	}
-	main := &module{name: "__main__", file: p.File, src: text, main: true, site: r.mainSite}
+	main := &module{name: "__main__", file: p.File, src: text, main: true, site: r.mainSite, pkg: pkg}
 	main.globals = &scope{vars: map[string]value{}}
+	if pkg != "" {
+		// python3 -m a.b imports the package a first.
+		r.findModule(&frame{mod: main, local: main.globals, globals: main.globals}, pkg, pkg)
+	}
 	r.runMain(main, body)
 	return r.outcome()
+}
+
+// findMain finds the file of a module run by name, as python3 -m does
+// with the working directory first on its path: NAME.py, or a package's
+// __main__.py, at the execution root or, for a module of a py_binary's
+// runfiles or another repository, at the end of an input's path. why
+// says why it was not read.
+func findMain(name string, files code.Files) (code.Source, string) {
+	if isStdlib(name) {
+		return code.Source{}, "a module of the standard library run as a program, which is not read"
+	}
+	if files == nil {
+		return code.Source{}, "the workspace is not known, so the module was not read"
+	}
+	rel := strings.ReplaceAll(name, ".", "/")
+	cands := []string{rel + ".py", rel + "/__main__.py"}
+	for _, in := range files.Inputs() {
+		if strings.HasSuffix(in, "/"+rel+".py") || strings.HasSuffix(in, "/"+rel+"/__main__.py") {
+			cands = append(cands, in)
+		}
+	}
+	for _, c := range cands {
+		if src, err := files.Read(c); err == nil {
+			if src.Path == "" {
+				src.Path = c
+			}
+			return src, ""
+		}
+	}
+	return code.Source{}, "not in the standard library and not found at the execution root or among the action's inputs, so it was not read"
 }
 
 // Uses lists, as facts source:NAME, the functions of the library's table a
@@ -221,6 +282,12 @@ type run struct {
 	// recursive calls (see summary).
 	summaries   map[*function]value
 	summarizing map[*function]bool
+	// srcs are the action's source inputs (see sourceInputs).
+	srcs map[string]uint8
+	// journal are the values taken out of objects inside branches,
+	// which branches joins (journal.go).
+	journal  []removal
+	branched int
 }
 
 type reachKey struct {
@@ -350,6 +417,17 @@ func (r *run) without(t taints, vs []effect.Value) taints {
 	var out taints
 	for _, id := range t {
 		if !slices.Contains(vs, r.reaches[id].Value) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// only is t with only the values vs.
+func (r *run) only(t taints, vs []effect.Value) taints {
+	var out taints
+	for _, id := range t {
+		if slices.Contains(vs, r.reaches[id].Value) {
 			out = append(out, id)
 		}
 	}

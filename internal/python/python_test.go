@@ -54,7 +54,7 @@ func (f *fakeRunner) Run(p code.Program) code.Outcome {
 	return out
 }
 
-func (f *fakeRunner) Uses(string, string) []string { return nil }
+func (f *fakeRunner) Uses(string, string) []string     { return nil }
 func (f *fakeRunner) UsesFile(string, string) []string { return nil }
 
 // program is a row's program: inline code with the outputs out,
@@ -166,14 +166,16 @@ func TestRandom(t *testing.T) {
 		{"random after a seed of the time", "import random, time\nrandom.seed(time.time())\nprint(random.randint(1, 6))", []string{"stdout random random.randint(1, 6)"}, program{}},
 		{"random after a seed from an argument", "import random, sys\nrandom.seed(int(sys.argv[1]))\nprint(random.choice('abc'))", nil, program{args: []string{"?"}}},
 		{"random after a keyword seed", "import random\nrandom.seed(a=7)\nprint(random.random())", nil, program{}},
-		{"seed in one branch only", "import random, sys\nif sys.argv[1:]:\n    random.seed(1)\nprint(random.random())", []string{"stdout random random.random()"}, program{args: []string{"?"}}},
+		{"seed in one branch only", "import random, sys\nif sys.argv[1] == 'x':\n    random.seed(1)\nprint(random.random())", []string{"stdout random random.random()"}, program{args: []string{"?"}}},
 		{"random.Random unseeded", "import random\nr = random.Random()\nprint(r.random())", []string{"stdout random r.random()"}, program{}},
 		{"random.Random seeded", "import random\nr = random.Random(42)\nprint(r.random())", nil, program{}},
 		{"random.Random seeded later", "import random\nr = random.Random()\nr.seed(1)\nprint(r.random())", nil, program{}},
 		{"shuffle changes the list", "import random\nnames = ['a', 'b', 'c']\nrandom.shuffle(names)\nprint(names)", []string{"stdout random random.shuffle(names)"}, program{}},
 		{"shuffle after seed", "import random\nrandom.seed(0)\nnames = ['a', 'b', 'c']\nrandom.shuffle(names)\nprint(names)", nil, program{}},
-		{"SystemRandom ignores the seed", "import random\nrandom.seed(0)\nprint(random.SystemRandom().random())", []string{"stdout random random.SystemRandom().random()"}, program{}},
-		{"secrets", "import secrets\nprint(secrets.token_hex(8))", []string{"stdout random secrets.token_hex(8)"}, program{}},
+		{"shuffle by a generator that may be the module's", "import random, sys\nrng = random.Random(42) if sys.argv[1] == 'x' else random\nwords = ['a', 'b']\nrng.shuffle(words)\nprint(words)", []string{"stdout random rng.shuffle(words)"}, program{args: []string{"?"}}},
+		{"shuffle by one of two seeded generators", "import random, sys\nrng = random.Random(42) if sys.argv[1] == 'x' else random.Random(7)\nwords = ['a', 'b']\nrng.shuffle(words)\nprint(words)", nil, program{args: []string{"?"}}},
+		{"SystemRandom ignores the seed", "import random\nrandom.seed(0)\nprint(random.SystemRandom().random())", []string{"stdout urandom random.SystemRandom().random()"}, program{}},
+		{"secrets", "import secrets\nprint(secrets.token_hex(8))", []string{"stdout urandom secrets.token_hex(8)"}, program{}},
 		{"uuid4", "import uuid\nprint(uuid.uuid4())", []string{"stdout random uuid.uuid4()"}, program{}},
 		{"uuid1 as a str", "import uuid\nprint(str(uuid.uuid1()))", []string{"stdout random uuid.uuid1()"}, program{}},
 		{"uuid5 of a name", "import uuid\nprint(uuid.uuid5(uuid.NAMESPACE_DNS, 'example.com'))", nil, program{}},
@@ -204,8 +206,20 @@ func TestMachine(t *testing.T) {
 		{"cwd names the file written", "import os\nwith open(os.path.join(os.getcwd(), 'out'), 'w') as f:\n    f.write('x')", nil, program{}},
 		{"cwd into the file written", "import os\nwith open(os.path.join(os.getcwd(), 'out'), 'w') as f:\n    f.write(os.getcwd())", []string{"file pwd os.getcwd()"}, program{}},
 		{"abspath of a relative path", "import os\nprint(os.path.abspath('data'))", []string{"stdout pwd os.path.abspath('data')"}, program{}},
+		{"abspath of __file__, which is absolute", "import os\nprint(os.path.dirname(os.path.abspath(__file__)))", []string{"stdout pwd __file__"}, program{file: "tools/gen.py"}},
+		{"abspath of a temporary directory", "import os, tempfile\nd = tempfile.mkdtemp()\nopen('out', 'w').write(os.path.basename(os.path.abspath(d)))", []string{"file tempname tempfile.mkdtemp()"}, program{}},
 		{"abspath of an absolute path", "import os\nprint(os.path.abspath('/usr/share'))", nil, program{}},
 		{"realpath", "import os, sys\nprint(os.path.realpath(sys.argv[1]))", []string{"stdout pwd os.path.realpath(sys.argv[1])"}, program{args: []string{"in.txt"}}},
+		{"relpath of abspath", "import os, sys\nprint(os.path.relpath(os.path.abspath(sys.argv[1])))", nil, program{args: []string{"data/plan.txt"}}},
+		{"dirname of relpath of abspath", "import os, sys\nprint(os.path.dirname(os.path.relpath(os.path.abspath(sys.argv[1]))))", nil, program{args: []string{"data/plan.txt"}}},
+		{"relpath from a directory under the working one", "import os\nprint(os.path.relpath(os.path.join(os.getcwd(), 'a/b'), 'a'))", nil, program{}},
+		{"relpath of a path outside the working directory", "import os\nprint(os.path.relpath('/usr/share/x'))", []string{"stdout pwd os.path.relpath('/usr/share/x')"}, program{}},
+		{"relpath of a path not known", "import os, sys\nprint(os.path.relpath(sys.argv[1]))", []string{"stdout pwd os.path.relpath(sys.argv[1])"}, program{args: []string{"?"}}},
+		{"relpath within a temporary directory", "import os, tempfile\nd = tempfile.mkdtemp()\nprint(os.path.relpath(os.path.join(d, 'x'), d))", nil, program{}},
+		{"relpath of a temporary path", "import os, tempfile\nd = tempfile.mkdtemp()\nprint(os.path.relpath(d))", []string{"stdout tempname tempfile.mkdtemp()", "stdout pwd os.path.relpath(d)"}, program{}},
+		{"basename of the working directory", "import os\nprint(os.path.basename(os.getcwd()))", nil, program{}},
+		{"name of Path.cwd()", "from pathlib import Path\nprint(Path.cwd().name)", nil, program{}},
+		{"dirname of the working directory", "import os\nprint(os.path.dirname(os.getcwd()))", []string{"stdout pwd os.getcwd()"}, program{}},
 		{"relative path kept", "import sys\nprint(sys.argv[1])", nil, program{args: []string{"in.txt"}}},
 		{"pathlib cwd", "from pathlib import Path\nprint(Path.cwd())", []string{"stdout pwd Path.cwd()"}, program{}},
 		{"pathlib resolve", "from pathlib import Path\nprint(Path('x').resolve())", []string{"stdout pwd Path('x').resolve()"}, program{}},
@@ -229,8 +243,14 @@ func TestListings(t *testing.T) {
 		{"listdir printed", "import os\nprint(os.listdir('.'))", []string{"stdout order os.listdir('.')"}, program{}},
 		{"listdir sorted", "import os\nprint(sorted(os.listdir('.')))", nil, program{}},
 		{"listdir sorted in place", "import os\nnames = os.listdir('.')\nnames.sort()\nprint(names)", nil, program{}},
+		{"listdir sorted in place in a branch not known", "import os, sys\nnames = os.listdir('.')\nif sys.argv[1] == 'x':\n    names.sort()\nprint(names)", []string{"stdout order os.listdir('.')"}, program{args: []string{"?"}}},
+		{"listdir sorted in place in both branches", "import os, sys\nnames = os.listdir('.')\nif sys.argv[1] == 'x':\n    names.sort()\nelse:\n    names.sort(reverse=True)\nprint(names)", nil, program{args: []string{"?"}}},
+		{"listdir sorted in place in a branch taken", "import os, sys\nnames = os.listdir('.')\nif sys.argv[1] == 'x':\n    names.sort()\nprint(names)", nil, program{args: []string{"x"}}},
+		{"listdir sorted anew in a branch", "import os, sys\nif sys.argv[1] == 'x':\n    names = sorted(os.listdir('.'))\nelse:\n    names = []\nprint(names)", nil, program{args: []string{"?"}}},
+		{"walk's directories sorted in a branch not known", "import os, sys\nfor root, dirs, files in os.walk('d'):\n    if sys.argv[1] == 'x':\n        dirs.sort()\n    for f in sorted(files):\n        print(os.path.join(root, f))", []string{"stdout order os.walk('d')"}, program{args: []string{"?"}}},
 		{"listdir sorted and dropped", "import os\nnames = os.listdir('.')\nsorted(names)\nprint(names)", []string{"stdout order os.listdir('.')"}, program{}},
 		{"listdir sorted later", "import os\nnames = os.listdir('.')\nprint(sorted(names))", nil, program{}},
+		{"lists of listings sorted", "import os\nprint(sorted([os.listdir('a'), os.listdir('b')]))", []string{"stdout order os.listdir('a')", "stdout order os.listdir('b')"}, program{}},
 		{"listdir counted", "import os\nprint(len(os.listdir('.')))", nil, program{}},
 		{"listdir in a loop", "import os\nfor name in os.listdir('data'):\n    print(name)", []string{"stdout order os.listdir('data')"}, program{}},
 		{"listdir sorted in a loop", "import os\nfor name in sorted(os.listdir('data')):\n    print(name)", nil, program{}},
@@ -270,6 +290,80 @@ func TestMetadata(t *testing.T) {
 		{"one variable", "import os\nprint(os.environ.get('LANG'))", nil, program{}},
 		{"one variable subscripted", "import os\nprint(os.environ['PATH'])", nil, program{}},
 		{"getenv", "import os\nprint(os.getenv('HOME', '/'))", nil, program{}},
+	})
+}
+
+// TestModes: a file's permissions vary only where the checkout gave
+// them: a source's follow the umask of whoever checked it out, while a
+// file the program made, or Bazel generated, has the build's.
+func TestModes(t *testing.T) {
+	src := memFiles{"data/a.txt": "", "bazel-out/k8-fastbuild/bin/gen.txt": ""}
+	stat := "import os, sys\nprint(oct(os.stat(sys.argv[1]).st_mode))"
+	mode := []string{"stdout mode os.stat(sys.argv[1]).st_mode"}
+	runReachCases(t, []reachCase{
+		{"the mode of a source", stat, mode, program{args: []string{"data/a.txt"}, files: src}},
+		{"the mode of a source's directory", stat, mode, program{args: []string{"data"}, files: src}},
+		{"the mode of a generated input", stat, nil, program{args: []string{"bazel-out/k8-fastbuild/bin/gen.txt"}, files: src}},
+		{"the mode of a file of the machine", stat, nil, program{args: []string{"/etc/hosts"}, files: src}},
+		{"the mode of a file not known", stat, mode, program{args: []string{"?"}, files: src}},
+		{"the mode of the file it wrote", "import os, sys\nwith open(sys.argv[1], 'w') as f:\n    f.write('x')\nprint(oct(os.stat(sys.argv[1]).st_mode))", nil, program{args: []string{"data/a.txt"}, files: src}},
+		{"the mode of a copy made with copyfile", "import os, shutil\nshutil.copyfile('data/a.txt', 'copy.txt')\nprint(os.stat('copy.txt').st_mode)", nil, program{files: src}},
+		{"the mode of a copy made with copy", "import os, shutil\nshutil.copy('data/a.txt', 'copy.txt')\nprint(os.stat('copy.txt').st_mode)", []string{"stdout mode os.stat('copy.txt').st_mode"}, program{files: src}},
+		{"the mode of a copy made with copy2", "import os, shutil\nshutil.copy2('data/a.txt', 'copy.txt')\nprint(os.stat('copy.txt').st_mode)", []string{"stdout mode os.stat('copy.txt').st_mode"}, program{files: src}},
+		{"the mode of a tree copied", "import os, shutil\nshutil.copytree('data', 'tree')\nprint(os.stat('tree/a.txt').st_mode)", []string{"stdout mode os.stat('tree/a.txt').st_mode"}, program{files: src}},
+		{"the mode of a tree copied with copyfile", "import os, shutil\nshutil.copytree('data', 'tree', copy_function=shutil.copyfile)\nprint(os.stat('tree/a.txt').st_mode)", nil, program{files: src}},
+		{"the mode of a source after chmod", "import os\nos.chmod('data/a.txt', 0o644)\nprint(os.stat('data/a.txt').st_mode)", nil, program{files: src}},
+		{"the mode of a copy in a temporary directory", "import os, shutil, tempfile\nd = tempfile.mkdtemp()\nshutil.copy2('data/a.txt', d)\nprint(os.stat(os.path.join(d, 'a.txt')).st_mode)", nil, program{files: src}},
+		{"Path.stat of a source", "from pathlib import Path\nprint(Path('data/a.txt').stat().st_mode)", []string{"stdout mode Path('data/a.txt').stat().st_mode"}, program{files: src}},
+		{"a tar of a generated input", "import tarfile\nwith tarfile.open('out', 'w') as tar:\n    tar.add('bazel-out/k8-fastbuild/bin/gen.txt')", []string{
+			"file mtime tar.add('bazel-out/k8-fastbuild/bin/gen.txt')", "file owner tar.add('bazel-out/k8-fastbuild/bin/gen.txt')"}, program{files: src}},
+		{"a tar of a source", "import tarfile\nwith tarfile.open('out', 'w') as tar:\n    tar.add('data/a.txt')", []string{
+			"file mtime tar.add('data/a.txt')", "file owner tar.add('data/a.txt')", "file mode tar.add('data/a.txt')"}, program{files: src}},
+	})
+}
+
+// TestTarFilters: a filter= of TarFile.add takes out what it sets to
+// fixed values, and only that.
+func TestTarFilters(t *testing.T) {
+	add := func(filter string) string {
+		return "import sys, tarfile\n" + filter + "\nwith tarfile.open('out', 'w') as tar:\n    tar.add('data', filter=f)"
+	}
+	all := []string{"file mtime tar.add('data', filter=f)", "file owner tar.add('data', filter=f)", "file mode tar.add('data', filter=f)"}
+	owner := []string{"file owner tar.add('data', filter=f)"}
+	runReachCases(t, []reachCase{
+		{"a filter of times and modes", add("def f(ti):\n    ti.mtime = 0\n    ti.mode = 0o644\n    return ti"), owner, program{}},
+		{"a filter of everything", add("def f(ti):\n    ti.mtime = 0\n    ti.mode = 0o644\n    ti.uid = ti.gid = 0\n    ti.uname = ti.gname = 'root'\n    return ti"), nil, program{}},
+		{"a filter of owners in a branch not known", add("def f(ti):\n    ti.mtime = 0\n    ti.mode = 0o644\n    if sys.argv[1] == 'x':\n        ti.uid = ti.gid = 0\n        ti.uname = ti.gname = 'root'\n    return ti"), owner, program{args: []string{"?"}}},
+		{"a filter of owners in both branches", add("def f(ti):\n    ti.mtime = 0\n    ti.mode = 0o644\n    if sys.argv[1] == 'x':\n        ti.uid = ti.gid = 0\n        ti.uname = ti.gname = 'root'\n    else:\n        ti.uid = ti.gid = 1\n        ti.uname = ti.gname = 'build'\n    return ti"), nil, program{args: []string{"?"}}},
+		{"a filter of owners on a branch that was taken", add("def f(ti):\n    ti.mtime = 0\n    ti.mode = 0o644\n    if sys.argv[1] == '--root':\n        ti.uid = ti.gid = 0\n        ti.uname = ti.gname = 'root'\n    return ti"), nil, program{args: []string{"--root"}}},
+		{"a filter that masks the mode it reads", add("def f(ti):\n    ti.mtime = 0\n    ti.uid = ti.gid = 0\n    ti.uname = ti.gname = ''\n    ti.mode = ti.mode & ~0o022\n    return ti"), []string{"file mode tar.add('data', filter=f)"}, program{}},
+		{"a filter that leaves it all", add("def f(ti):\n    return ti"), all, program{}},
+		{"a lambda replacing it all", add("f = lambda ti: ti.replace(mtime=0, mode=0o644, uid=0, gid=0, uname='', gname='')"), nil, program{}},
+		{"a lambda replacing the time", add("f = lambda ti: ti.replace(mtime=0)"), []string{"file owner tar.add('data', filter=f)", "file mode tar.add('data', filter=f)"}, program{}},
+		{"a filter of the library", add("f = tarfile.data_filter"), all, program{}},
+		{"a named filter, which add cannot call", add("f = 'data'"), all, program{}},
+		{"a filter that drops every member", add("def f(ti):\n    return None"), nil, program{}},
+	})
+}
+
+// TestPools: a pool runs the program's functions; their results come in
+// order unless the pool gives them as its workers finish, and its size
+// reaches nothing.
+func TestPools(t *testing.T) {
+	sized := "import multiprocessing, os, time\ndef f(x):\n    return x\nn = len(os.sched_getaffinity(0))\nwith multiprocessing.Pool(n) as pool:\n"
+	runReachCases(t, []reachCase{
+		{"map of a pool sized by the processors", sized + "    print(pool.map(f, ['a', 'b']))", nil, program{}},
+		{"imap of a pool", sized + "    for r in pool.imap(f, ['a', 'b']):\n        print(r)", nil, program{}},
+		{"imap_unordered of a pool", sized + "    for r in pool.imap_unordered(f, ['a', 'b']):\n        print(r)", []string{"stdout parallel pool.imap_unordered(f, ['a', 'b'])"}, program{}},
+		{"the size of a pool printed", sized + "    print(pool.map(f, ['a']), n)", []string{"stdout cpus os.sched_getaffinity(0)"}, program{}},
+		{"map of a function that reads the clock", "import multiprocessing, time\ndef f(x):\n    return time.time()\nwith multiprocessing.Pool() as pool:\n    print(pool.map(f, [1, 2]))", []string{"stdout clock time.time()"}, program{}},
+		{"starmap", "import multiprocessing, os\ndef f(a, b):\n    return b\nwith multiprocessing.Pool() as pool:\n    print(pool.starmap(f, [(1, os.getpid())]))", []string{"stdout pid os.getpid()"}, program{}},
+		{"map_async got", "import multiprocessing, os\ndef f(x):\n    return os.getpid()\nwith multiprocessing.Pool() as pool:\n    print(pool.map_async(f, [1]).get())", []string{"stdout pid os.getpid()"}, program{}},
+		{"apply_async got", "import multiprocessing, os\ndef f(x):\n    return x\nwith multiprocessing.Pool(os.cpu_count()) as pool:\n    print(pool.apply_async(f, (1,)).get())", nil, program{}},
+		{"an executor's map", "import concurrent.futures, os\ndef f(x):\n    return x\nwith concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count()) as ex:\n    print(list(ex.map(f, ['a', 'b'])))", nil, program{}},
+		{"futures in the order submitted", "import concurrent.futures, time\ndef f(x):\n    return x\nwith concurrent.futures.ProcessPoolExecutor() as ex:\n    fs = [ex.submit(f, x) for x in ['a', 'b']]\n    for fut in fs:\n        print(fut.result())", nil, program{}},
+		{"futures as they complete", "import concurrent.futures, time\ndef f(x):\n    return x\nwith concurrent.futures.ProcessPoolExecutor() as ex:\n    fs = [ex.submit(f, x) for x in ['a', 'b']]\n    for fut in concurrent.futures.as_completed(fs):\n        print(fut.result())", []string{"stdout parallel concurrent.futures.as_completed(fs)"}, program{}},
+		{"a future of the clock", "import concurrent.futures, time\nwith concurrent.futures.ThreadPoolExecutor() as ex:\n    print(ex.submit(time.time).result())", []string{"stdout clock ex.submit(time.time)"}, program{}},
 	})
 }
 
@@ -314,7 +408,10 @@ func TestArchives(t *testing.T) {
 			"file mtime tar.gettarinfo('data/a')", "file owner tar.gettarinfo('data/a')", "file mode tar.gettarinfo('data/a')"}, program{}},
 		{"tar info reset", "import tarfile\ntar = tarfile.open('out', 'w')\nti = tar.gettarinfo('data/a')\nti.mtime = 0\nti.uid = 0\nti.mode = 0o644\ntar.addfile(ti, open('data/a', 'rb'))\ntar.close()", nil, program{}},
 		{"tar info made", "import io, tarfile\ntar = tarfile.open('out', 'w')\nti = tarfile.TarInfo('a')\ntar.addfile(ti, io.BytesIO(b'x'))\ntar.close()", nil, program{}},
-		{"zip write", "import zipfile\nwith zipfile.ZipFile('out', 'w') as z:\n    z.write('data/a')", []string{"file mtime z.write('data/a')"}, program{}},
+		{"zip write", "import zipfile\nwith zipfile.ZipFile('out', 'w') as z:\n    z.write('data/a')", []string{"file mtime z.write('data/a')", "file mode z.write('data/a')"}, program{}},
+		{"zip write of a file the program made", "import zipfile\nopen('/tmp/a', 'w').write('x')\nwith zipfile.ZipFile('out', 'w') as z:\n    z.write('/tmp/a')", []string{"file mtime z.write('/tmp/a')"}, program{}},
+		{"zip of a ZipInfo of a source with its mode set", "import zipfile\nwith zipfile.ZipFile('out', 'w') as z:\n    i = zipfile.ZipInfo.from_file('data/a')\n    i.date_time = (1980, 1, 1, 0, 0, 0)\n    i.external_attr = 0o644 << 16\n    z.writestr(i, open('data/a').read())", nil, program{}},
+		{"zip of a ZipInfo of a source", "import zipfile\nwith zipfile.ZipFile('out', 'w') as z:\n    i = zipfile.ZipInfo.from_file('data/a')\n    i.date_time = (1980, 1, 1, 0, 0, 0)\n    z.writestr(i, open('data/a').read())", []string{"file mode zipfile.ZipInfo.from_file('data/a')"}, program{}},
 		{"zip writestr by name", "import zipfile\nwith zipfile.ZipFile('out', 'w') as z:\n    z.writestr('a.txt', 'hello')", []string{"file clock z.writestr('a.txt', 'hello')"}, program{}},
 		{"zip writestr of a ZipInfo", "import zipfile\nwith zipfile.ZipFile('out', 'w') as z:\n    z.writestr(zipfile.ZipInfo('a.txt', (1980, 1, 1, 0, 0, 0)), 'hello')", nil, program{}},
 		{"zip into memory then out", "import io, zipfile\nbuf = io.BytesIO()\nwith zipfile.ZipFile(buf, 'w') as z:\n    z.writestr('a', 'x')\nopen('out', 'wb').write(buf.getvalue())", []string{"file clock z.writestr('a', 'x')"}, program{}},
@@ -325,15 +422,17 @@ func TestArchives(t *testing.T) {
 		{"gzip compress", "import gzip\nopen('out', 'wb').write(gzip.compress(b'x'))", []string{"file clock gzip.compress(b'x')"}, program{}},
 		{"gzip compress with mtime", "import gzip\nopen('out', 'wb').write(gzip.compress(b'x', mtime=0))", nil, program{}},
 		{"make_archive gztar", "import shutil\nshutil.make_archive('out', 'gztar', 'data')", []string{
-			"file mtime shutil.make_archive('out', 'gztar', 'data')", "file owner shutil.make_archive('out', 'gztar', 'data')", "file clock shutil.make_archive('out', 'gztar', 'data')"}, program{}},
+			"file mtime shutil.make_archive('out', 'gztar', 'data')", "file mode shutil.make_archive('out', 'gztar', 'data')", "file owner shutil.make_archive('out', 'gztar', 'data')", "file clock shutil.make_archive('out', 'gztar', 'data')"}, program{}},
 		{"make_archive adds the extension", "import shutil\nshutil.make_archive('dist/pkg', 'gztar', 'data', owner='root', group='root')", []string{
 			"file mtime shutil.make_archive('dist/pkg', 'gztar', 'data', owner='root', group='root')",
+			"file mode shutil.make_archive('dist/pkg', 'gztar', 'data', owner='root', group='root')",
 			"file clock shutil.make_archive('dist/pkg', 'gztar', 'data', owner='root', group='root')"}, program{}},
 		{"make_archive elsewhere", "import shutil\nshutil.make_archive('/tmp/pkg', 'gztar', 'data')", nil, program{}},
 		{"make_archive zip", "import shutil\nshutil.make_archive('out', 'zip', 'data')", []string{
-			"file mtime shutil.make_archive('out', 'zip', 'data')", "file order shutil.make_archive('out', 'zip', 'data')"}, program{}},
+			"file mtime shutil.make_archive('out', 'zip', 'data')", "file mode shutil.make_archive('out', 'zip', 'data')", "file order shutil.make_archive('out', 'zip', 'data')"}, program{}},
 		{"make_archive tar with owners", "import shutil\nshutil.make_archive('out', 'tar', 'data', owner='root', group='root')", []string{
-			"file mtime shutil.make_archive('out', 'tar', 'data', owner='root', group='root')"}, program{}},
+			"file mtime shutil.make_archive('out', 'tar', 'data', owner='root', group='root')",
+			"file mode shutil.make_archive('out', 'tar', 'data', owner='root', group='root')"}, program{}},
 		{"tar of files whose times were set", "import os, tarfile\nos.utime('data/a', (0, 0))\nwith tarfile.open('out', 'w') as tar:\n    tar.add('data/a')", []string{
 			"file owner tar.add('data/a')", "file mode tar.add('data/a')"}, program{}},
 		{"py_compile", "import py_compile\npy_compile.compile('tool.py', cfile='out')", []string{"file mtime py_compile.compile('tool.py', cfile='out')"}, program{}},
@@ -374,7 +473,7 @@ func TestSinks(t *testing.T) {
 		{"file in an output directory", "import os, sys, time\nopen(os.path.join(sys.argv[1], 'a.txt'), 'w').write(str(time.time()))", []string{"file clock time.time()"}, program{args: []string{"outdir"}}},
 		{"argparse output", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--out')\nargs = p.parse_args()\nwith open(args.out, 'w') as f:\n    f.write(str(time.time()))", []string{"file clock time.time()"}, program{args: []string{"--out", "?"}}},
 		{"argparse value printed", "import argparse\np = argparse.ArgumentParser()\np.add_argument('name')\nprint(p.parse_args().name)", nil, program{args: []string{"x"}}},
-		{"output file or stdout", "import sys, time\nout = open(sys.argv[1], 'w') if len(sys.argv) > 1 else sys.stdout\nout.write(str(time.time()))", []string{"stdout clock time.time()", "file clock time.time()"}, program{args: []string{"?"}}},
+		{"output file or stdout", "import sys, time\nout = open(sys.argv[1], 'w') if sys.argv[1] != '-' else sys.stdout\nout.write(str(time.time()))", []string{"stdout clock time.time()", "file clock time.time()"}, program{args: []string{"?"}}},
 		{"stdout rebound to a file", "import sys, time\nsys.stdout = open('out', 'w')\nprint(time.time())", []string{"file clock time.time()"}, program{}},
 		{"stdout redirected to a file", "import contextlib, os\nwith open('out', 'w') as f, contextlib.redirect_stdout(f):\n    print(os.getpid())", []string{"file pid os.getpid()"}, program{}},
 		{"stdout redirected then restored", "import contextlib, os\nwith contextlib.redirect_stdout(open('/tmp/log', 'w')):\n    print('working')\nprint(os.getpid())", []string{"stdout pid os.getpid()"}, program{}},
@@ -432,12 +531,14 @@ func TestFlow(t *testing.T) {
 		{"super", "import os\nclass A:\n    def __init__(self):\n        self.p = os.getpid()\nclass B(A):\n    def __init__(self):\n        super().__init__()\nprint(B().p)", []string{"stdout pid os.getpid()"}, program{}},
 		{"property", "import os\nclass A:\n    @property\n    def p(self):\n        return os.getpid()\nprint(A().p)", []string{"stdout pid os.getpid()"}, program{}},
 		{"library decorator", "import functools, os\n@functools.lru_cache\ndef p():\n    return os.getpid()\nprint(p())", []string{"stdout pid os.getpid()"}, program{}},
-		{"branch", "import sys, time\nif sys.argv[1:]:\n    x = time.time()\nelse:\n    x = 0\nprint(x)", []string{"stdout clock time.time()"}, program{args: []string{"?"}}},
+		{"branch", "import sys, time\nif sys.argv[1] == 'x':\n    x = time.time()\nelse:\n    x = 0\nprint(x)", []string{"stdout clock time.time()"}, program{args: []string{"?"}}},
 		{"dead branch", "import time\nif False:\n    print(time.time())", nil, program{}},
 		{"main guard", "import time\ndef main():\n    print(time.time())\nif __name__ == '__main__':\n    main()", []string{"stdout clock time.time()"}, program{}},
-		{"return in a branch", "import sys, time\ndef f():\n    if sys.argv[1:]:\n        return 0\n    return time.time()\nprint(f())", []string{"stdout clock time.time()"}, program{args: []string{"?"}}},
+		{"return in a branch", "import sys, time\ndef f():\n    if sys.argv[1] == 'x':\n        return 0\n    return time.time()\nprint(f())", []string{"stdout clock time.time()"}, program{args: []string{"?"}}},
 		{"loop carries a value", "import time\nacc = ''\nfor i in range(3):\n    print(acc)\n    acc += str(time.time())", []string{"stdout clock time.time()"}, program{}},
 		{"while loop", "import time\nn = 0\nwhile n < 3:\n    n += 1\n    last = time.time()\nprint(last)", []string{"stdout clock time.time()"}, program{}},
+		{"while True left by a break", "import time\nwhile True:\n    t = time.time()\n    break\nprint(t)", []string{"stdout clock time.time()"}, program{}},
+		{"while True never left", "import time\nwhile True:\n    pass\nprint(time.time())", nil, program{}},
 		{"break", "import time\nfor i in range(10):\n    t = time.time()\n    break\nprint(t)", []string{"stdout clock time.time()"}, program{}},
 		{"comprehension", "import time\nprint([time.time() for _ in range(2)])", []string{"stdout clock time.time()"}, program{}},
 		{"generator", "import time\ndef gen():\n    yield time.time()\nfor t in gen():\n    print(t)", []string{"stdout clock time.time()"}, program{}},
@@ -466,9 +567,53 @@ func TestFlow(t *testing.T) {
 		{"match", "import sys, time\nmatch sys.argv[1]:\n    case 'now':\n        print(time.time())\n    case _:\n        print(0)", []string{"stdout clock time.time()"}, program{args: []string{"?"}}},
 		{"exec of a known string", "exec('import os\\nprint(os.getpid())')", []string{"stdout pid os.getpid()"}, program{}},
 		{"eval of a known string", "import os\nprint(eval('os.getpid()'))", []string{"stdout pid os.getpid()"}, program{}},
+		{"a list compared with a list", "import sys, time\nprint(time.time() if sys.argv[1:2] == ['--now'] else 0)", nil, program{args: []string{"--later"}}},
+		{"a list compared with an equal list", "import sys, time\nprint(time.time() if sys.argv[1:2] == ['--now'] else 0)", []string{"stdout clock time.time()"}, program{args: []string{"--now"}}},
+		{"a list compared with a longer one", "import sys, time\nprint(time.time() if sys.argv[1:] != ['--now'] else 0)", []string{"stdout clock time.time()"}, program{args: []string{"--now", "x"}}},
+		{"the number of arguments compared", "import sys, uuid\nif len(sys.argv) > 1:\n    print(uuid.uuid5(uuid.NAMESPACE_DNS, sys.argv[1]))\nelse:\n    print(uuid.uuid4())", nil, program{args: []string{"example.com"}}},
+		{"the number of arguments compared, none given", "import sys, uuid\nif len(sys.argv) > 1:\n    print(uuid.uuid5(uuid.NAMESPACE_DNS, sys.argv[1]))\nelse:\n    print(uuid.uuid4())", []string{"stdout random uuid.uuid4()"}, program{}},
+		{"a chain of comparisons", "import sys, time\nif 0 <= len(sys.argv) - 1 < 2:\n    print(0)\nelse:\n    print(time.time())", nil, program{args: []string{"x"}}},
 		{"sys.argv known", "import sys\nprint(sys.argv[1], sys.argv[0])", nil, program{args: []string{"x"}, file: "gen.py"}},
 		{"bytes decoded", "import os\nprint(os.urandom(2).decode('latin-1'))", []string{"stdout urandom os.urandom(2)"}, program{}},
 		{"here-document read from stdin", "", nil, program{}},
+	})
+}
+
+// TestArgparse: a known command line read through argparse decides what
+// the program does with it.
+func TestArgparse(t *testing.T) {
+	flag := "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('-t', '--time', action='store_true')\np.add_argument('-q', '--quiet', action='store_true')\na = p.parse_args()\nprint(time.time() if a.time else 0)"
+	seed := "import argparse, random\np = argparse.ArgumentParser()\np.add_argument('--seed', type=int)\np.add_argument('words', nargs='+')\na = p.parse_args()\nrng = random.Random(a.seed) if a.seed is not None else random\nwords = list(a.words)\nrng.shuffle(words)\nprint(' '.join(words))"
+	outs := "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('out')\np.add_argument('files', nargs='*')\na = p.parse_args()\nopen(a.out, 'w').write(str(time.time()) + ' '.join(a.files))"
+	clock := []string{"stdout clock time.time()"}
+	runReachCases(t, []reachCase{
+		{"a flag not given", flag, nil, program{}},
+		{"a flag given", flag, clock, program{args: []string{"--time"}}},
+		{"a flag given by a prefix of its name", flag, clock, program{args: []string{"--ti"}}},
+		{"another flag given", flag, nil, program{args: []string{"-q"}}},
+		{"a flag bundled after another", flag, clock, program{args: []string{"-qt"}}},
+		{"a flag of an argv not known", flag, clock, program{args: []string{"?"}}},
+		{"an option argparse refuses", flag, clock, program{args: []string{"--bogus"}}},
+		{"a flag after --", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--time', action='store_true')\np.add_argument('rest', nargs='*')\na = p.parse_args()\nprint(time.time() if a.time else 0)", nil, program{args: []string{"--", "--time"}}},
+		{"a seed given", seed, nil, program{args: []string{"--seed", "42", "a", "b"}}},
+		{"a seed given with =", seed, nil, program{args: []string{"--seed=42", "a", "b"}}},
+		{"a seed not given", seed, []string{"stdout random rng.shuffle(words)"}, program{args: []string{"a", "b"}}},
+		{"the output a positional names", outs, []string{"file clock time.time()"}, program{args: []string{"out", "x", "y"}}},
+		{"a scratch file a positional names", outs, nil, program{args: []string{"/tmp/x"}}},
+		{"a default used", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--date')\na = p.parse_args()\nprint(a.date or time.time())", clock, program{}},
+		{"a default replaced", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--date')\na = p.parse_args()\nprint(a.date or time.time())", nil, program{args: []string{"--date", "2020-01-01"}}},
+		{"a short option with its value attached", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('-d', '--date')\na = p.parse_args()\nprint(a.date or time.time())", nil, program{args: []string{"-d2020"}}},
+		{"a negative number as a value", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--offset', type=int)\na = p.parse_args()\nprint(time.time() if a.offset is None else a.offset)", nil, program{args: []string{"--offset", "-5"}}},
+		{"set_defaults", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--time', action='store_true')\np.set_defaults(time=True)\na = p.parse_args()\nprint(time.time() if a.time else 0)", clock, program{}},
+		{"a count", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('-v', action='count')\na = p.parse_args()\nprint(time.time() if a.v == 2 else 0)", clock, program{args: []string{"-v", "-v"}}},
+		{"store_false", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--no-time', dest='time', action='store_false')\na = p.parse_args()\nprint(time.time() if a.time else 0)", nil, program{args: []string{"--no-time"}}},
+		{"an option of a group", "import argparse, time\np = argparse.ArgumentParser()\ng = p.add_mutually_exclusive_group()\ng.add_argument('--time', action='store_true')\na = p.parse_args()\nprint(time.time() if a.time else 0)", clock, program{args: []string{"--time"}}},
+		{"a boolean option turned off", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--time', action=argparse.BooleanOptionalAction, default=True)\na = p.parse_args()\nprint(time.time() if a.time else 0)", nil, program{args: []string{"--no-time"}}},
+		{"an appended option", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--tag', action='append', default=[])\na = p.parse_args()\nprint(time.time() if 'now' in a.tag else 0)", clock, program{args: []string{"--tag", "x", "--tag", "now"}}},
+		{"an explicit list", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--time', action='store_true')\na = p.parse_args(['--time'])\nprint(time.time() if a.time else 0)", clock, program{}},
+		{"parse_known_args keeps what it does not know", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--time', action='store_true')\na, rest = p.parse_known_args()\nprint(time.time() if a.time else rest)", nil, program{args: []string{"--bogus"}}},
+		{"subparsers are not followed", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--time', action='store_true')\np.add_subparsers()\na = p.parse_args()\nprint(time.time() if a.time else 0)", clock, program{}},
+		{"an attribute set after parsing", "import argparse, time\np = argparse.ArgumentParser()\np.add_argument('--when')\na = p.parse_args()\na.when = time.time()\nprint(a.when)", clock, program{}},
 	})
 }
 
@@ -543,6 +688,64 @@ func TestSites(t *testing.T) {
 }
 
 // TestStdinProgram: a here-document given to python3 is its program.
+// TestModuleByName: python3 -m NAME runs the module of the workspace, as
+// __main__, after its package, with the arguments given.
+func TestModuleByName(t *testing.T) {
+	ws := memFiles{
+		"tools/__init__.py": "",
+		"tools/gen.py":      "import time\nprint(time.time())\n",
+		"tools/fixed.py":    "print('v1')\n",
+		"tools/rel.py":      "from .stamp import label\nprint(label())\n",
+		"tools/stamp.py":    "import time\ndef label():\n    return 'at %d' % time.time()\n",
+		"tools/args.py":     "import sys, time\nif sys.argv[1] == 'now':\n    print(time.time())\n",
+		"tools/main.py":     "import os\ndef main():\n    print(os.getpid())\nif __name__ == '__main__':\n    main()\n",
+		"pkg/__init__.py":   "import os\nprint(os.getpid())\n",
+		"pkg/__main__.py":   "print('v1')\n",
+		"bazel-out/k8-fastbuild/bin/tool.runfiles/ws/lib/deep.py": "import uuid\nprint(uuid.uuid4())\n",
+	}
+	tests := []struct {
+		name, module string
+		args         []string
+		files        code.Files
+		want         []string
+		unread       string
+	}{
+		{"a module that prints the time", "tools.gen", nil, ws, []string{"stdout clock time.time() tools/gen.py:2"}, ""},
+		{"a fixed module", "tools.fixed", nil, ws, nil, ""},
+		{"a module importing its package's module", "tools.rel", nil, ws, []string{"stdout clock time.time() tools/stamp.py:3"}, ""},
+		{"a module given its arguments", "tools.args", []string{"later"}, ws, nil, ""},
+		{"a module given the argument that prints", "tools.args", []string{"now"}, ws, []string{"stdout clock time.time() tools/args.py:3"}, ""},
+		{"a module run as __main__", "tools.main", nil, ws, []string{"stdout pid os.getpid() tools/main.py:3"}, ""},
+		{"a package's __main__ after its __init__", "pkg", nil, ws, []string{"stdout pid os.getpid() pkg/__init__.py:2"}, ""},
+		{"a module among the runfiles", "lib.deep", nil, ws, []string{"stdout random uuid.uuid4() bazel-out/k8-fastbuild/bin/tool.runfiles/ws/lib/deep.py:2"}, ""},
+		{"a module of the standard library", "json.tool", nil, ws, nil, "-m json.tool: a module of the standard library run as a program, which is not read"},
+		{"a module not found", "nowhere.gen", nil, ws, nil, "-m nowhere.gen: not in the standard library and not found"},
+		{"a module without the workspace", "tools.gen", nil, nil, nil, "-m tools.gen: the workspace is not known"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := code.Program{Language: code.Python, Module: tc.module, Site: effect.Site{File: "BUILD", Line: 3}, Outputs: []string{"out"}}
+			for _, a := range tc.args {
+				p.Args = append(p.Args, code.Arg{Text: a, Known: true})
+			}
+			out := Reader{}.Read(p, code.Env{Library: spec.Builtin(), Files: tc.files})
+			var got []string
+			for _, x := range out.Stdout {
+				got = append(got, "stdout "+x.Value.String()+" "+x.Text+" "+x.Site.String())
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q (unread %q)", got, tc.want, out.Unread)
+			}
+			switch {
+			case tc.unread == "" && len(out.Unread) > 0:
+				t.Errorf("unread %q", out.Unread)
+			case tc.unread != "" && (len(out.Unread) != 1 || !strings.Contains(out.Unread[0], tc.unread)):
+				t.Errorf("unread %q, want one saying %q", out.Unread, tc.unread)
+			}
+		})
+	}
+}
+
 func TestStdinProgram(t *testing.T) {
 	out := Reader{}.Read(code.Program{Language: code.Python, Stdin: "import os\nprint(os.getpid())\n"}, code.Env{Library: spec.Builtin()})
 	if got := found(out); !slices.Equal(got, []string{"stdout pid os.getpid()"}) {

@@ -2,6 +2,8 @@ package python
 
 import (
 	"path"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -21,7 +23,7 @@ func init() {
 		"os.fspath": hFspath, "os.fsencode": hFspath, "os.fsdecode": hFspath,
 		"os.walk": hWalk, "os.path.join": hPathJoin, "os.path.dirname": hDirname, "os.path.basename": hBasename,
 		"os.path.split": hPathSplit, "os.path.splitext": hSplitext, "os.path.normpath": hNormpath,
-		"os.path.abspath": hAbspath, "os.path.realpath": hAbspath,
+		"os.path.abspath": hAbspath, "os.path.realpath": hAbspath, "os.path.relpath": hRelpath,
 		"pathlib.Path": hPath, "pathlib.PurePath": hPath, "pathlib.PosixPath": hPath, "pathlib.PurePosixPath": hPath,
 		"pathlib.Path.cwd": hPathCwd, "pathlib.Path.joinpath": hPathMethod, "pathlib.Path.with_suffix": hPathMethod,
 		"pathlib.Path.with_name": hPathMethod, "pathlib.Path.with_stem": hPathMethod, "pathlib.Path.resolve": hPathMethod,
@@ -35,7 +37,12 @@ func init() {
 		"marshal.dump": hSerialise, "marshal.dumps": hSerialise,
 		"shlex.quote": hQuote, "shlex.join": hShlexJoin,
 		"runpy.run_module": hRunModule, "runpy.run_path": hRunPath, "importlib.import_module": hImportModule,
-		"__import__": hImportModule,
+		"__import__":          hImportModule,
+		"tarfile.TarFile.add": hTarAdd, "tarfile.TarInfo.replace": hReplaceAttrs,
+		"shutil.copy": hKeepsMode, "shutil.copy2": hKeepsMode, "shutil.copymode": hKeepsMode,
+		"shutil.copystat": hKeepsMode, "shutil.copytree": hKeepsMode, "shutil.move": hKeepsMode,
+		"os.rename": hKeepsMode, "os.replace": hKeepsMode, "os.link": hKeepsMode,
+		"os.chmod": hChmod, "pathlib.Path.chmod": hChmod,
 	} {
 		handlers[name] = h
 	}
@@ -284,7 +291,95 @@ func (r *run) basename(v value) value {
 		out.taints = r.data(v.taints)
 		return out
 	}
+	if isCwd(v) {
+		// The execution root is output_base/execroot/WORKSPACE: its
+		// last part is the workspace's name, wherever the build runs.
+		return r.fresh(r.data(v.taints))
+	}
 	return r.fresh(v.taints)
+}
+
+// pathRoot is the directory a path starts from, as a symbol: the working
+// directory for a relative path, that of its first part when the reader
+// cannot know it (a temporary directory), 0 for a known absolute path.
+func pathRoot(v value) int32 {
+	first := v.parts[0]
+	switch {
+	case first.sym != 0:
+		return first.sym
+	case strings.HasPrefix(first.text, "/"):
+		return 0
+	}
+	return cwdSym
+}
+
+// isCwd says a path is the working directory itself.
+func isCwd(v value) bool {
+	if v.kind != kStr || len(v.parts) == 0 || v.parts[0].sym != cwdSym {
+		return false
+	}
+	rest, ok := strOf(v.parts[1:], nil).text()
+	return ok && strings.Trim(rest, "/.") == ""
+}
+
+// hRelpath is os.path.relpath: a path under the directory it is made
+// relative to (the working directory unless start= says another) loses
+// that directory, and with it the build's directory, which the table
+// says the result varies with otherwise: a path outside it is written as
+// many levels up as the directory is deep, and one the reader cannot
+// know may be such a path.
+func hRelpath(r *run, fr *frame, c *call) (value, bool) {
+	p, ok := c.arg(0, "path")
+	if !ok {
+		return value{}, false
+	}
+	if v, ok := pathOf(p); ok {
+		p = v
+	} else {
+		return value{}, false
+	}
+	start := str(".")
+	if s, ok := c.arg(1, "start"); ok && s.kind != kNone {
+		if v, ok := pathOf(s); ok {
+			start = v
+		} else {
+			return value{}, false
+		}
+	}
+	if s, ok := p.text(); ok && !strings.HasPrefix(s, "/") {
+		if st, ok := start.text(); ok && !strings.HasPrefix(st, "/") {
+			// Two paths under the working directory.
+			if rel, err := filepath.Rel(path.Clean(st), path.Clean(s)); err == nil {
+				c.eff = nil
+				return withTaints(str(rel), r.data(p.taints.union(start.taints))), true
+			}
+		}
+	}
+	root := pathRoot(p)
+	if root == 0 || pathRoot(start) != root {
+		return r.fresh(p.taints.union(start.taints)), true
+	}
+	// Both under one directory the reader names by a symbol (the
+	// working directory, a temporary one): the result does not depend
+	// on where that is.
+	c.eff = nil
+	t := r.data(p.taints.union(start.taints))
+	ap, as := r.absolute(p), r.absolute(start)
+	pr, pk := strOf(ap.parts[1:], nil).text()
+	sr, sk := strOf(as.parts[1:], nil).text()
+	switch {
+	case pk && sk:
+		if rel, err := filepath.Rel(path.Clean("/"+sr), path.Clean("/"+pr)); err == nil {
+			return withTaints(str(rel), t), true
+		}
+	case sk && strings.Trim(sr, "/.") == "" && len(ap.parts) > 1:
+		rest := slices.Clone(ap.parts[1:])
+		if rest[0].sym == 0 {
+			rest[0].text = strings.TrimLeft(rest[0].text, "/")
+		}
+		return strOf(rest, t), true
+	}
+	return r.fresh(t), true
 }
 
 func hPathSplit(r *run, fr *frame, c *call) (value, bool) {
@@ -356,6 +451,12 @@ func hAbspath(r *run, fr *frame, c *call) (value, bool) {
 	v, ok := pathOf(c.args[0])
 	if !ok {
 		return value{}, false
+	}
+	if first := v.parts[0].sym; methodName(c.name) == "abspath" && (first == cwdSym || first != 0 && r.temp[first]) {
+		// Already absolute (__file__, os.getcwd(), a temporary
+		// directory): abspath puts no directory before it, what it
+		// holds stays; realpath still follows the links.
+		c.eff = nil
 	}
 	return r.absolute(v), true
 }
@@ -671,4 +772,94 @@ func hImportModule(r *run, fr *frame, c *call) (value, bool) {
 		return unknown, true
 	}
 	return r.importModule(fr, name, c.node()), true
+}
+
+// hTarAdd is TarFile.add: a filter= is called, as tarfile does, with the
+// TarInfo of what is added, which carries what add records of it (the
+// table's effects), and what it returns is what the archive gets. A
+// filter that sets mtime, mode or the owners to fixed values takes them
+// out, one that leaves them keeps them, and a filter the reader cannot
+// see into (a library's, a str, which tarfile cannot call) passes them
+// all on.
+func hTarAdd(r *run, fr *frame, c *call) (value, bool) {
+	filter, ok := c.kwarg("filter")
+	if !ok || filter.kind == kNone || len(c.eff) == 0 {
+		return value{}, false
+	}
+	ti := value{kind: kObject, obj: &object{class: "tarfile.TarInfo", whole: c.eff}}
+	got := r.callValue(fr, filter, &call{fr: fr, x: c.x, args: []value{ti}})
+	var left taints
+	each(got, func(v value) {
+		if v.kind != kNone {
+			left = left.union(r.deep(v, true))
+		}
+	})
+	c.eff = left
+	return value{}, false
+}
+
+// hReplaceAttrs is TarInfo.replace(mtime=0, …): a copy of the object with
+// the attributes given, whose fixed values take out what the table says
+// each holds.
+func hReplaceAttrs(r *run, fr *frame, c *call) (value, bool) {
+	if c.recv == nil || c.recv.kind != kObject {
+		return value{}, false
+	}
+	o := &object{class: c.recv.obj.class, whole: c.recv.obj.whole, facts: c.recv.obj.facts}
+	for _, k := range c.kw {
+		if f, ok := r.lib.Function(Language, o.class+"."+k.name); ok && len(f.Removes) > 0 && len(r.deep(k.v, true)) == 0 {
+			o.whole = r.without(o.whole, f.Removes)
+			continue
+		}
+		o.whole = o.whole.union(r.dataOf(fr, k.v, c.node()))
+	}
+	c.placed = true
+	return value{kind: kObject, obj: o}, true
+}
+
+// hKeepsMode is a copy or a move that gives the file it makes the mode of
+// the one it copies (shutil.copy, copy2, copymode, copystat, copytree,
+// move; os.rename, replace, link): a copy of a source has the checkout's
+// mode. shutil.copyfile makes its file under the action's umask, and so
+// does copytree with another copy_function.
+func hKeepsMode(r *run, fr *frame, c *call) (value, bool) {
+	src, ok1 := c.arg(0, "src")
+	dst, ok2 := c.arg(1, "dst")
+	if !ok1 || !ok2 {
+		return value{}, false
+	}
+	keeps := r.isSource(src)
+	if fn, ok := c.kwarg("copy_function"); ok && !(fn.kind == kLib && (fn.name == "shutil.copy2" || fn.name == "shutil.copy")) {
+		keeps = false
+	}
+	f := r.writtenFile(dst)
+	f.made, f.source = true, keeps
+	return value{}, false
+}
+
+// hChmod is os.chmod and Path.chmod: the file's mode is the one given,
+// which varies only with what went into it.
+func hChmod(r *run, fr *frame, c *call) (value, bool) {
+	target, mode := c.recvPath(), value{}
+	ok := target != nil
+	if ok {
+		mode, ok = c.arg(0, "mode")
+	} else if t, has := c.arg(0, "path"); has {
+		target = &t
+		mode, ok = c.arg(1, "mode")
+	}
+	if !ok {
+		return value{}, false
+	}
+	f := r.fileOf(*target)
+	f.made, f.source = true, len(r.deep(mode, true)) > 0
+	return none, true
+}
+
+// recvPath is the path a pathlib.Path method is called on, or nil.
+func (c *call) recvPath() *value {
+	if c.recv != nil && c.recv.kind == kObject && c.recv.obj.path != nil {
+		return c.recv.obj.path
+	}
+	return nil
 }

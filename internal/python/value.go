@@ -140,6 +140,11 @@ type object struct {
 	redirect, saved *value
 	// environ says the object is os.environ.
 	environ bool
+	// parser is what an argparse.ArgumentParser (or a group of it) was
+	// told.
+	parser *argParser
+	// held is what a future or an AsyncResult gives.
+	held *value
 }
 
 var (
@@ -216,9 +221,13 @@ func (v value) truth() (bool, bool) {
 				return true, true
 			}
 		}
-	case kTuple:
-		if v.obj.more == nil {
+	case kTuple, kList, kSet:
+		if v.obj != nil && v.obj.more == nil {
 			return len(v.obj.items) > 0, true
+		}
+	case kDict:
+		if v.obj != nil && v.obj.more == nil {
+			return len(v.obj.keys) > 0, true
 		}
 	case kFunc, kClass, kModule, kLib, kBound:
 		return true, true

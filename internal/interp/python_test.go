@@ -60,8 +60,8 @@ func TestShellHandsPythonOver(t *testing.T) {
 		// line 2 of the code is line 3 of the script.
 		{"a here-document", "python3 > out <<'EOF'\nimport random\nprint(random.random())\nEOF", []string{"random random.random() line 3"}},
 		{"a here-document seeded", "python3 > out <<'EOF'\nimport random\nrandom.seed(7)\nprint(random.random())\nEOF", nil},
-		{"a here-document given to python3 -", "python3 - > out <<'EOF'\nimport time\nprint(time.time())\nEOF", []string{"clock time.time() line 2"}},
-		{"a here-document given to python3 - with arguments", "python3 - in.txt > out <<'EOF'\nimport os, sys\nprint(os.path.realpath(sys.argv[1]))\nEOF", []string{"pwd os.path.realpath(sys.argv[1]) line 2"}},
+		{"a here-document given to python3 -", "python3 - > out <<'EOF'\nimport time\nprint(time.time())\nEOF", []string{"clock time.time() line 3"}},
+		{"a here-document given to python3 - with arguments", "python3 - in.txt > out <<'EOF'\nimport os, sys\nprint(os.path.realpath(sys.argv[1]))\nEOF", []string{"pwd os.path.realpath(sys.argv[1]) line 3"}},
 		{"a here-document given to python3 - normalising a path", "python3 - in.txt > out <<'EOF'\nimport os, sys\nprint(os.path.normpath(sys.argv[1]))\nEOF", nil},
 		{"a here-document given to a module as data", "python3 -m json.tool > out <<'EOF'\nimport time\nprint(time.time())\nEOF", nil},
 		{"python running the shell", "OUT=out python3 tools/shell.py", []string{"clock date tools/shell.py:2"}},

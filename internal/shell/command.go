@@ -27,7 +27,8 @@ type call struct {
 	fr     frame
 	st     *state
 	s      *syntax.Stmt
-	env    []value // the command's own assignments and the exported variables
+	env    []value // the exported variables and the command's own assignments
+	own    []value // the command's own assignments (`X=1 cmd`, `env X=1 cmd`)
 	fields []value
 	args   []string // fields[1:] as text
 	n      int      // its node
@@ -54,6 +55,7 @@ func (a *analyzer) commandWith(fr frame, st *state, s *syntax.Stmt, env []value,
 		c.args[i] = f.String()
 	}
 	c.env = append(st.envWords(), env...)
+	c.own = env
 
 	b, inv, known := a.describe(c, name)
 	if known && inv.Command() >= 0 {
@@ -64,6 +66,7 @@ func (a *analyzer) commandWith(fr frame, st *state, s *syntax.Stmt, env []value,
 		Text:     oneLine(a.stmtText(fr, s)),
 		Pos:      a.pos(fr, s.Pos()),
 		Context:  slices.Clone(fr.ctx),
+		Wrappers: slices.Clone(fr.wrappers),
 		FromPipe: fr.piped,
 		Facts:    slices.Clone(a.facts),
 	}
@@ -76,6 +79,14 @@ func (a *analyzer) commandWith(fr frame, st *state, s *syntax.Stmt, env []value,
 	c.index = len(a.script.Commands)
 	c.n = a.g.add(commandNode, c.index)
 	a.cmdNodes = append(a.cmdNodes, c.n)
+	// In a condition, what the command is given decides the status; in a
+	// branch, what it writes was picked by the conditions around.
+	if fr.status > 0 {
+		a.g.edge(c.n, fr.status)
+	}
+	for _, ctl := range fr.controls {
+		a.g.edge(ctl, c.n)
+	}
 	a.script.Commands = append(a.script.Commands, cmd)
 	for _, p := range extra {
 		src := a.newSource(fr, p.value, p.text, p.because, s.Pos())
@@ -222,6 +233,7 @@ func (a *analyzer) wrapper(c *call, inv spec.Invocation) int {
 	}
 	fr := c.fr
 	fr.ctx = appendCtx(fr.ctx, Context{Kind: InWrapper, Name: c.base})
+	fr.wrappers = append(slices.Clip(fr.wrappers), Wrapper{Name: fields0(c), Effects: inv.Effects, Neutralised: inv.Neutralised})
 	if inv.Stdin.Kind == spec.Arguments {
 		// xargs passes what it reads as arguments.
 		inner = append(inner, value{parts: []Part{{Text: "{" + c.base + "}"}}, taint: stdinAsData(fr.stdin)})
@@ -233,7 +245,8 @@ func (a *analyzer) wrapper(c *call, inv spec.Invocation) int {
 	}
 	if name, ok := inner[0].known(); ok {
 		if inv, ok := a.nestedShell(inner); ok {
-			a.nested(fr, c.st, c.s, inv, Context{Kind: InShell, Name: path.Base(inv.Shell)})
+			fr = a.carrying(fr, c, extra)
+			a.nested(fr, withEnv(c.st, env), c.s, inv, Context{Kind: InShell, Name: path.Base(inv.Shell)}, shellArgs(inner, inv))
 			return -1
 		}
 		if body, ok := a.funcs[name]; ok && len(env) == 0 && len(extra) == 0 {
@@ -244,12 +257,34 @@ func (a *analyzer) wrapper(c *call, inv spec.Invocation) int {
 	return a.commandWith(fr, c.st, c.s, env, inner, extra)
 }
 
+// fields0 is the program word of a call as the script names it.
+func fields0(c *call) string {
+	name, _ := c.fields[0].known()
+	return name
+}
+
+// carrying is the frame of a command a wrapper runs through a shell
+// (xargs -P sh -c ...): what the shell's commands print goes through a pipe
+// that also carries what the wrapper adds (the order its jobs finish in).
+func (a *analyzer) carrying(fr frame, c *call, extra []pending) frame {
+	if len(extra) == 0 || fr.out.node < 0 {
+		return fr
+	}
+	p := a.g.add(pipeNode, -1)
+	a.g.edge(p, fr.out.node)
+	for _, e := range extra {
+		a.g.edge(a.newSource(fr, e.value, e.text, e.because, c.s.Pos()), p)
+	}
+	fr.out = dest{node: p}
+	return fr
+}
+
 // described wires in a command the library describes.
 func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	nd := &a.g.nodes[c.n]
 	nd.removes = inv.Removes
 	if b.WritesElsewhere {
-		a.writesElsewhere(c)
+		a.writesElsewhere(c, inv)
 	}
 	if inv.Stdout != spec.Nothing {
 		a.connectOut(c, b, inv)
@@ -258,7 +293,7 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	case spec.Value, spec.Arguments:
 		a.readStdin(c)
 	case spec.Code:
-		a.stdinCode(c, inv.Stdin.Language)
+		a.stdinCode(c, inv.Stdin.Language, stdinArgs(c, inv))
 	}
 	st := c.st
 	for _, arg := range inv.Args {
@@ -281,9 +316,16 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 
 // writesElsewhere wires in a program that writes files its arguments do
 // not name by role: those named by a path among its arguments or their
-// values (make OUT=$PWD/$@), or, when none is, any file.
-func (a *analyzer) writesElsewhere(c *call) {
+// values (make OUT=$PWD/$@), else files under the directory it works in
+// (make -C DIR), or, when none is named, any file.
+func (a *analyzer) writesElsewhere(c *call, inv spec.Invocation) {
 	named := false
+	for _, arg := range inv.Args {
+		if arg.Role.Kind == spec.Cwd && arg.HasValue {
+			a.g.edge(c.n, a.dirNode(c.st, a.argValue(c, arg)))
+			named = true
+		}
+	}
 	for _, f := range c.fields[1:] {
 		s := f.String()
 		if name, v, ok := strings.Cut(s, "="); ok && isName(name) {
@@ -502,7 +544,7 @@ func (a *analyzer) runSource(c *call, st *state, src code.Source, args []value) 
 		fr.out = dest{node: p}
 		fr.ctx = appendCtx(fr.ctx, Context{Kind: InShell, Name: src.Path})
 		inv := Invocation{Shell: src.Path, Dialect: Bash, Script: src.Text}
-		a.fileScript(fr, st, c.s, inv, src.Path, true, args...)
+		a.fileScript(fr, withEnv(st, c.own), c.s, inv, src.Path, true, args...)
 		a.readStdin(c)
 		return
 	}
@@ -535,7 +577,7 @@ func (a *analyzer) runCode(c *call, lang string, v value, args []value) {
 		return
 	}
 	if lang == code.Shell {
-		a.nestedCode(c, text)
+		a.nestedCode(c, text, args)
 		return
 	}
 	if a.opts.Runner == nil {
@@ -545,18 +587,20 @@ func (a *analyzer) runCode(c *call, lang string, v value, args []value) {
 	a.handOver(c, code.Program{Language: lang, Text: text, Site: a.site(c.fr, c.s.Pos()), Args: codeArgs(args)})
 }
 
-// nestedCode follows shell code given inline to a shell in this analysis.
-func (a *analyzer) nestedCode(c *call, text string) {
+// nestedCode follows shell code given inline to a shell in this analysis,
+// with args as its $0, $1...
+func (a *analyzer) nestedCode(c *call, text string, args []value) {
 	inv := Invocation{Shell: c.base, Dialect: Bash, Script: text}
 	if c.base == "sh" || c.base == "dash" {
 		inv.Dialect = POSIX
 	}
-	a.nested(c.fr, c.st, c.s, inv, Context{Kind: InShell, Name: c.base})
+	a.nested(c.fr, withEnv(c.st, c.own), c.s, inv, Context{Kind: InShell, Name: c.base}, args)
 }
 
 // stdinCode reads a program the command reads from its standard input: a
-// here-document given to python3, perl or bash.
-func (a *analyzer) stdinCode(c *call, lang string) {
+// here-document given to python3, perl or bash. args are what the program
+// gets after it, as runCode takes them.
+func (a *analyzer) stdinCode(c *call, lang string, args []value) {
 	if c.fr.stdinText == nil {
 		a.readStdin(c)
 		if len(c.fr.stdin) > 0 || c.fr.piped {
@@ -564,7 +608,31 @@ func (a *analyzer) stdinCode(c *call, lang string) {
 		}
 		return
 	}
-	a.runCode(c, lang, *c.fr.stdinText, nil)
+	a.runCode(c, lang, *c.fr.stdinText, args)
+}
+
+// stdinArgs are the arguments a program reading its code from standard
+// input gets (`bash -s A B`, `perl - A`): its operands, the "-" that names
+// standard input left out; a shell's $0 is its own name.
+func stdinArgs(c *call, inv spec.Invocation) []value {
+	var args []value
+	if code.Interpreter(c.base) == code.Shell {
+		args = append(args, value{parts: []Part{{Text: c.base, Known: true}}})
+	}
+	first := true
+	for _, arg := range inv.Args {
+		if arg.Option != "" {
+			continue
+		}
+		f := c.fields[1+arg.Raw[0]]
+		if s, _ := f.known(); first && s == "-" {
+			first = false
+			continue
+		}
+		first = false
+		args = append(args, f)
+	}
+	return args
 }
 
 // runScript reads a program file a command is given (python3 gen.py, bash
@@ -573,6 +641,16 @@ func (a *analyzer) runScript(c *call, st *state, lang string, v value, arg spec.
 	s, ok := v.known()
 	if !ok {
 		a.unreadCommand(c, c.base+" runs a script named while the script runs: "+v.String())
+		return
+	}
+	rest := c.fields[2+arg.Raw[len(arg.Raw)-1]:]
+	if s == "-" {
+		// python3 - ARGS, perl -: the program is standard input.
+		var args []value
+		if code.Interpreter(c.base) == code.Shell {
+			args = append(args, value{parts: []Part{{Text: c.base, Known: true}}})
+		}
+		a.stdinCode(c, lang, append(args, rest...))
 		return
 	}
 	if r := a.lib.Resolve(program.OfFor(a.lib.Mode())(s), nil); r.Spec != nil {
@@ -593,12 +671,11 @@ func (a *analyzer) runScript(c *call, st *state, lang string, v value, arg spec.
 		src.Language = lang
 	}
 	cmd.Read = src.Path
-	rest := c.fields[2+arg.Raw[len(arg.Raw)-1]:]
 	if src.Language == code.Shell {
 		inv := Invocation{Shell: c.base, Dialect: Bash, Script: src.Text}
 		fr := c.fr
 		fr.ctx = appendCtx(fr.ctx, Context{Kind: InShell, Name: src.Path})
-		a.fileScript(fr, st, c.s, inv, src.Path, true, rest...)
+		a.fileScript(fr, withEnv(st, c.own), c.s, inv, src.Path, true, rest...)
 		return
 	}
 	if a.opts.Runner == nil {
@@ -755,11 +832,12 @@ func isPathWord(v value) bool {
 }
 
 // remapsPath says a word maps a path to another, a path directly followed
-// by `=` (-ffile-prefix-map=$PWD=., --remap-path-prefix=$PWD=): it names
-// the path so that it is left out.
+// by `=` or `/=` (-ffile-prefix-map=$PWD=., -fmacro-prefix-map=$PWD/=,
+// --remap-path-prefix=$PWD=): it names the path so that it is left out.
 func remapsPath(v value) bool {
 	for i, p := range v.parts[:max(0, len(v.parts)-1)] {
-		if !p.Known && v.parts[i+1].Known && strings.HasPrefix(v.parts[i+1].Text, "=") && pathOnly(v) {
+		next := v.parts[i+1]
+		if !p.Known && next.Known && (strings.HasPrefix(next.Text, "=") || strings.HasPrefix(next.Text, "/=")) && pathOnly(v) {
 			return true
 		}
 	}

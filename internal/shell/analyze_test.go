@@ -240,6 +240,7 @@ func TestSources(t *testing.T) {
 		{"env before bash -c", `env SOURCE_DATE_EPOCH=0 bash -c 'date -u -d @${SOURCE_DATE_EPOCH:-$(date +%s)} > out'`, nil},
 		{"bash -c arguments keep what varies", `bash -c 'echo "$1" > out' _ "$(date)"`, []string{"clock date"}},
 		{"a here-document given to bash -s with arguments", "bash -s out <<'EOF'\ndate > \"$1\"\nEOF", []string{"clock date"}},
+		{"awk -v gives the program a value", `awk -v when="$(date)" 'BEGIN { print when }' > out`, []string{"clock date"}},
 		{"a process substitution read by a loop", "while read -r f; do echo \"$f\"; done < <(find d -type f) > out", []string{"order find"}},
 		{"a process substitution sorted", "while read -r f; do echo \"$f\"; done < <(find d -type f | sort) > out", nil},
 

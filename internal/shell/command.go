@@ -29,6 +29,7 @@ type call struct {
 	s      *syntax.Stmt
 	env    []value // the exported variables and the command's own assignments
 	own    []value // the command's own assignments (`X=1 cmd`, `env X=1 cmd`)
+	inv    spec.Invocation
 	fields []value
 	args   []string // fields[1:] as text
 	n      int      // its node
@@ -281,6 +282,7 @@ func (a *analyzer) carrying(fr frame, c *call, extra []pending) frame {
 
 // described wires in a command the library describes.
 func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
+	c.inv = inv
 	nd := &a.g.nodes[c.n]
 	nd.removes = inv.Removes
 	if b.WritesElsewhere {
@@ -419,6 +421,10 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 		a.unreadCommand(c, c.base+" runs module "+v.String()+", which is not read")
 	case spec.Remaps:
 		a.remap(c, v)
+	case spec.Assign:
+		// awk -v NAME=VALUE: a variable of the program it runs, which may
+		// print it.
+		a.flowInto(c.n, v, true, false)
 	}
 	return st
 }
@@ -696,6 +702,11 @@ func (a *analyzer) handOver(c *call, p code.Program) {
 	}
 	p.Outputs = a.opts.Outputs
 	p.Depth = a.opts.Depth + c.fr.nesting + 1
+	for _, arg := range c.inv.Args {
+		if arg.Option != "" && arg.Role.Kind == spec.Assign && arg.HasValue {
+			p.Vars = append(p.Vars, codeArgs([]value{a.argValue(c, arg)})...)
+		}
+	}
 	for _, e := range c.env {
 		if s, ok := e.known(); ok {
 			p.Env = append(p.Env, s)

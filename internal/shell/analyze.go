@@ -2,6 +2,7 @@ package shell
 
 import (
 	"errors"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -543,11 +544,31 @@ func (a *analyzer) caseClause(fr frame, st *state, c *syntax.CaseClause) {
 	branch := fr
 	branch.ctx = appendCtx(fr.ctx, Context{Kind: InBranch})
 	branch.controls = append(slices.Clip(fr.controls), status)
+	// A known word takes the first item whose known pattern matches it.
+	subject, known := word.known()
 	var states []*state
 	for _, item := range c.Items {
+		matches, decided := false, known
+		for _, p := range item.Patterns {
+			pat, ok := a.value(fr, st, p, false).known()
+			m, err := path.Match(pat, subject)
+			if !ok || err != nil || !pureWords([]*syntax.Word{p}) {
+				decided = false
+				break
+			}
+			matches = matches || m
+		}
+		if decided && !matches {
+			continue
+		}
 		inner := st.clone()
 		a.stmts(branch, inner, item.Stmts, false)
 		states = append(states, inner)
+		if decided && item.Op == syntax.Break {
+			merge(st, states...)
+			return
+		}
+		known = known && decided
 	}
 	merge(st, append(states, st.clone())...)
 }
@@ -577,11 +598,19 @@ func (a *analyzer) ifClause(fr frame, st *state, c *syntax.IfClause) {
 	hasElse := false
 	for ; c != nil; c = c.Else {
 		a.stmts(cond, st, c.Cond, false)
+		holds, known := true, true // a plain else
+		if c.ThenPos.IsValid() {
+			holds, known = a.decide(fr, st, c.Cond)
+		}
+		if known && !holds {
+			continue // a branch that never runs
+		}
 		inner := st.clone()
 		a.stmts(branch, inner, c.Then, false)
 		states = append(states, inner)
-		if !c.ThenPos.IsValid() {
-			hasElse = true // a plain else
+		if known {
+			hasElse = true // no clause after it runs
+			break
 		}
 	}
 	if !hasElse {

@@ -233,6 +233,16 @@ func TestSources(t *testing.T) {
 		{"a while condition", `while [ "$(date +%S)" != 00 ]; do echo tick >> out; break; done`, []string{"clock date"}},
 		{"an else branch is picked too", `if [ "$(whoami)" = root ]; then :; else echo other > out; fi`, []string{"user whoami"}},
 
+		// Conditions on known words are decided.
+		{"a branch known not to run", `set -- --date 0; if [ "$1" = --date ]; then date -u -d "@$2" > out; else date > out; fi`, nil},
+		{"the branch known to run", `set -- --now; if [ "$1" = --date ]; then date -u -d "@$2" > out; else date > out; fi`, []string{"clock date"}},
+		{"a branch on an argument not known", `if [ "$1" = --date ]; then date -u -d "@$2" > out; else date > out; fi`, []string{"clock date"}},
+		{"an elif decided", `x=b; if [ $x = a ]; then date > out; elif [ $x = b ]; then echo b > out; else date > out; fi`, nil},
+		{"[[ decided", `x=yes; if [[ $x == y* ]]; then echo y > out; else date > out; fi`, nil},
+		{"a case of a known word", `x=b; case $x in a) date > out;; b) echo b > out;; *) date > out;; esac`, nil},
+		{"a case of a known word, no item matching", `x=c; case $x in a) date > out;; b) echo b > out;; esac`, nil},
+		{"a case of a known word after an unknown pattern", `x=b; case $x in $(cat f)) date > out;; b) echo b > out;; esac`, []string{"clock date"}},
+
 		// What a command gives the shell or the script it runs.
 		{"an assignment before bash -c", `X=$RANDOM bash -c 'echo $X > out'`, []string{"random $RANDOM"}},
 		{"a fixed assignment before bash -c", `JOBS=4 bash -c 'echo ${JOBS:-$(nproc)} > out'`, nil},

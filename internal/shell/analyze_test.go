@@ -213,6 +213,8 @@ func TestSources(t *testing.T) {
 		{"touch -d fixes the times tar records", "touch -d @0 f.o; tar --owner=0 --group=0 --mode=0644 -cf out f.o", nil},
 		{"strip gives the file a new time", "touch -d @0 f.o; strip f.o; tar --owner=0 --group=0 --mode=0644 -cf out f.o", []string{"mtime tar"}},
 		{"strip -p keeps it", "touch -d @0 f.o; strip -p f.o; tar --owner=0 --group=0 --mode=0644 -cf out f.o", nil},
+		{"coverage records the data file's directory", "gcc --coverage -frandom-seed=x -c x.c -o out", []string{"pwd gcc"}},
+		{"coverage under PWD=/proc/self/cwd", "PWD=/proc/self/cwd gcc --coverage -frandom-seed=x -c x.c -o out", nil},
 		{"a prefix map of the directory with a slash", "gcc -fmacro-prefix-map=$PWD/= -c $PWD/x.c -o out", nil},
 		{"stat of a temporary file without its name", `t=$(mktemp -d); cp a $t/; stat -c '%s' $t/* > out`, nil},
 		{"stat of a temporary file with its name", `t=$(mktemp -d); cp a $t/; stat -c '%n %s' $t/* > out`, []string{"tempname mktemp"}},

@@ -528,6 +528,19 @@ func (a *analyzer) forClause(fr frame, st *state, c *syntax.ForClause) {
 			items = slices.Clone(st.positional[min(1, len(st.positional)):])
 		}
 		inner.set(it.Name.Value, loopValue(it.Name.Value, items), false)
+		// How many times the body runs, over what, is what the items hold
+		// (not a directory's name they are under), and which files a glob
+		// among them lists: those the script wrote, with what made them.
+		status := a.g.add(pipeNode, -1)
+		for _, v := range items {
+			for _, t := range v.taint {
+				if t.mode == asData || t.mode == asContent {
+					a.g.edge(t.node, status)
+				}
+			}
+			a.globbed(inner, v, status)
+		}
+		body.controls = append(slices.Clip(body.controls), status)
 	}
 	a.stmts(body, inner, c.Do, false)
 	merge(st, inner, st.clone())

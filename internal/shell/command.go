@@ -24,17 +24,20 @@ import (
 
 // call is one command as the interpreter sees it while wiring it in.
 type call struct {
-	fr     frame
-	st     *state
-	s      *syntax.Stmt
-	env    []value // the exported variables and the command's own assignments
-	own    []value // the command's own assignments (`X=1 cmd`, `env X=1 cmd`)
-	inv    spec.Invocation
-	fields []value
-	args   []string // fields[1:] as text
-	n      int      // its node
-	index  int      // its index in Script.Commands
-	base   string   // the program's base name, for sources' text
+	fr  frame
+	st  *state
+	s   *syntax.Stmt
+	env []value // the exported variables and the command's own assignments
+	own []value // the command's own assignments (`X=1 cmd`, `env X=1 cmd`)
+	inv spec.Invocation
+	// computed is what the program prints when the library computes it
+	// whatever the script cannot know of its arguments (basename "$d/x").
+	computed *string
+	fields   []value
+	args     []string // fields[1:] as text
+	n        int      // its node
+	index    int      // its index in Script.Commands
+	base     string   // the program's base name, for sources' text
 }
 
 // command lists one command and wires it into the graph. It returns the
@@ -283,6 +286,11 @@ func (a *analyzer) carrying(fr frame, c *call, extra []pending) frame {
 // described wires in a command the library describes.
 func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	c.inv = inv
+	if len(c.fr.stdin) == 0 && b.Computes != "" {
+		if out, ok := a.compute(c, b, inv); ok {
+			c.computed = &out
+		}
+	}
 	nd := &a.g.nodes[c.n]
 	nd.removes = inv.Removes
 	if b.WritesElsewhere {
@@ -356,12 +364,44 @@ func (a *analyzer) connectOut(c *call, b *spec.Behaviour, inv spec.Invocation) {
 		return
 	}
 	w := writer{path: inv.Stdout == spec.PathOutput, temp: slices.ContainsFunc(inv.Effects, func(e spec.Effect) bool { return e.Value == effect.TempName })}
-	if allKnown(c.fields) && len(c.fr.stdin) == 0 {
-		if out, ok := b.Compute(inv); ok {
-			w.text = &out
-		}
-	}
+	w.text = c.computed
 	a.writers[c.fr.out.node] = append(ws, w)
+}
+
+// unknownPart stands for an argument's parts the script cannot know when a
+// computation is asked what the program prints (spec.Computation): a
+// result that holds it is not known.
+const unknownPart = "\x00"
+
+// compute is what a program the library computes prints, when its result
+// does not depend on what the script cannot know: basename "$tmp/x" is x
+// whatever $tmp is, while basename "$tmp" and dirname "$tmp/x" are not
+// known.
+func (a *analyzer) compute(c *call, b *spec.Behaviour, inv spec.Invocation) (string, bool) {
+	if !allKnown(c.fields) {
+		args := make([]string, len(c.fields)-1)
+		for i, f := range c.fields[1:] {
+			if _, known := f.known(); known && len(f.taint) > 0 {
+				args[i] = unknownPart // known text that carries what varies
+				continue
+			}
+			var sb strings.Builder
+			for _, p := range f.parts {
+				if p.Known {
+					sb.WriteString(p.Text)
+				} else {
+					sb.WriteString(unknownPart)
+				}
+			}
+			args[i] = sb.String()
+		}
+		inv = b.Read(args, nil, nil)
+	}
+	out, ok := b.Compute(inv)
+	if !ok || strings.Contains(out, unknownPart) {
+		return "", false
+	}
+	return out, true
 }
 
 func allKnown(vs []value) bool {
@@ -397,10 +437,12 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 	}
 	v := a.argValue(c, arg)
 	switch arg.Role.Kind {
-	case spec.Value:
-		a.flowInto(c.n, v, true, false)
-	case spec.Argument:
-		a.flowInto(c.n, v, false, false)
+	case spec.Value, spec.Argument:
+		// What a computed program prints is known, whatever its
+		// arguments hold that is not.
+		if c.computed == nil {
+			a.flowInto(c.n, v, arg.Role.Kind == spec.Value, false)
+		}
 	case spec.Reads, spec.Records:
 		a.readOperand(c, st, v, arg.Role.Kind == spec.Records)
 	case spec.Writes:

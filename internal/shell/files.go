@@ -124,6 +124,20 @@ func (a *analyzer) readFile(st *state, v value, n int) {
 	}
 }
 
+// globbed wires the files the script wrote that a glob word lists ("$d"/part.*)
+// into node n.
+func (a *analyzer) globbed(st *state, v value, n int) {
+	if !slices.ContainsFunc(v.parts, func(p Part) bool { return p.Known && strings.ContainsAny(p.Text, "*?[") }) {
+		return
+	}
+	key, _ := fileKey(st, v)
+	for name, f := range a.files {
+		if m, err := path.Match(key, name); err == nil && m {
+			a.g.edge(f, n)
+		}
+	}
+}
+
 // wroteUnder says the script wrote a file under the directory key.
 func (a *analyzer) wroteUnder(key string) bool {
 	prefix := strings.TrimSuffix(key, "/") + "/"

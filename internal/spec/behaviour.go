@@ -45,8 +45,10 @@ type Behaviour struct {
 	Computes string
 }
 
-// Computation is what a program prints, computed from an invocation whose
-// arguments are all known; ok is false when it cannot say.
+// Computation is what a program prints, computed from an invocation's
+// arguments; ok is false when it cannot say. A part of an argument the
+// caller cannot know is written as a NUL byte, which no argument holds,
+// and a result holding one is not known: basename of "\x00/x" is x.
 type Computation func(inv Invocation) (out string, ok bool)
 
 // computations are the computations a spec may name with computes: the

@@ -291,6 +291,7 @@ func TestSourcesToOutputs(t *testing.T) {
 		{"make -C writes under its directory, sorted after", `d=$(mktemp -d); make -s -C "$d" -j"$(nproc)" all; sort "$d/log" > out`, nil},
 		{"make -C writes under its directory, read as it is", `d=$(mktemp -d); make -s -C "$d" -j"$(nproc)" all; cat "$d/log" > out`, []string{"parallel make"}},
 		{"make -C of the output's directory", `make -s -C bazel-out/gen -j4 all`, []string{"parallel make"}},
+		{"a file test asks whether it is there, not what it holds", `date > stamp; if [ -e stamp ]; then echo made > out; fi`, nil},
 		{"a here-document given to bash -s writing an output", "bash -s out <<'EOF'\ndate > \"$1\"\nEOF", []string{"clock date"}},
 		{"a here-document given to bash -s writing elsewhere", "bash -s /tmp/x <<'EOF'\ndate > \"$1\"\nEOF", nil},
 	} {

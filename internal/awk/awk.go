@@ -75,6 +75,18 @@ func (Reader) Read(p code.Program, env code.Env) code.Outcome {
 		return code.Outcome{Unread: []string{where + ": awk: " + err.Error()}}
 	}
 	in := &interp{p: p, env: env, prog: prog, globals: map[string]*cell{}, active: map[string]bool{}, where: where}
+	// awk -v NAME=VALUE sets NAME before BEGIN.
+	for _, a := range p.Vars {
+		name, value, ok := strings.Cut(a.Text, "=")
+		if !ok {
+			continue
+		}
+		v := val{}
+		if a.Known {
+			v = fixed(value)
+		}
+		in.globals[name] = &cell{v: v, assigned: true}
+	}
 	in.run()
 	return in.out.outcome()
 }
@@ -170,7 +182,11 @@ type interp struct {
 	weak   int
 	steps  int
 	active map[string]bool
-	out    outcome
+	// recursive are the functions seen calling themselves; while one
+	// runs, undecided is above zero and no condition is decided.
+	recursive map[string]bool
+	undecided int
+	out       outcome
 }
 
 // outcome gathers reaches once each.
@@ -288,6 +304,14 @@ func (in *interp) stmt(s stmt) {
 		in.stmts(s.body)
 	case ifStmt:
 		in.eval(s.cond)
+		if holds, known := in.truth(s.cond); known {
+			if holds {
+				in.stmts(s.then)
+			} else {
+				in.stmts(s.els)
+			}
+			return
+		}
 		in.weak++
 		in.stmts(s.then)
 		in.stmts(s.els)
@@ -571,6 +595,12 @@ func (in *interp) eval(x expr) val {
 		return in.binary(x)
 	case cond:
 		in.eval(x.c)
+		if holds, known := in.truth(x.c); known {
+			if holds {
+				return in.eval(x.a)
+			}
+			return in.eval(x.b)
+		}
 		return merge(in.eval(x.a), in.eval(x.b))
 	case inExpr:
 		for _, e := range x.index {
@@ -697,6 +727,12 @@ func (in *interp) runs(f spec.Function, args []val, line int) val {
 }
 
 func (in *interp) callUser(f *function, c call) val {
+	if in.active[f.name] {
+		if in.recursive == nil {
+			in.recursive = map[string]bool{}
+		}
+		in.recursive[f.name] = true
+	}
 	if in.active[f.name] || len(in.frames) >= maxCalls {
 		// Recursion: what the body computes comes from its arguments.
 		var vs []val
@@ -724,7 +760,22 @@ func (in *interp) callUser(f *function, c call) val {
 	in.frames = append(in.frames, fr)
 	weak := in.weak
 	in.weak = 0
+	undecided := in.recursive[f.name]
+	if undecided {
+		in.undecided++
+	}
 	in.stmts(f.body)
+	if !undecided && in.recursive[f.name] && in.undecided == 0 {
+		// It called itself while its conditions were decided: a
+		// recursive call stands for the rest of the recursion, so run it
+		// again deciding none.
+		in.undecided++
+		in.stmts(f.body)
+		in.undecided--
+	}
+	if undecided {
+		in.undecided--
+	}
 	in.weak = weak
 	in.frames = in.frames[:len(in.frames)-1]
 	delete(in.active, f.name)

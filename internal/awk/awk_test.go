@@ -112,6 +112,12 @@ func TestSources(t *testing.T) {
 		{"gawk's indirect call", `function f(x) { return x } BEGIN { g = "f"; print @g(1) }`, nil},
 		{"gawk's typed regular expression", `BEGIN { re = @/x+/; if ("xx" ~ re) print "m" }`, nil},
 		{"getline from a file in a loop", `BEGIN { while ((getline line < "in.txt") > 0) print line }`, nil},
+		{"ENVIRON's PWD is the shell's directory", `BEGIN { print ENVIRON["PWD"] }`, []string{"stdout pwd ENVIRON[\"PWD\"]"}},
+		{"a constant condition picks its branch", `BEGIN { if (1) print "x"; else print systime() }`, nil},
+		{"a constant condition's other branch", `BEGIN { if (0) print "x"; else print systime() }`, []string{"stdout clock systime()"}},
+		{"a variable nothing assigned is empty", `BEGIN { cmd = (sorted ? "ls " : "ls -f ") "d"; print systime() > "/dev/null"; if (sorted) print systime() }`, nil},
+		{"a condition on the input goes both ways", `{ if ($1 == "x") print "x"; else print systime() }`, []string{"stdout clock systime()"}},
+		{"recursion decides nothing", `function f(n) { return n ? f(n-1) : systime() } BEGIN { print f(3) }`, []string{"stdout clock systime()"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -184,5 +190,32 @@ func TestWorkIsBounded(t *testing.T) {
 func TestUsesNothing(t *testing.T) {
 	if got := (awk.Reader{}).Uses(`BEGIN { print systime() }`, spec.Builtin()); len(got) != 0 {
 		t.Errorf("Uses = %q, want nothing", got)
+	}
+}
+
+// TestVariables: what awk -v sets is known before BEGIN, so a condition
+// on it picks a branch, and a command made of it is read.
+func TestVariables(t *testing.T) {
+	prog := "BEGIN {\n\t\"id -un\" | getline user\n\tif (quiet) {\n\t\tprint \"by \" user > \"/dev/stderr\"\n\t\tprint \"by the build\"\n\t} else {\n\t\tprint \"by \" user\n\t}\n}\n"
+	for _, tt := range []struct {
+		name string
+		vars []code.Arg
+		want []string
+	}{
+		{"quiet", []code.Arg{{Text: "quiet=1", Known: true}}, nil},
+		{"not quiet", nil, []string{"stdout user id"}},
+		{"quiet not known", []code.Arg{{Text: "quiet=$(x)"}}, []string{"stdout user id"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := interp.New(spec.Builtin(), nil, interp.Readers())
+			o := r.Run(code.Program{Language: code.Awk, Text: prog, Site: effect.Site{Line: 1}, Outputs: []string{"out"}, Vars: tt.vars})
+			if got := reaches(o); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	o := read(t, `BEGIN { print ENVIRON["PWD"] }`, "PWD=/proc/self/cwd")
+	if got := reaches(o); len(got) != 0 {
+		t.Errorf("with PWD given: %q, want nothing", got)
 	}
 }

@@ -100,7 +100,8 @@ func decodeCases(t *testing.T, dump string, tree *execroot.Tree, verdict func(ta
 // pattern that neutralises one, was seen by a real double build: the
 // effect in a case whose output differed, each neutralising pattern in a
 // case whose output did not. An effect nobody built is belief, not
-// knowledge, and fails the test.
+// knowledge, and fails the test, unless it is one of what the double builds
+// do not vary (unvaried.tsv), which two builds on one machine cannot show.
 func TestEffectsAreExercised(t *testing.T) {
 	lib := spec.Builtin()
 	fired := map[string]bool{}       // effect id whose value differed
@@ -118,23 +119,31 @@ func TestEffectsAreExercised(t *testing.T) {
 		}
 		for _, cmd := range s.Commands {
 			name, _ := cmd.Program().Value()
-			key := entryKey(lib, name)
-			if cmd.Output == shell.Sink && c.differs {
-				for _, e := range cmd.Effects {
-					fired[key+": "+e.Because] = true
+			seen := []shell.Wrapper{{Name: name, Effects: cmd.Effects, Neutralised: cmd.Neutralised}}
+			// A wrapper (xargs -P, env) is judged through the commands it runs.
+			seen = append(seen, cmd.Wrappers...)
+			for _, w := range seen {
+				key := entryKey(lib, w.Name)
+				if cmd.Output == shell.Sink && c.differs {
+					for _, e := range w.Effects {
+						fired[key+": "+e.Because] = true
+					}
 				}
-			}
-			if !c.differs {
-				for _, n := range cmd.Neutralised {
-					for _, g := range n.Effect.Unless {
-						if g.Match(n.By) {
-							neutralised[key+": "+n.Effect.Because+" | "+g.String()] = true
+				if !c.differs {
+					for _, n := range w.Neutralised {
+						for _, g := range n.Effect.Unless {
+							if g.Match(n.By) {
+								neutralised[key+": "+n.Effect.Because+" | "+g.String()] = true
+							}
 						}
 					}
 				}
 			}
 		}
 	}
+	// What no double build on one machine varies cannot be shown by one
+	// (unvaried.tsv): such an effect is logged with the reason.
+	unshown := append(loadUnvaried(t, hosttoolsDir), loadUnvaried(t, buildsDir)...)
 	var missing []string
 	for _, e := range lib.Entries() {
 		if e.Kind != spec.SpecEntry || e.Spec.Behaviour == nil || !strings.Contains(e.Origin, "library/host/") {
@@ -142,6 +151,10 @@ func TestEffectsAreExercised(t *testing.T) {
 		}
 		for _, ef := range e.Spec.Behaviour.Effects {
 			id := e.Key + ": " + ef.Because
+			if why := unshown.why(id); why != "" && !fired[id] {
+				t.Logf("%s: effect %s (%s) cannot differ between two builds on one machine: %s", e.Origin, ef.Value, id, why)
+				continue
+			}
 			if !fired[id] {
 				missing = append(missing, fmt.Sprintf("%s: effect %s (%s) differed in no case", e.Origin, ef.Value, id))
 			}

@@ -72,7 +72,7 @@ func TestDefaultJudgement(t *testing.T) {
 			want: []string{bash, "unknown_program ruby | ruby -e 'puts Time.now' > out"}, ahab02: []string{bash}},
 
 		// The traps: deterministic look-alikes.
-		{name: "a_fixed_date", argv: genrule("export SOURCE_DATE_EPOCH=0; date -d @$SOURCE_DATE_EPOCH > out"),
+		{name: "a_fixed_date", argv: genrule("export SOURCE_DATE_EPOCH=0; date -u -d @$SOURCE_DATE_EPOCH > out"),
 			want: []string{bash}, ahab02: []string{bash}},
 		{name: "the_clock_only_on_the_scripts_own_output", argv: genrule("date; echo hi > out"),
 			want: []string{bash}, ahab02: []string{bash}},

@@ -52,6 +52,9 @@ type Program struct {
 	Args []Arg
 	// Env holds the environment it gets, NAME=VALUE, when known.
 	Env []string
+	// Vars are the variables its interpreter's command line sets before
+	// it runs (awk -v NAME=VALUE), as written there.
+	Vars []Arg
 	// Outputs are the files the action declares it writes (exec paths):
 	// only a value that reaches one of them, or a file whose name cannot
 	// be known, counts. Nil means every file counts.

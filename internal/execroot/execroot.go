@@ -1,7 +1,9 @@
 // Package execroot finds the files an action runs and reads as the action
 // sees them in the execution root, and reads them from where they are on
 // disk: a source of the main repository under the workspace root, a file
-// of another repository under the output base's external/, and a file the
+// of another repository under the output base's external/ (or, with the
+// workspace alone, in the directory of a local_repository the WORKSPACE
+// file declares), and a file the
 // build generates by following the action of the graph that makes it
 // (the symlink an sh_binary is, the stub a py_binary is, by Bazel's
 // runfiles naming, to the script it runs). It reads only sources: never a
@@ -21,6 +23,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bazelbuild/buildtools/build"
+
 	"github.com/ahab-go/ahab/internal/code"
 )
 
@@ -39,13 +43,18 @@ type Tree struct {
 	// Workspace is the main repository's root; empty when not known.
 	Workspace string
 	// OutputBase holds the other repositories under external/; empty when
-	// not known, and then Workspace/bazel-<name>/external is tried.
+	// not known, and then a local_repository of the WORKSPACE file is
+	// read from its directory, and anything else from
+	// Workspace/bazel-<name>/external.
 	OutputBase string
 	// Generated says which action of the graph makes each generated file
 	// (by exec path) that may be a launcher.
 	Generated map[string]Generator
 
 	reads sync.Map // disk path → read
+
+	localOnce sync.Once
+	local     map[string]string // repository name → its directory, from the WORKSPACE file
 }
 
 // Generator is an action of the graph that makes a file: its mnemonic, its
@@ -212,6 +221,11 @@ func (t *Tree) diskPath(p string) (string, error) {
 		if t.OutputBase != "" {
 			return filepath.Join(t.OutputBase, "external", filepath.FromSlash(repo)), nil
 		}
+		name, rest, _ := strings.Cut(repo, "/")
+		if dir, ok := t.localRepositories()[name]; ok {
+			// What the output base's external/NAME links to.
+			return filepath.Join(dir, filepath.FromSlash(rest)), nil
+		}
 		if t.Workspace != "" {
 			// The convenience link bazel-<workspace name> is the
 			// execution root, which holds external/.
@@ -224,6 +238,76 @@ func (t *Tree) diskPath(p string) (string, error) {
 		return "", fmt.Errorf("%s is a file of the workspace, which is not known (run ahab in the workspace, or give --workspace)", p)
 	}
 	return filepath.Join(t.Workspace, filepath.FromSlash(p)), nil
+}
+
+// localRepositories are the repositories the main repository's WORKSPACE
+// file declares with local_repository or new_local_repository, by name,
+// each with its directory: the files of such a repository are sources on
+// disk, which a run with --workspace alone can read as Bazel would.
+func (t *Tree) localRepositories() map[string]string {
+	t.localOnce.Do(func() {
+		if t.Workspace == "" {
+			return
+		}
+		for _, name := range []string{"WORKSPACE.bazel", "WORKSPACE"} {
+			text, err := readBounded(filepath.Join(t.Workspace, name))
+			if err != nil {
+				continue
+			}
+			t.local = map[string]string{}
+			for repo, dir := range LocalRepositories(name, []byte(text)) {
+				if !filepath.IsAbs(dir) {
+					dir = filepath.Join(t.Workspace, dir)
+				}
+				t.local[repo] = dir
+			}
+			return
+		}
+	})
+	return t.local
+}
+
+// LocalRepositories reads a WORKSPACE file for its local_repository and
+// new_local_repository rules whose name and path are strings: name → path,
+// as written (relative to the workspace, or absolute). A file that does not
+// parse declares none.
+func LocalRepositories(filename string, data []byte) map[string]string {
+	f, err := build.ParseWorkspace(filename, data)
+	if err != nil {
+		return nil
+	}
+	repos := map[string]string{}
+	for _, stmt := range f.Stmt {
+		call, ok := stmt.(*build.CallExpr)
+		if !ok {
+			continue
+		}
+		if fn, ok := call.X.(*build.Ident); !ok || fn.Name != "local_repository" && fn.Name != "new_local_repository" {
+			continue
+		}
+		var name, dir string
+		for _, arg := range call.List {
+			as, ok := arg.(*build.AssignExpr)
+			if !ok {
+				continue
+			}
+			key, ok := as.LHS.(*build.Ident)
+			value, isString := as.RHS.(*build.StringExpr)
+			if !ok || !isString {
+				continue
+			}
+			switch key.Name {
+			case "name":
+				name = value.Value
+			case "path":
+				dir = value.Value
+			}
+		}
+		if name != "" && dir != "" && !strings.Contains(name, "/") {
+			repos[name] = filepath.Clean(filepath.FromSlash(dir))
+		}
+	}
+	return repos
 }
 
 // read reads a file once, up to MaxFileSize.

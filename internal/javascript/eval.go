@@ -459,13 +459,13 @@ func (in *interp) libCall(name string, c call, args []val, this val) val {
 		result.class = f.Returns
 	}
 	if f.Writes != "" {
-		if i, ok := argIndex(f.Writes); ok && i < len(args) {
+		if i, ok := spec.Position(f.Writes); ok && i < len(args) {
 			data := derived(append(append([]val(nil), args[:i]...), args[i+1:]...)...)
 			in.write(in.fileKind(args[i]), data.r)
 		}
 	}
 	if f.Opens != "" {
-		if i, ok := argIndex(f.Opens); ok && i < len(args) {
+		if i, ok := spec.Position(f.Opens); ok && i < len(args) {
 			result.stream = in.fileKind(args[i])
 		}
 	}
@@ -483,14 +483,6 @@ func hasFact(facts []string, f string) bool {
 		}
 	}
 	return false
-}
-
-// argIndex reads the position of a table's "writes" or "opens": "0", or
-// "0|path".
-func argIndex(s string) (int, bool) {
-	pos, _, _ := strings.Cut(s, "|")
-	i, err := strconv.Atoi(pos)
-	return i, err == nil
 }
 
 // fileKind is where writing to a file named by a value goes.

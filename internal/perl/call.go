@@ -6,6 +6,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/code"
 	"github.com/ahab-go/ahab/internal/effect"
+	"github.com/ahab-go/ahab/internal/spec"
 )
 
 // match is m//, s/// and tr///: a match gives what it matched (its
@@ -123,6 +124,11 @@ func (in *interp) libCall(name, qualified string, argNodes []node, text string, 
 	facts := in.callFacts(args)
 	result.r = appendReaches(result.r, in.effects(f, text, line, facts))
 	in.establish(f, facts)
+	if i, ok := spec.Position(f.Writes); ok && i < len(args) {
+		// $tar->write($out): what it is given, the object's content too.
+		data := derived(append(slices.Clone(args[:i]), args[i+1:]...)...)
+		in.write(in.writeFile(args[i]), append(data.r, result.r...))
+	}
 	if f.Runs != "" {
 		return in.runs(f.Runs, args, line, false)
 	}
@@ -148,6 +154,12 @@ func (in *interp) runs(lang string, args []val, line int, capture bool) val {
 		return val{}
 	}
 	return in.shell(cmd, line, !capture)
+}
+
+// isScalar says an expression is a scalar variable ($tar).
+func isScalar(x node) bool {
+	v, ok := x.(varNode)
+	return ok && v.name[0] == '$'
 }
 
 // method calls a method: of a class the program defines, or one the
@@ -176,6 +188,13 @@ func (in *interp) method(m methodNode) val {
 		v := in.libCall(m.name, class+"::"+m.name, m.args, text, m.line, &self)
 		if v.class == "" && m.name == "new" {
 			v.class = class
+		}
+		// What a method records the object holds: $tar->add_files($f) puts
+		// the file's time into what $tar->write writes.
+		if _, known := in.function(class + "::" + m.name); known && isScalar(m.inv) {
+			inv := m.inv.(varNode)
+			c := in.lookup(inv.name)
+			c.v.r = appendReaches(slices.Clip(c.v.r), v.r)
 		}
 		return v
 	}

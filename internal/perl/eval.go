@@ -49,6 +49,12 @@ func (in *interp) eval(x node) val {
 		return in.unary(x)
 	case condNode:
 		in.eval(x.c)
+		if holds, known := in.truth(x.c); known {
+			if holds {
+				return in.eval(x.a)
+			}
+			return in.eval(x.b)
+		}
 		return merge(in.eval(x.a), in.eval(x.b))
 	}
 	return in.evalMore(x)
@@ -193,11 +199,19 @@ func (in *interp) container(base node, create bool) *cell {
 		e := parent.get(k, b.hash)
 		if e.ref == nil && create {
 			e.ref = &cell{assigned: true}
-			parent.set(k, e, b.hash, in.weak > 0)
+			parent.set(k, e, b.hash, in.weakFor(parent))
 		}
 		return e.ref
 	case listNode:
-		return &cell{assigned: true, elems: in.evalList(b)}
+		// (stat $f)[2]: a list whose items are not all counted may have any
+		// of them at any index.
+		c := &cell{assigned: true, elems: in.evalList(b)}
+		for _, e := range c.elems {
+			if e.many {
+				c.addApprox(e)
+			}
+		}
+		return c
 	}
 	v := in.eval(base)
 	return v.ref
@@ -219,6 +233,9 @@ func (c *cell) get(k val, hash bool) val {
 		}
 		if i >= 0 && i < len(c.elems) {
 			return c.orApprox(c.elems[i])
+		}
+		if !c.hasApprox {
+			return undefined // past the end of a list whose length is known
 		}
 		return c.approx
 	}
@@ -286,7 +303,9 @@ func (in *interp) env1(x elemNode, b varNode) val {
 	env := in.environment()
 	for i := len(env) - 1; i >= 0; i-- {
 		if name, v, ok := strings.Cut(env[i], "="); ok && name == k.s {
-			return fixed(v)
+			x := fixed(v)
+			x.epoch = name == "SOURCE_DATE_EPOCH"
+			return x
 		}
 	}
 	return val{}
@@ -384,6 +403,11 @@ func (in *interp) evalList(x node) []val {
 			}
 		}
 	}
+	if c, ok := x.(callNode); ok {
+		if vs, ok := in.fields(c); ok {
+			return vs
+		}
+	}
 	v := in.eval(x)
 	switch x := x.(type) {
 	case numLit, strLit, *interpStr, varNode, elemNode, binNode, assignNode:
@@ -394,6 +418,30 @@ func (in *interp) evalList(x node) []val {
 		v.many = true
 	}
 	return []val{v}
+}
+
+// fields is the list a function gives in list context when the library
+// describes it field by field, as NAME[0], NAME[1]...: stat's size is
+// fixed, its modification time is not.
+func (in *interp) fields(c callNode) ([]val, bool) {
+	if _, ok := in.function(c.name + "[0]"); !ok {
+		return nil, false
+	}
+	args := in.evalArgs(c.args)
+	base := derived(args...)
+	facts := in.callFacts(args)
+	text := in.text(c.pos, c.end, c.name)
+	var vs []val
+	for i := 0; i < maxItems; i++ {
+		f, ok := in.function(c.name + "[" + strconv.Itoa(i) + "]")
+		if !ok {
+			break
+		}
+		v := base
+		v.r = appendReaches(slices.Clip(base.r), in.effects(f, text, c.line, facts))
+		vs = append(vs, v)
+	}
+	return vs, true
 }
 
 // listy are the named unary operators that give a list in list context.
@@ -475,6 +523,13 @@ func (in *interp) assign(x assignNode) val {
 		in.storeList(x.lhs, vs)
 		return derived(vs...)
 	}
+	if c, ok := x.rhs.(callNode); ok && c.name == "grep" {
+		// grep in scalar context is how many items it keeps.
+		if n, ok := in.grepCount(c); ok {
+			in.store(x.lhs, n)
+			return n
+		}
+	}
 	v := in.listAll(x.rhs)
 	if _, ok := x.rhs.(listNode); ok {
 		// A list in scalar context is its last item.
@@ -512,17 +567,19 @@ func (in *interp) storeList(lhs node, vs []val) {
 		return
 	case varNode:
 		c := in.target(t)
+		weak := in.weakFor(c)
 		if t.name[0] == '%' {
 			h := in.hashOf(vs)
-			if in.weak > 0 {
+			if weak {
 				h.addApprox(c.all())
 				h.inexact = true
 			}
+			h.weakAt = c.weakAt
 			*c = *h
 			return
 		}
-		if in.weak > 0 || len(vs) > maxItems || slices.ContainsFunc(vs, func(v val) bool { return v.many }) {
-			if in.weak == 0 {
+		if weak || len(vs) > maxItems || slices.ContainsFunc(vs, func(v val) bool { return v.many }) {
+			if !weak {
 				c.elems, c.approx, c.hasApprox = nil, val{}, false
 			}
 			c.addApprox(derived(vs...))
@@ -561,7 +618,7 @@ func (in *interp) storeSlice(t elemNode, vs []val) {
 		return
 	}
 	for i, k := range in.evalList(t.index) {
-		c.set(k, nth(vs, i), t.hash, in.weak > 0 || k.many)
+		c.set(k, nth(vs, i), t.hash, in.weakFor(c) || k.many)
 	}
 }
 
@@ -574,7 +631,7 @@ func nth(vs []val, i int) val {
 	if i < len(vs) {
 		return vs[i]
 	}
-	return val{}
+	return undefined
 }
 
 // target is the variable a name assigns to: a my declares it.
@@ -615,7 +672,7 @@ func (in *interp) store(lhs node, v val) {
 		if c == nil {
 			return
 		}
-		c.set(in.listAll(t.index), v, t.hash, in.weak > 0)
+		c.set(in.listAll(t.index), v, t.hash, in.weakFor(c))
 	case castNode:
 		if c := in.container(t.x, true); c != nil && t.sigil == "$" {
 			in.assignCell(c, v)

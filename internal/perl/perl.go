@@ -144,6 +144,11 @@ type interp struct {
 	weak     int
 	steps    int
 	extra    []string // facts for the call being made: sorted
+	// recursive are the subs seen calling themselves: a recursive call
+	// stands for the rest of the recursion, so their conditions are not
+	// decided (the branch not taken at one depth is taken at another).
+	recursive map[*subDef]bool
+	undecided int
 
 	stdout, files []effect.Reach
 	unread        []string
@@ -259,7 +264,10 @@ func (in *interp) isSet(name string) bool {
 }
 
 func (in *interp) declare(name string) *cell {
-	c := &cell{assigned: true}
+	c := &cell{assigned: true, weakAt: in.weak}
+	if name[0] == '$' {
+		c.v = undefined // my $x;
+	}
 	in.scopes[len(in.scopes)-1][name] = c
 	return c
 }
@@ -290,17 +298,7 @@ func (in *interp) stmt(s stmt) val {
 	case exprStmt:
 		return in.eval(s.x)
 	case ifStmt:
-		for _, c := range s.conds {
-			in.eval(c)
-		}
-		in.weak++
-		var v val
-		for _, b := range s.bodies {
-			v = merge(v, in.block(b))
-		}
-		v = merge(v, in.block(s.els))
-		in.weak--
-		return v
+		return in.ifStmt(s)
 	case loopStmt:
 		in.loop(s)
 	case blockStmt:
@@ -327,6 +325,31 @@ func (in *interp) stmt(s stmt) val {
 		return v
 	}
 	return val{}
+}
+
+// ifStmt runs the branch the conditions pick when what they test is known
+// (the program's arguments, its environment, constants); past the first
+// condition that is not, any of the rest may run.
+func (in *interp) ifStmt(s ifStmt) val {
+	for i, c := range s.conds {
+		in.eval(c)
+		holds, known := in.truth(c)
+		if !known {
+			in.weak++
+			v := in.block(s.bodies[i])
+			for j, c := range s.conds[i+1:] {
+				in.eval(c)
+				v = merge(v, in.block(s.bodies[i+1+j]))
+			}
+			v = merge(v, in.block(s.els))
+			in.weak--
+			return v
+		}
+		if holds {
+			return in.block(s.bodies[i])
+		}
+	}
+	return in.block(s.els)
 }
 
 func (in *interp) loop(s loopStmt) {
@@ -379,12 +402,16 @@ func (in *interp) setTopic(v val) {
 // the assignment may not happen.
 func (in *interp) assignCell(c *cell, v val) {
 	c.assigned = true
-	if in.weak > 0 {
+	if in.weakFor(c) {
 		c.v = merge(c.v, v)
 	} else {
 		c.v = v
 	}
 }
+
+// weakFor says an assignment to c here may not happen: a branch or loop
+// is around it that was not around c's declaration.
+func (in *interp) weakFor(c *cell) bool { return in.weak > c.weakAt }
 
 // write sends values to a filehandle.
 func (in *interp) write(h *handle, rs []effect.Reach) {
@@ -562,6 +589,15 @@ func (in *interp) callFacts(args []val) []string {
 		}
 		if a.ref != nil && a.ref.isHash {
 			facts = append(facts, "arg"+n+":hash")
+			// {mtime => 0}: a key given, with its value when known.
+			for _, k := range sortedKeys(a.ref.hash) {
+				v := a.ref.hash[k]
+				if !v.exact {
+					facts = append(facts, k+"=?")
+					continue
+				}
+				facts = append(facts, k+"="+v.s)
+			}
 		}
 	}
 	for _, kv := range in.environment() {
@@ -631,9 +667,31 @@ func (in *interp) sub(name string) (*subDef, bool) {
 
 // callSub runs a sub's body with arguments.
 func (in *interp) callSub(def *subDef, args []val) val {
+	if in.active[def] {
+		if in.recursive == nil {
+			in.recursive = map[*subDef]bool{}
+		}
+		in.recursive[def] = true
+	}
 	if in.active[def] || len(in.frames) >= maxCalls {
 		return derived(args...)
 	}
+	if in.recursive[def] {
+		in.undecided++
+		defer func() { in.undecided-- }()
+	}
+	v := in.runSub(def, args)
+	if in.recursive[def] && in.undecided == 0 {
+		// It called itself while its conditions were decided: run it
+		// again, deciding none.
+		in.undecided++
+		v = merge(v, in.runSub(def, args))
+		in.undecided--
+	}
+	return v
+}
+
+func (in *interp) runSub(def *subDef, args []val) val {
 	in.active[def] = true
 	defer delete(in.active, def)
 	fr := &frame{args: &cell{elems: args, assigned: true}}

@@ -88,7 +88,27 @@ func TestSources(t *testing.T) {
 		{"the whole environment", `print map { "$_=$ENV{$_}\n" } sort keys %ENV;`, []string{"stdout environment %ENV"}},
 		{"one environment variable", `print "$ENV{LANG}\n";`, nil},
 		{"start time", `print $^T;`, []string{"stdout clock $^T"}},
-		{"stat", `my @s = stat('in.txt'); print $s[9];`, []string{"stdout filemeta stat('in.txt')"}},
+		{"stat", `my @s = stat('in.txt'); print $s[9];`, []string{"stdout mtime stat('in.txt')"}},
+		{"stat's size", `my @s = stat('in.txt'); print $s[7];`, nil},
+		{"a field of stat's list", `printf "%04o\n", (stat 'in.txt')[2] & 07777;`, []string{"stdout mode stat 'in.txt'"}},
+		{"stat in a list", `my ($dev, $ino) = stat 'in.txt'; print $ino;`, []string{"stdout inode stat 'in.txt'"}},
+		{"Archive::Tar records the files' metadata", "use Archive::Tar; my $t = Archive::Tar->new; $t->add_files('in.txt'); $t->write('out');",
+			[]string{"file mtime $t->add_files('in.txt')", "file owner $t->add_files('in.txt')", "file mode $t->add_files('in.txt')"}},
+		{"Archive::Tar given the metadata", "use Archive::Tar; my $t = Archive::Tar->new; $t->add_data('a', 'x', {mtime => 0, uid => 0, gid => 0}); $t->write('out');", nil},
+		{"Archive::Tar written elsewhere", "use Archive::Tar; my $t = Archive::Tar->new; $t->add_files('in.txt'); $t->write('/tmp/x.tar');", nil},
+
+		// Conditions on what the program is given are decided.
+		{"a branch the arguments pick", `if ($ARGV[0] eq 'x') { print STDERR time; print "quiet" } else { print time }`, nil},
+		{"the other branch", `if ($ARGV[0] eq 'y') { print "quiet" } else { print time }`, []string{"stdout clock time"}},
+		{"a branch on an argument not known", `if ($ARGV[1] eq 'y') { print "quiet" } else { print time }`, []string{"stdout clock time"}},
+		{"an argument not given is undefined", `my ($a, $b, $c) = @ARGV; srand(1) if defined $c; print rand;`, []string{"stdout random rand"}},
+		{"an argument given is defined", `my ($a) = @ARGV; srand(1) if defined $a; print rand;`, nil},
+		{"grep counts what it keeps", `my @o = ('x', 'y'); my $s = grep { $_ eq 'x' } @o; my %h = (a => 1, b => 2); my @k = keys %h; @k = sort @k if $s; print @k;`, nil},
+		{"grep keeps nothing", `my @o = ('x', 'y'); my $s = grep { $_ eq 'z' } @o; my %h = (a => 1, b => 2); my @k = keys %h; @k = sort @k if $s; print @k;`, []string{"stdout hashseed keys %h"}},
+		{"a ternary decided", `print $ARGV[0] eq 'x' ? 1 : time;`, nil},
+		{"a time clamped to SOURCE_DATE_EPOCH", `my $t = (stat 'in.txt')[9]; $t = $ENV{SOURCE_DATE_EPOCH} if defined $ENV{SOURCE_DATE_EPOCH} && $t > $ENV{SOURCE_DATE_EPOCH}; print $t;`, nil},
+		{"a time not clamped", `my $t = (stat 'in.txt')[9]; $t = $ENV{NOT_SET} if defined $ENV{NOT_SET} && $t > $ENV{NOT_SET}; print $t;`, []string{"stdout mtime stat 'in.txt'"}},
+		{"recursion decides nothing", `sub f { my $n = shift; return $n ? f($n - 1) : time } print f(3);`, []string{"stdout clock time"}},
 		{"stat only compared", `print "new\n" if (stat('in.txt'))[9] > 0;`, nil},
 		{"age of a file", `printf "%.1f\n", -M 'in.txt';`, []string{"stdout mtime -M"}},
 		{"size of a file", `print -s 'in.txt';`, nil},
@@ -182,7 +202,8 @@ func TestSources(t *testing.T) {
 		{"a list in scalar context", `my $x = (time, 1); print $x;`, nil},
 		{"ternary", `my $x = @ARGV ? time : 0; print $x;`, []string{"stdout clock time"}},
 		{"or", `my $x = $ENV{STAMP} || time; print $x;`, []string{"stdout clock time"}},
-		{"environment set for a command", `$ENV{SOURCE_DATE_EPOCH} = 0; system("date -d @0");`, nil},
+		{"environment set for a command", `$ENV{TZ} = "UTC"; system("date -d @0");`, nil},
+		{"a command given no environment", `system("date -d @0");`, []string{"stdout timezone date"}},
 		{"eval of a string", `eval "print time";`, []string{"stdout clock time"}},
 		{"eval of a block", `eval { print time };`, []string{"stdout clock time"}},
 		{"-n style code reads input", `chomp; my @f = split /,/; print "$f[0]\n";`, nil},
@@ -208,6 +229,9 @@ func TestSources(t *testing.T) {
 			env := []string{}
 			if strings.Contains(tt.name, "fixed hash seed") {
 				env = append(env, "PERL_HASH_SEED=0")
+			}
+			if strings.Contains(tt.name, "SOURCE_DATE_EPOCH") {
+				env = append(env, "SOURCE_DATE_EPOCH=1000000000")
 			}
 			o := run(t, code.Program{Text: tt.prog, Site: effect.Site{File: "gen/BUILD", Line: 1}, Env: env, Args: []code.Arg{{Text: "x", Known: true}, {Text: "$(date)"}}}, nil)
 			if len(o.Unread) > 0 {

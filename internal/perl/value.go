@@ -21,9 +21,18 @@ type val struct {
 	// many says the value stands for a list of items not counted: what a
 	// function returns.
 	many bool
+	// undef says the value is known to be undefined: an argument the
+	// program was not given, an element past a list's known end.
+	undef bool
+	// epoch says the value is SOURCE_DATE_EPOCH as the environment gives
+	// it: a time no later than any file the build checks out or makes.
+	epoch bool
 }
 
 func fixed(s string) val { return val{s: s, exact: true} }
+
+// undefined is perl's undef, known to be it.
+var undefined = val{exact: true, undef: true}
 
 func addReach(rs []effect.Reach, r effect.Reach) []effect.Reach {
 	if slices.Contains(rs, r) {
@@ -42,7 +51,9 @@ func appendReaches(dst, rs []effect.Reach) []effect.Reach {
 // merge is a value that may be either.
 func merge(a, b val) val {
 	v := a
-	v.exact = a.exact && b.exact && a.s == b.s
+	v.exact = a.exact && b.exact && a.s == b.s && a.undef == b.undef
+	v.undef = a.undef && b.undef
+	v.epoch = a.epoch && b.epoch
 	v.r = appendReaches(slices.Clip(a.r), b.r)
 	if v.fh == nil {
 		v.fh = b.fh
@@ -111,6 +122,10 @@ type cell struct {
 	inexact   bool
 	keys      val // a hash's keys
 	assigned  bool
+	// weakAt is how many branches and loops were around where the
+	// variable was declared: an assignment under no more of them surely
+	// happens, for this variable.
+	weakAt int
 }
 
 // addApprox stores a value under an index or key not known.

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"errors"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,7 +93,7 @@ func Analyze(inv Invocation, opts Options) (*Script, error) {
 	if len(st.positional) == 0 {
 		st.positional = []value{{parts: []Part{{Text: inv.Shell, Known: true}}}}
 	}
-	fr := frame{text: inv.Script, exact: true, site: opts.File, out: dest{node: uncapturedID}, err: dest{node: uncapturedID}}
+	fr := frame{text: inv.Script, exact: true, site: opts.File, out: dest{node: uncapturedID}, err: dest{node: uncapturedID}, status: -1}
 	a.stmts(fr, st, file.Stmts, true)
 	a.finish()
 	return a.script, nil
@@ -223,7 +224,14 @@ type frame struct {
 	stdinText *value
 	stdinPos  syntax.Pos
 	ctx       []Context
+	wrappers  []Wrapper
 	nesting   int
+	// status is the node of the exit status of the condition being
+	// followed (-1 outside one, 0 at the top): what its commands are given
+	// decides it. controls are the statuses of the conditions around: a
+	// command a branch runs writes what they picked.
+	status   int
+	controls []int
 }
 
 // dest is where a file descriptor goes: a node of the graph, or nowhere.
@@ -472,7 +480,11 @@ func (a *analyzer) stmt(fr frame, st *state, s *syntax.Stmt) {
 	case *syntax.CoprocClause:
 		a.stmt(fr, st, c.Stmt)
 	case *syntax.ArithmCmd:
-		a.arithm(fr, st, c.X)
+		for _, t := range a.arithm(fr, st, c.X) {
+			if fr.status >= 0 {
+				a.g.edge(t.node, fr.status)
+			}
+		}
 	case *syntax.TestClause:
 		a.test(fr, st, c.X)
 	case *syntax.LetClause:
@@ -483,14 +495,26 @@ func (a *analyzer) stmt(fr frame, st *state, s *syntax.Stmt) {
 }
 
 func (a *analyzer) whileClause(fr frame, st *state, c *syntax.WhileClause) {
-	cond := fr
-	cond.ctx = appendCtx(fr.ctx, Context{Kind: InCondition})
+	cond := a.condition(fr)
 	body := fr
 	body.ctx = appendCtx(fr.ctx, Context{Kind: InLoop})
+	body.controls = append(slices.Clip(fr.controls), cond.status)
 	inner := st.clone()
 	a.stmts(cond, inner, c.Cond, false)
 	a.stmts(body, inner, c.Do, false)
 	merge(st, inner, st.clone())
+}
+
+// condition is the frame of a condition (if, while, until): a node
+// gathers what decides its status, which controls the commands the
+// branches or the body run. A value only tested so reaches an output when
+// what is written depends on it (`if [ "$(id -u)" = 0 ]; then echo
+// privileged; else ...`), and not when nothing the condition picks writes.
+func (a *analyzer) condition(fr frame) frame {
+	cond := fr
+	cond.ctx = appendCtx(fr.ctx, Context{Kind: InCondition})
+	cond.status = a.g.add(pipeNode, -1)
+	return cond
 }
 
 func (a *analyzer) forClause(fr frame, st *state, c *syntax.ForClause) {
@@ -505,20 +529,60 @@ func (a *analyzer) forClause(fr frame, st *state, c *syntax.ForClause) {
 			items = slices.Clone(st.positional[min(1, len(st.positional)):])
 		}
 		inner.set(it.Name.Value, loopValue(it.Name.Value, items), false)
+		// How many times the body runs, over what, is what the items hold
+		// (not a directory's name they are under), and which files a glob
+		// among them lists: those the script wrote, with what made them.
+		status := a.g.add(pipeNode, -1)
+		for _, v := range items {
+			for _, t := range v.taint {
+				if t.mode == asData || t.mode == asContent {
+					a.g.edge(t.node, status)
+				}
+			}
+			a.globbed(inner, v, status)
+		}
+		body.controls = append(slices.Clip(body.controls), status)
 	}
 	a.stmts(body, inner, c.Do, false)
 	merge(st, inner, st.clone())
 }
 
 func (a *analyzer) caseClause(fr frame, st *state, c *syntax.CaseClause) {
-	a.value(fr, st, c.Word, false)
+	word := a.value(fr, st, c.Word, false)
+	status := a.g.add(pipeNode, -1)
+	for _, t := range word.taint {
+		if t.mode != asTarget {
+			a.g.edge(t.node, status)
+		}
+	}
 	branch := fr
 	branch.ctx = appendCtx(fr.ctx, Context{Kind: InBranch})
+	branch.controls = append(slices.Clip(fr.controls), status)
+	// A known word takes the first item whose known pattern matches it.
+	subject, known := word.known()
 	var states []*state
 	for _, item := range c.Items {
+		matches, decided := false, known
+		for _, p := range item.Patterns {
+			pat, ok := a.value(fr, st, p, false).known()
+			m, err := path.Match(pat, subject)
+			if !ok || err != nil || !pureWords([]*syntax.Word{p}) {
+				decided = false
+				break
+			}
+			matches = matches || m
+		}
+		if decided && !matches {
+			continue
+		}
 		inner := st.clone()
 		a.stmts(branch, inner, item.Stmts, false)
 		states = append(states, inner)
+		if decided && item.Op == syntax.Break {
+			merge(st, states...)
+			return
+		}
+		known = known && decided
 	}
 	merge(st, append(states, st.clone())...)
 }
@@ -539,19 +603,28 @@ func loopValue(name string, items []value) value {
 }
 
 func (a *analyzer) ifClause(fr frame, st *state, c *syntax.IfClause) {
-	cond := fr
-	cond.ctx = appendCtx(fr.ctx, Context{Kind: InCondition})
+	cond := a.condition(fr)
 	branch := fr
 	branch.ctx = appendCtx(fr.ctx, Context{Kind: InBranch})
+	// Every branch, the else's too, is picked by every condition before it.
+	branch.controls = append(slices.Clip(fr.controls), cond.status)
 	var states []*state
 	hasElse := false
 	for ; c != nil; c = c.Else {
 		a.stmts(cond, st, c.Cond, false)
+		holds, known := true, true // a plain else
+		if c.ThenPos.IsValid() {
+			holds, known = a.decide(fr, st, c.Cond)
+		}
+		if known && !holds {
+			continue // a branch that never runs
+		}
 		inner := st.clone()
 		a.stmts(branch, inner, c.Then, false)
 		states = append(states, inner)
-		if !c.ThenPos.IsValid() {
-			hasElse = true // a plain else
+		if known {
+			hasElse = true // no clause after it runs
+			break
 		}
 	}
 	if !hasElse {
@@ -761,14 +834,48 @@ func (a *analyzer) arithm(fr frame, st *state, x syntax.ArithmExpr) []taint {
 	return taints
 }
 
+// test follows [[ ... ]]: in a condition, what its words hold decides the
+// status, except the name of a file it tests (-d "$PWD/x" asks whether
+// the file is there, which does not depend on where the build runs).
 func (a *analyzer) test(fr frame, st *state, x syntax.TestExpr) {
 	syntax.Walk(x, func(n syntax.Node) bool {
-		if w, ok := n.(*syntax.Word); ok {
-			a.value(fr, st, w, true)
+		switch n := n.(type) {
+		case *syntax.UnaryTest:
+			if w, ok := n.X.(*syntax.Word); ok && isFileTest(n.Op) {
+				a.tested(fr, a.value(fr, st, w, true), true)
+				return false
+			}
+		case *syntax.Word:
+			a.tested(fr, a.value(fr, st, n, true), false)
 			return false
 		}
 		return true
 	})
+}
+
+// tested adds what a tested value holds to the status of the condition
+// around; a file's name (isFile) adds only what is not a path.
+func (a *analyzer) tested(fr frame, v value, isFile bool) {
+	if fr.status < 0 {
+		return
+	}
+	for _, t := range v.taint {
+		if t.mode == asTarget || isFile && t.mode == asPath {
+			continue
+		}
+		a.g.edge(t.node, fr.status)
+	}
+}
+
+func isFileTest(op syntax.UnTestOperator) bool {
+	switch op {
+	case syntax.TsExists, syntax.TsRegFile, syntax.TsDirect, syntax.TsCharSp, syntax.TsBlckSp,
+		syntax.TsNmPipe, syntax.TsSocket, syntax.TsSmbLink, syntax.TsSticky, syntax.TsUIDSet,
+		syntax.TsGIDSet, syntax.TsGrpOwn, syntax.TsUsrOwn, syntax.TsModif, syntax.TsRead,
+		syntax.TsWrite, syntax.TsExec, syntax.TsNoEmpty:
+		return true
+	}
+	return false
 }
 
 func isName(s string) bool {

@@ -82,16 +82,26 @@ func TestSources(t *testing.T) {
 		{"uuidgen from a name", "uuidgen --sha1 --namespace @dns --name x > out", nil},
 		{"nproc", "nproc > out", []string{"cpus nproc"}},
 		{"getconf cpus", "getconf _NPROCESSORS_ONLN > out", []string{"cpus getconf"}},
-		{"ls -l", "ls -l in > out", []string{"filemeta ls"}},
-		{"ls -la", "ls -la in > out", []string{"filemeta ls"}},
+		{"ls -l", "ls -l in > out", []string{"mtime ls", "owner ls", "mode ls"}},
+		{"ls -la", "ls -la in > out", []string{"mtime ls", "owner ls", "mode ls"}},
+		{"ls -l of a file the script made has Bazel's umask", "echo x > f; ls -l f > out", []string{"mtime ls", "owner ls"}},
 		{"ls names", "ls in > out", nil},
-		{"stat default", "stat in > out", []string{"filemeta stat"}},
-		{"stat mtime", "stat -c %Y in > out", []string{"filemeta stat"}},
+		{"ls sizes on disk", "ls -s in > out", []string{"filemeta ls"}},
+		{"vdir is a long listing", "vdir in > out", []string{"mtime vdir", "owner vdir", "mode vdir"}},
+		{"stat default", "stat in > out", []string{"mtime stat", "owner stat", "mode stat", "inode stat", "filemeta stat"}},
+		{"stat mtime", "stat -c %Y in > out", []string{"mtime stat"}},
+		{"stat owner", "stat -c %U in > out", []string{"owner stat"}},
+		{"stat mode of a source", "stat -c %a in > out", []string{"mode stat"}},
+		{"stat mode of a file the script made", "echo x > f; stat -c %a f > out", nil},
+		{"stat inode", "stat -c %i in > out", []string{"inode stat"}},
 		{"stat size", "stat -c %s in > out", nil},
 		{"find's order", "find d -type f > out", []string{"order find"}},
 		{"find sorted", "find d -type f | sort > out", nil},
 		{"find sorted in C", "find d -type f | LC_ALL=C sort > out", nil},
-		{"find with times", "find d -printf '%T@ %p\\n' | sort > out", []string{"filemeta find"}},
+		{"find with times", "find d -printf '%T@ %p\\n' | sort > out", []string{"mtime find"}},
+		{"find of files one by one lists them in that order", "find a.txt b.txt -printf '%p %s\\n' > out", nil},
+		{"find with no operand lists the working directory", "find -type f > out", []string{"order find"}},
+		{"find -ls", "find a.txt -ls > out", []string{"mtime find", "owner find", "mode find", "inode find", "filemeta find"}},
 		{"find -exec cat", "find d -type f -exec cat {} + > out", []string{"order find"}},
 		{"find -exec touch writes nothing", "find d -exec touch -d @0 {} + ; echo done > out", nil},
 		{"printenv", "printenv > out", []string{"environment printenv"}},
@@ -168,7 +178,7 @@ func TestSources(t *testing.T) {
 		{"here-document", "cat > out <<EOF\nbuilt $(date)\nEOF", []string{"clock date"}},
 		{"quoted here-document", "cat > out <<'EOF'\nbuilt $(date)\nEOF", nil},
 		{"here-document given to bash", "bash > out <<'EOF'\ndate\nEOF\n", []string{"clock date"}},
-		{"here-document given to bash, a fixed date", "bash > out <<'EOF'\ndate -d @0\nEOF\n", nil},
+		{"here-document given to bash, a fixed date", "bash > out <<'EOF'\ndate -u -d @0\nEOF\n", nil},
 		{"here-string", "cat <<< \"$RANDOM\" > out", []string{"random $RANDOM"}},
 		{"process substitution in", "cat <(date) > out", []string{"clock date"}},
 		{"process substitution of fixed text", "diff <(echo a) <(echo a) > out", nil},
@@ -196,6 +206,65 @@ func TestSources(t *testing.T) {
 		{"xargs passes input as arguments", "echo $RANDOM | xargs echo > out", []string{"random $RANDOM"}},
 		{"xargs without a command echoes", "echo $RANDOM | xargs > out", []string{"random $RANDOM"}},
 		{"stdbuf wrapper", "stdbuf -oL date > out", []string{"clock date"}},
+		{"xargs -P through a shell", `printf '1\n0\n' | xargs -P "$(nproc)" -I{} sh -c 'sleep {}; echo {}' > out`, []string{"parallel xargs"}},
+		{"xargs -P 1 through a shell", `printf '1\n0\n' | xargs -P 1 -I{} sh -c 'sleep {}; echo {}' > out`, nil},
+		{"parallel runs its command through a shell", `printf '1\n0\n' | parallel -j "$(nproc)" 'sleep {}; echo {}' > out`, []string{"parallel parallel"}},
+		{"parallel keeps the order", `printf '1\n0\n' | parallel -k -j "$(nproc)" 'sleep {}; echo {}' > out`, nil},
+
+		// Facts the commands before establish, and undo.
+		{"touch -d fixes the times tar records", "touch -d @0 f.o; tar --owner=0 --group=0 --mode=0644 -cf out f.o", nil},
+		{"strip gives the file a new time", "touch -d @0 f.o; strip f.o; tar --owner=0 --group=0 --mode=0644 -cf out f.o", []string{"mtime tar"}},
+		{"strip -p keeps it", "touch -d @0 f.o; strip -p f.o; tar --owner=0 --group=0 --mode=0644 -cf out f.o", nil},
+		{"coverage records the data file's directory", "gcc --coverage -frandom-seed=x -c x.c -o out", []string{"pwd gcc"}},
+		{"coverage under PWD=/proc/self/cwd", "PWD=/proc/self/cwd gcc --coverage -frandom-seed=x -c x.c -o out", nil},
+		{"a prefix map of the directory with a slash", "gcc -fmacro-prefix-map=$PWD/= -c $PWD/x.c -o out", nil},
+		{"a loop over the files a command split into", `d=$(mktemp -d); seq 10 | split -n r/"$(nproc)" - "$d/part."; for s in "$d"/part.*; do echo "$(basename "$s")" >> out; done`, []string{"cpus nproc"}},
+		{"a loop over a fixed split", `d=$(mktemp -d); seq 10 | split -n r/4 - "$d/part."; for s in "$d"/part.*; do echo "$(basename "$s")" >> out; done`, nil},
+		{"a loop over what varies", `for i in $(seq "$(nproc)"); do echo job >> out; done`, []string{"cpus nproc"}},
+		{"a loop over files under a temporary directory", `d=$(mktemp -d); for f in "$d"/*; do echo file >> out; done`, nil},
+		{"basename of a file under a temporary directory", `d=$(mktemp -d); for s in "$d"/part.*; do echo "$(basename "$s")" >> out; done`, nil},
+		{"basename of a file under a temporary directory, printed", `d=$(mktemp -d); basename "$d/x" > out`, nil},
+		{"basename of the temporary directory", `d=$(mktemp -d); basename "$d" > out`, []string{"tempname mktemp"}},
+		{"dirname of a file under a temporary directory", `d=$(mktemp -d); echo "$(dirname "$d/x")" > out`, []string{"tempname mktemp"}},
+		{"stat of a temporary file without its name", `t=$(mktemp -d); cp a $t/; stat -c '%s' $t/* > out`, nil},
+		{"stat of a temporary file with its name", `t=$(mktemp -d); cp a $t/; stat -c '%n %s' $t/* > out`, []string{"tempname mktemp"}},
+
+		// Conditions: a value only tested reaches an output when what the
+		// branches write depends on it.
+		{"user tested picks the text", `if [ "$(id -u)" = 0 ]; then echo privileged; else echo unprivileged; fi > out`, []string{"user id"}},
+		{"user tested by number", `if [ "$(id -u)" -eq 0 ]; then echo root > out; fi`, []string{"user id"}},
+		{"user tested, nothing written in the branches", `if [ "$(id -u)" = 0 ]; then :; fi; echo done > out`, nil},
+		{"clock tested against zero", `if [ "$(date +%s)" -gt 0 ]; then echo set; else echo unset; fi > out`, nil},
+		{"processors tested against one", `if [ "$(nproc)" -ge 1 ]; then echo some > out; fi`, nil},
+		{"processors compared with a number", `if [ "$(nproc)" -gt 4 ]; then echo many > out; fi`, []string{"cpus nproc"}},
+		{"a file test of the directory", `if [ -d "$(pwd)/bazel-out" ]; then echo root; else echo elsewhere; fi > out`, nil},
+		{"a file test of the directory in [[", `if [[ -d $PWD/bazel-out ]]; then echo root; fi > out`, nil},
+		{"a string test in [[", `if [[ $(hostname) == build* ]]; then echo farm; fi > out`, []string{"hostname hostname"}},
+		{"an arithmetic test", `if (( RANDOM % 2 )); then echo odd > out; fi`, []string{"random $RANDOM"}},
+		{"a case of the host", `case $(hostname) in ci*) echo ci > out;; esac`, []string{"hostname hostname"}},
+		{"a while condition", `while [ "$(date +%S)" != 00 ]; do echo tick >> out; break; done`, []string{"clock date"}},
+		{"an else branch is picked too", `if [ "$(whoami)" = root ]; then :; else echo other > out; fi`, []string{"user whoami"}},
+
+		// Conditions on known words are decided.
+		{"a branch known not to run", `set -- --date 0; if [ "$1" = --date ]; then date -u -d "@$2" > out; else date > out; fi`, nil},
+		{"the branch known to run", `set -- --now; if [ "$1" = --date ]; then date -u -d "@$2" > out; else date > out; fi`, []string{"clock date"}},
+		{"a branch on an argument not known", `if [ "$1" = --date ]; then date -u -d "@$2" > out; else date > out; fi`, []string{"clock date"}},
+		{"an elif decided", `x=b; if [ $x = a ]; then date > out; elif [ $x = b ]; then echo b > out; else date > out; fi`, nil},
+		{"[[ decided", `x=yes; if [[ $x == y* ]]; then echo y > out; else date > out; fi`, nil},
+		{"a case of a known word", `x=b; case $x in a) date > out;; b) echo b > out;; *) date > out;; esac`, nil},
+		{"a case of a known word, no item matching", `x=c; case $x in a) date > out;; b) echo b > out;; esac`, nil},
+		{"a case of a known word after an unknown pattern", `x=b; case $x in $(cat f)) date > out;; b) echo b > out;; esac`, []string{"clock date"}},
+
+		// What a command gives the shell or the script it runs.
+		{"an assignment before bash -c", `X=$RANDOM bash -c 'echo $X > out'`, []string{"random $RANDOM"}},
+		{"a fixed assignment before bash -c", `JOBS=4 bash -c 'echo ${JOBS:-$(nproc)} > out'`, nil},
+		{"bash -c without the assignment", `bash -c 'echo ${JOBS:-$(nproc)} > out'`, []string{"cpus nproc"}},
+		{"env before bash -c", `env SOURCE_DATE_EPOCH=0 bash -c 'date -u -d @${SOURCE_DATE_EPOCH:-$(date +%s)} > out'`, nil},
+		{"bash -c arguments keep what varies", `bash -c 'echo "$1" > out' _ "$(date)"`, []string{"clock date"}},
+		{"a here-document given to bash -s with arguments", "bash -s out <<'EOF'\ndate > \"$1\"\nEOF", []string{"clock date"}},
+		{"awk -v gives the program a value", `awk -v when="$(date)" 'BEGIN { print when }' > out`, []string{"clock date"}},
+		{"a process substitution read by a loop", "while read -r f; do echo \"$f\"; done < <(find d -type f) > out", []string{"order find"}},
+		{"a process substitution sorted", "while read -r f; do echo \"$f\"; done < <(find d -type f | sort) > out", nil},
 
 		// Positional parameters.
 		{"positional from the command line", `echo "$1" > out`, nil},
@@ -207,6 +276,34 @@ func TestSources(t *testing.T) {
 			s := analyze(t, tt.script)
 			if got := sources(s); !slices.Equal(got, tt.want) {
 				t.Errorf("%s\nsources reaching a file: %q\nwant %q", tt.script, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSourcesToOutputs is the data flow of scripts whose action declares
+// its outputs: only a value that reaches one of them counts, and a scratch
+// directory is none.
+func TestSourcesToOutputs(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		script string
+		want   []string
+	}{
+		{"make -C writes under its directory, sorted after", `d=$(mktemp -d); make -s -C "$d" -j"$(nproc)" all; sort "$d/log" > out`, nil},
+		{"make -C writes under its directory, read as it is", `d=$(mktemp -d); make -s -C "$d" -j"$(nproc)" all; cat "$d/log" > out`, []string{"parallel make"}},
+		{"make -C of the output's directory", `make -s -C bazel-out/gen -j4 all`, []string{"parallel make"}},
+		{"a file test asks whether it is there, not what it holds", `date > stamp; if [ -e stamp ]; then echo made > out; fi`, nil},
+		{"a here-document given to bash -s writing an output", "bash -s out <<'EOF'\ndate > \"$1\"\nEOF", []string{"clock date"}},
+		{"a here-document given to bash -s writing elsewhere", "bash -s /tmp/x <<'EOF'\ndate > \"$1\"\nEOF", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Analyze(Invocation{Shell: "/bin/bash", Script: tt.script}, Options{Outputs: []string{"out", "bazel-out/gen/x.out"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sources(s); !slices.Equal(got, tt.want) {
+				t.Errorf("%s\nsources reaching an output: %q\nwant %q", tt.script, got, tt.want)
 			}
 		})
 	}

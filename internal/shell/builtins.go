@@ -53,7 +53,7 @@ func (a *analyzer) run(fr frame, st *state, s *syntax.Stmt, env []value, fields 
 			return
 		}
 		if inner, ok := a.nestedShell(fields); ok {
-			a.nested(fr, st, s, inner, Context{Kind: InShell, Name: path.Base(inner.Shell)})
+			a.nested(fr, withEnv(st, env), s, inner, Context{Kind: InShell, Name: path.Base(inner.Shell)}, shellArgs(fields, inner))
 			return
 		}
 	}
@@ -100,9 +100,15 @@ func (a *analyzer) builtin(fr frame, st *state, s *syntax.Stmt, name string, fie
 	return true
 }
 
-// establish records a fact for the commands after this one.
+// establish records a fact for the commands after this one; a fact
+// written !NAME no longer holds after it (strip rewrites a file, which
+// takes the time touch -d gave it).
 func (a *analyzer) establish(facts ...string) {
 	for _, f := range facts {
+		if name, ok := strings.CutPrefix(f, "!"); ok {
+			a.facts = slices.DeleteFunc(slices.Clone(a.facts), func(x string) bool { return x == name })
+			continue
+		}
 		if !slices.Contains(a.facts, f) {
 			a.facts = append(a.facts, f)
 		}
@@ -280,7 +286,7 @@ func (a *analyzer) eval(fr frame, st *state, s *syntax.Stmt, args []value) bool 
 	}
 	inner := Invocation{Shell: "eval", Dialect: a.dialect, Script: strings.Join(texts, " ")}
 	fr.ctx = appendCtx(fr.ctx, Context{Kind: InEval})
-	return a.nestedScript(fr, st, s, inner, false)
+	return a.nestedScript(fr, st, s, inner, nil)
 }
 
 // source follows `source FILE` (`. FILE`) when the file can be read, in
@@ -343,9 +349,36 @@ func (a *analyzer) nestedShell(fields []value) (Invocation, bool) {
 	return inv, true
 }
 
-func (a *analyzer) nested(fr frame, st *state, s *syntax.Stmt, inv Invocation, ctx Context) {
+// shellArgs are the words of a command line that a shell it runs gets as
+// $0, $1...: the last of the fields, as Recognize counted them.
+func shellArgs(fields []value, inv Invocation) []value {
+	return fields[len(fields)-len(inv.Args):]
+}
+
+// withEnv is st with the assignments a command is given (`X=1 cmd`, `env
+// X=1 cmd`) exported, for a shell or a script the command starts.
+func withEnv(st *state, env []value) *state {
+	if len(env) == 0 {
+		return st
+	}
+	st = st.clone()
+	for _, e := range env {
+		s := e.String()
+		if name, _, ok := strings.Cut(s, "="); ok && isName(name) {
+			st.set(name, afterEquals(e, len(name)+1), true)
+		}
+	}
+	return st
+}
+
+// nested follows a script a new shell runs (bash -c, a here-document given
+// to bash), whose $0, $1... are args.
+func (a *analyzer) nested(fr frame, st *state, s *syntax.Stmt, inv Invocation, ctx Context, args []value) {
 	fr.ctx = appendCtx(fr.ctx, ctx)
-	if !a.nestedScript(fr, st.clone(), s, inv, true) {
+	if args == nil {
+		args = []value{}
+	}
+	if !a.nestedScript(fr, st.clone(), s, inv, args) {
 		// It does not parse: the shell is a command we cannot see into.
 		fields := []value{{parts: []Part{{Text: inv.Shell, Known: true}}}, {parts: []Part{{Text: "-c", Known: true}}}, {parts: []Part{{Text: inv.Script, Known: true}}}}
 		a.command(fr, st, s, nil, fields)
@@ -355,9 +388,9 @@ func (a *analyzer) nested(fr frame, st *state, s *syntax.Stmt, inv Invocation, c
 // nestedScript parses and walks a script found inside the script; it
 // returns false when that does not parse. Positions map back to the outer
 // script when the inner one appears in it verbatim (a plain literal).
-// fresh starts a new shell with its own variables (bash -c) rather than
-// the current one (eval).
-func (a *analyzer) nestedScript(fr frame, st *state, s *syntax.Stmt, inv Invocation, fresh bool) bool {
+// args, when not nil, start a new shell with its own variables (bash -c)
+// whose $0, $1... they are, rather than run in the current one (eval).
+func (a *analyzer) nestedScript(fr frame, st *state, s *syntax.Stmt, inv Invocation, args []value) bool {
 	if fr.nesting >= maxNesting {
 		a.truncate("scripts nest past " + strconv.Itoa(maxNesting) + " levels of eval, bash -c and tools")
 		return true
@@ -383,8 +416,8 @@ func (a *analyzer) nestedScript(fr frame, st *state, s *syntax.Stmt, inv Invocat
 			inner.base = fr.base + int(s.Pos().Offset()) + i
 		}
 	}
-	if fresh {
-		st = freshShell(st, inv)
+	if args != nil {
+		st = freshShell(st, inv.Shell, args)
 	}
 	saved := a.dialect
 	a.dialect = inv.Dialect
@@ -394,8 +427,9 @@ func (a *analyzer) nestedScript(fr frame, st *state, s *syntax.Stmt, inv Invocat
 }
 
 // freshShell is the state a new shell starts in: the exported variables,
-// the working directory, and its own positional parameters.
-func freshShell(st *state, inv Invocation) *state {
+// the working directory, and its own positional parameters, args ($0 is
+// the shell when they are empty).
+func freshShell(st *state, shell string, args []value) *state {
 	nst := newState()
 	for _, n := range st.exported {
 		if v, ok := st.get(n); ok {
@@ -404,11 +438,9 @@ func freshShell(st *state, inv Invocation) *state {
 		}
 	}
 	nst.cwd = st.cwd
-	for _, arg := range inv.Args {
-		nst.positional = append(nst.positional, value{parts: []Part{{Text: arg, Known: true}}})
-	}
+	nst.positional = slices.Clone(args)
 	if len(nst.positional) == 0 {
-		nst.positional = []value{{parts: []Part{{Text: inv.Shell, Known: true}}}}
+		nst.positional = []value{{parts: []Part{{Text: shell, Known: true}}}}
 	}
 	return nst
 }
@@ -433,8 +465,7 @@ func (a *analyzer) fileScript(fr frame, st *state, s *syntax.Stmt, inv Invocatio
 	inner.exact = false
 	inner.site, inner.inFile = file, true
 	if fresh {
-		st = freshShell(st, inv)
-		st.positional = append([]value{{parts: []Part{{Text: file, Known: true}}}}, args...)
+		st = freshShell(st, inv.Shell, append([]value{{parts: []Part{{Text: file, Known: true}}}}, args...))
 	}
 	saved := a.dialect
 	a.dialect = inv.Dialect

@@ -24,15 +24,20 @@ import (
 
 // call is one command as the interpreter sees it while wiring it in.
 type call struct {
-	fr     frame
-	st     *state
-	s      *syntax.Stmt
-	env    []value // the command's own assignments and the exported variables
-	fields []value
-	args   []string // fields[1:] as text
-	n      int      // its node
-	index  int      // its index in Script.Commands
-	base   string   // the program's base name, for sources' text
+	fr  frame
+	st  *state
+	s   *syntax.Stmt
+	env []value // the exported variables and the command's own assignments
+	own []value // the command's own assignments (`X=1 cmd`, `env X=1 cmd`)
+	inv spec.Invocation
+	// computed is what the program prints when the library computes it
+	// whatever the script cannot know of its arguments (basename "$d/x").
+	computed *string
+	fields   []value
+	args     []string // fields[1:] as text
+	n        int      // its node
+	index    int      // its index in Script.Commands
+	base     string   // the program's base name, for sources' text
 }
 
 // command lists one command and wires it into the graph. It returns the
@@ -54,6 +59,7 @@ func (a *analyzer) commandWith(fr frame, st *state, s *syntax.Stmt, env []value,
 		c.args[i] = f.String()
 	}
 	c.env = append(st.envWords(), env...)
+	c.own = env
 
 	b, inv, known := a.describe(c, name)
 	if known && inv.Command() >= 0 {
@@ -64,6 +70,7 @@ func (a *analyzer) commandWith(fr frame, st *state, s *syntax.Stmt, env []value,
 		Text:     oneLine(a.stmtText(fr, s)),
 		Pos:      a.pos(fr, s.Pos()),
 		Context:  slices.Clone(fr.ctx),
+		Wrappers: slices.Clone(fr.wrappers),
 		FromPipe: fr.piped,
 		Facts:    slices.Clone(a.facts),
 	}
@@ -76,6 +83,14 @@ func (a *analyzer) commandWith(fr frame, st *state, s *syntax.Stmt, env []value,
 	c.index = len(a.script.Commands)
 	c.n = a.g.add(commandNode, c.index)
 	a.cmdNodes = append(a.cmdNodes, c.n)
+	// In a condition, what the command is given decides the status; in a
+	// branch, what it writes was picked by the conditions around.
+	if fr.status > 0 {
+		a.g.edge(c.n, fr.status)
+	}
+	for _, ctl := range fr.controls {
+		a.g.edge(ctl, c.n)
+	}
 	a.script.Commands = append(a.script.Commands, cmd)
 	for _, p := range extra {
 		src := a.newSource(fr, p.value, p.text, p.because, s.Pos())
@@ -222,6 +237,7 @@ func (a *analyzer) wrapper(c *call, inv spec.Invocation) int {
 	}
 	fr := c.fr
 	fr.ctx = appendCtx(fr.ctx, Context{Kind: InWrapper, Name: c.base})
+	fr.wrappers = append(slices.Clip(fr.wrappers), Wrapper{Name: fields0(c), Effects: inv.Effects, Neutralised: inv.Neutralised})
 	if inv.Stdin.Kind == spec.Arguments {
 		// xargs passes what it reads as arguments.
 		inner = append(inner, value{parts: []Part{{Text: "{" + c.base + "}"}}, taint: stdinAsData(fr.stdin)})
@@ -233,7 +249,8 @@ func (a *analyzer) wrapper(c *call, inv spec.Invocation) int {
 	}
 	if name, ok := inner[0].known(); ok {
 		if inv, ok := a.nestedShell(inner); ok {
-			a.nested(fr, c.st, c.s, inv, Context{Kind: InShell, Name: path.Base(inv.Shell)})
+			fr = a.carrying(fr, c, extra)
+			a.nested(fr, withEnv(c.st, env), c.s, inv, Context{Kind: InShell, Name: path.Base(inv.Shell)}, shellArgs(inner, inv))
 			return -1
 		}
 		if body, ok := a.funcs[name]; ok && len(env) == 0 && len(extra) == 0 {
@@ -244,12 +261,40 @@ func (a *analyzer) wrapper(c *call, inv spec.Invocation) int {
 	return a.commandWith(fr, c.st, c.s, env, inner, extra)
 }
 
+// fields0 is the program word of a call as the script names it.
+func fields0(c *call) string {
+	name, _ := c.fields[0].known()
+	return name
+}
+
+// carrying is the frame of a command a wrapper runs through a shell
+// (xargs -P sh -c ...): what the shell's commands print goes through a pipe
+// that also carries what the wrapper adds (the order its jobs finish in).
+func (a *analyzer) carrying(fr frame, c *call, extra []pending) frame {
+	if len(extra) == 0 || fr.out.node < 0 {
+		return fr
+	}
+	p := a.g.add(pipeNode, -1)
+	a.g.edge(p, fr.out.node)
+	for _, e := range extra {
+		a.g.edge(a.newSource(fr, e.value, e.text, e.because, c.s.Pos()), p)
+	}
+	fr.out = dest{node: p}
+	return fr
+}
+
 // described wires in a command the library describes.
 func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
+	c.inv = inv
+	if len(c.fr.stdin) == 0 && b.Computes != "" {
+		if out, ok := a.compute(c, b, inv); ok {
+			c.computed = &out
+		}
+	}
 	nd := &a.g.nodes[c.n]
 	nd.removes = inv.Removes
 	if b.WritesElsewhere {
-		a.writesElsewhere(c)
+		a.writesElsewhere(c, inv)
 	}
 	if inv.Stdout != spec.Nothing {
 		a.connectOut(c, b, inv)
@@ -258,7 +303,7 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	case spec.Value, spec.Arguments:
 		a.readStdin(c)
 	case spec.Code:
-		a.stdinCode(c, inv.Stdin.Language)
+		a.stdinCode(c, inv.Stdin.Language, stdinArgs(c, inv))
 	}
 	st := c.st
 	for _, arg := range inv.Args {
@@ -281,9 +326,16 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 
 // writesElsewhere wires in a program that writes files its arguments do
 // not name by role: those named by a path among its arguments or their
-// values (make OUT=$PWD/$@), or, when none is, any file.
-func (a *analyzer) writesElsewhere(c *call) {
+// values (make OUT=$PWD/$@), else files under the directory it works in
+// (make -C DIR), or, when none is named, any file.
+func (a *analyzer) writesElsewhere(c *call, inv spec.Invocation) {
 	named := false
+	for _, arg := range inv.Args {
+		if arg.Role.Kind == spec.Cwd && arg.HasValue {
+			a.g.edge(c.n, a.dirNode(c.st, a.argValue(c, arg)))
+			named = true
+		}
+	}
 	for _, f := range c.fields[1:] {
 		s := f.String()
 		if name, v, ok := strings.Cut(s, "="); ok && isName(name) {
@@ -312,12 +364,44 @@ func (a *analyzer) connectOut(c *call, b *spec.Behaviour, inv spec.Invocation) {
 		return
 	}
 	w := writer{path: inv.Stdout == spec.PathOutput, temp: slices.ContainsFunc(inv.Effects, func(e spec.Effect) bool { return e.Value == effect.TempName })}
-	if allKnown(c.fields) && len(c.fr.stdin) == 0 {
-		if out, ok := b.Compute(inv); ok {
-			w.text = &out
-		}
-	}
+	w.text = c.computed
 	a.writers[c.fr.out.node] = append(ws, w)
+}
+
+// unknownPart stands for an argument's parts the script cannot know when a
+// computation is asked what the program prints (spec.Computation): a
+// result that holds it is not known.
+const unknownPart = "\x00"
+
+// compute is what a program the library computes prints, when its result
+// does not depend on what the script cannot know: basename "$tmp/x" is x
+// whatever $tmp is, while basename "$tmp" and dirname "$tmp/x" are not
+// known.
+func (a *analyzer) compute(c *call, b *spec.Behaviour, inv spec.Invocation) (string, bool) {
+	if !allKnown(c.fields) {
+		args := make([]string, len(c.fields)-1)
+		for i, f := range c.fields[1:] {
+			if _, known := f.known(); known && len(f.taint) > 0 {
+				args[i] = unknownPart // known text that carries what varies
+				continue
+			}
+			var sb strings.Builder
+			for _, p := range f.parts {
+				if p.Known {
+					sb.WriteString(p.Text)
+				} else {
+					sb.WriteString(unknownPart)
+				}
+			}
+			args[i] = sb.String()
+		}
+		inv = b.Read(args, nil, nil)
+	}
+	out, ok := b.Compute(inv)
+	if !ok || strings.Contains(out, unknownPart) {
+		return "", false
+	}
+	return out, true
 }
 
 func allKnown(vs []value) bool {
@@ -353,10 +437,12 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 	}
 	v := a.argValue(c, arg)
 	switch arg.Role.Kind {
-	case spec.Value:
-		a.flowInto(c.n, v, true, false)
-	case spec.Argument:
-		a.flowInto(c.n, v, false, false)
+	case spec.Value, spec.Argument:
+		// What a computed program prints is known, whatever its
+		// arguments hold that is not.
+		if c.computed == nil {
+			a.flowInto(c.n, v, arg.Role.Kind == spec.Value, false)
+		}
 	case spec.Reads, spec.Records:
 		a.readOperand(c, st, v, arg.Role.Kind == spec.Records)
 	case spec.Writes:
@@ -377,6 +463,10 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 		a.unreadCommand(c, c.base+" runs module "+v.String()+", which is not read")
 	case spec.Remaps:
 		a.remap(c, v)
+	case spec.Assign:
+		// awk -v NAME=VALUE: a variable of the program it runs, which may
+		// print it.
+		a.flowInto(c.n, v, true, false)
 	}
 	return st
 }
@@ -502,7 +592,7 @@ func (a *analyzer) runSource(c *call, st *state, src code.Source, args []value) 
 		fr.out = dest{node: p}
 		fr.ctx = appendCtx(fr.ctx, Context{Kind: InShell, Name: src.Path})
 		inv := Invocation{Shell: src.Path, Dialect: Bash, Script: src.Text}
-		a.fileScript(fr, st, c.s, inv, src.Path, true, args...)
+		a.fileScript(fr, withEnv(st, c.own), c.s, inv, src.Path, true, args...)
 		a.readStdin(c)
 		return
 	}
@@ -536,7 +626,7 @@ func (a *analyzer) runCode(c *call, lang string, v value, args []value, pos synt
 		return
 	}
 	if lang == code.Shell {
-		a.nestedCode(c, text)
+		a.nestedCode(c, text, args)
 		return
 	}
 	if a.opts.Runner == nil {
@@ -546,18 +636,20 @@ func (a *analyzer) runCode(c *call, lang string, v value, args []value, pos synt
 	a.handOver(c, code.Program{Language: lang, Text: text, Site: a.site(c.fr, pos), Args: codeArgs(args)})
 }
 
-// nestedCode follows shell code given inline to a shell in this analysis.
-func (a *analyzer) nestedCode(c *call, text string) {
+// nestedCode follows shell code given inline to a shell in this analysis,
+// with args as its $0, $1...
+func (a *analyzer) nestedCode(c *call, text string, args []value) {
 	inv := Invocation{Shell: c.base, Dialect: Bash, Script: text}
 	if c.base == "sh" || c.base == "dash" {
 		inv.Dialect = POSIX
 	}
-	a.nested(c.fr, c.st, c.s, inv, Context{Kind: InShell, Name: c.base})
+	a.nested(c.fr, withEnv(c.st, c.own), c.s, inv, Context{Kind: InShell, Name: c.base}, args)
 }
 
 // stdinCode reads a program the command reads from its standard input: a
-// here-document given to python3, perl or bash.
-func (a *analyzer) stdinCode(c *call, lang string) {
+// here-document given to python3, perl or bash. args are what the program
+// gets after it, as runCode takes them.
+func (a *analyzer) stdinCode(c *call, lang string, args []value) {
 	if c.fr.stdinText == nil {
 		a.readStdin(c)
 		if len(c.fr.stdin) > 0 || c.fr.piped {
@@ -565,7 +657,31 @@ func (a *analyzer) stdinCode(c *call, lang string) {
 		}
 		return
 	}
-	a.runCode(c, lang, *c.fr.stdinText, nil, c.fr.stdinPos)
+	a.runCode(c, lang, *c.fr.stdinText, args, c.fr.stdinPos)
+}
+
+// stdinArgs are the arguments a program reading its code from standard
+// input gets (`bash -s A B`, `perl - A`): its operands, the "-" that names
+// standard input left out; a shell's $0 is its own name.
+func stdinArgs(c *call, inv spec.Invocation) []value {
+	var args []value
+	if code.Interpreter(c.base) == code.Shell {
+		args = append(args, value{parts: []Part{{Text: c.base, Known: true}}})
+	}
+	first := true
+	for _, arg := range inv.Args {
+		if arg.Option != "" {
+			continue
+		}
+		f := c.fields[1+arg.Raw[0]]
+		if s, _ := f.known(); first && s == "-" {
+			first = false
+			continue
+		}
+		first = false
+		args = append(args, f)
+	}
+	return args
 }
 
 // runScript reads a program file a command is given (python3 gen.py, bash
@@ -574,6 +690,16 @@ func (a *analyzer) runScript(c *call, st *state, lang string, v value, arg spec.
 	s, ok := v.known()
 	if !ok {
 		a.unreadCommand(c, c.base+" runs a script named while the script runs: "+v.String())
+		return
+	}
+	rest := c.fields[2+arg.Raw[len(arg.Raw)-1]:]
+	if s == "-" {
+		// python3 - ARGS, perl -: the program is standard input.
+		var args []value
+		if code.Interpreter(c.base) == code.Shell {
+			args = append(args, value{parts: []Part{{Text: c.base, Known: true}}})
+		}
+		a.stdinCode(c, lang, append(args, rest...))
 		return
 	}
 	if r := a.lib.Resolve(program.OfFor(a.lib.Mode())(s), nil); r.Spec != nil {
@@ -594,12 +720,11 @@ func (a *analyzer) runScript(c *call, st *state, lang string, v value, arg spec.
 		src.Language = lang
 	}
 	cmd.Read = src.Path
-	rest := c.fields[2+arg.Raw[len(arg.Raw)-1]:]
 	if src.Language == code.Shell {
 		inv := Invocation{Shell: c.base, Dialect: Bash, Script: src.Text}
 		fr := c.fr
 		fr.ctx = appendCtx(fr.ctx, Context{Kind: InShell, Name: src.Path})
-		a.fileScript(fr, st, c.s, inv, src.Path, true, rest...)
+		a.fileScript(fr, withEnv(st, c.own), c.s, inv, src.Path, true, rest...)
 		return
 	}
 	if a.opts.Runner == nil {
@@ -620,6 +745,11 @@ func (a *analyzer) handOver(c *call, p code.Program) {
 	}
 	p.Outputs = a.opts.Outputs
 	p.Depth = a.opts.Depth + c.fr.nesting + 1
+	for _, arg := range c.inv.Args {
+		if arg.Option != "" && arg.Role.Kind == spec.Assign && arg.HasValue {
+			p.Vars = append(p.Vars, codeArgs([]value{a.argValue(c, arg)})...)
+		}
+	}
 	for _, e := range c.env {
 		if s, ok := e.known(); ok {
 			p.Env = append(p.Env, s)
@@ -756,11 +886,12 @@ func isPathWord(v value) bool {
 }
 
 // remapsPath says a word maps a path to another, a path directly followed
-// by `=` (-ffile-prefix-map=$PWD=., --remap-path-prefix=$PWD=): it names
-// the path so that it is left out.
+// by `=` or `/=` (-ffile-prefix-map=$PWD=., -fmacro-prefix-map=$PWD/=,
+// --remap-path-prefix=$PWD=): it names the path so that it is left out.
 func remapsPath(v value) bool {
 	for i, p := range v.parts[:max(0, len(v.parts)-1)] {
-		if !p.Known && v.parts[i+1].Known && strings.HasPrefix(v.parts[i+1].Text, "=") && pathOnly(v) {
+		next := v.parts[i+1]
+		if !p.Known && next.Known && (strings.HasPrefix(next.Text, "=") || strings.HasPrefix(next.Text, "/=")) && pathOnly(v) {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -65,6 +66,24 @@ func (a *analyzer) fileNode(st *state, v value) int {
 	return n
 }
 
+// dirNode returns the node of what a program writes anywhere under a
+// directory (make -C DIR), keyed by the directory's name and a slash: every
+// file read under it reads it.
+func (a *analyzer) dirNode(st *state, v value) int {
+	key, known := fileKey(st, v)
+	key = strings.TrimSuffix(key, "/") + "/"
+	if n, ok := a.files[key]; ok {
+		return n
+	}
+	n := a.g.add(fileNode, -1)
+	a.files[key] = n
+	outputUnder := a.opts.Outputs == nil || slices.ContainsFunc(a.opts.Outputs, func(o string) bool { return strings.HasPrefix(o, key) || key == "./" })
+	if known && outputUnder || !known && a.mayBeOutput(key, known, v) {
+		a.g.edge(n, sinkID)
+	}
+	return n
+}
+
 // mayBeOutput says whether a file may be one the action declares: it is
 // one (or inside one), or its name holds something the script cannot
 // know, unless all that is a temporary directory's name.
@@ -96,6 +115,24 @@ func (a *analyzer) readFile(st *state, v value, n int) {
 	}
 	for name, f := range a.files {
 		if strings.HasPrefix(name, prefix) && name != key {
+			a.g.edge(f, n)
+		}
+		// What a program wrote anywhere under a directory above it.
+		if strings.HasSuffix(name, "/") && strings.HasPrefix(key+"/", name) {
+			a.g.edge(f, n)
+		}
+	}
+}
+
+// globbed wires the files the script wrote that a glob word lists ("$d"/part.*)
+// into node n.
+func (a *analyzer) globbed(st *state, v value, n int) {
+	if !slices.ContainsFunc(v.parts, func(p Part) bool { return p.Known && strings.ContainsAny(p.Text, "*?[") }) {
+		return
+	}
+	key, _ := fileKey(st, v)
+	for name, f := range a.files {
+		if m, err := path.Match(key, name); err == nil && m {
 			a.g.edge(f, n)
 		}
 	}
@@ -190,6 +227,12 @@ func (a *analyzer) redirectIn(fr frame, st *state, r *syntax.Redirect) frame {
 	}
 	p := a.g.add(pipeNode, -1)
 	a.readFile(st, v, p)
+	// `< <(cmd)`: what the process substitution's commands print.
+	for _, t := range v.taint {
+		if t.mode == asContent {
+			a.g.edge(t.node, p)
+		}
+	}
 	fr.stdin = []taint{{node: p, mode: asContent}}
 	fr.stdinFile = name
 	if !known {

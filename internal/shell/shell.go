@@ -111,10 +111,22 @@ type Command struct {
 	// that nothing neutralised; Neutralised those a fact neutralised.
 	Effects     []spec.Effect
 	Neutralised []spec.Neutralised
+	// Wrappers are the programs the command was run through (env, nice,
+	// xargs -P...), outermost first, with what their specs say of them.
+	Wrappers []Wrapper
 	// Read is the file of the program's code when it was read and judged
 	// (a tool's script); Unreadable says why it could not be, when the
 	// program is in the workspace and has no spec.
 	Read, Unreadable string
+}
+
+// Wrapper is a program a command was run through, and the effects of its
+// spec that apply (xargs -P: the order its jobs finish in) or that an
+// option neutralised.
+type Wrapper struct {
+	Name        string // the program word, as the script names it
+	Effects     []spec.Effect
+	Neutralised []spec.Neutralised
 }
 
 // Program is the program word, Argv[0].

@@ -237,6 +237,8 @@ func (a *analyzer) cmdSubst(fr frame, st *state, cs *syntax.CmdSubst) value {
 	inner := fr
 	inner.out = dest{node: p}
 	inner.ctx = appendCtx(fr.ctx, Context{Kind: InSubstitution})
+	// What it prints is a word of the command around, which decides.
+	inner.status = -1
 	a.stmts(inner, st.clone(), cs.Stmts, false)
 	// A substitution of nothing but paths (mktemp, pwd) is a path; of
 	// nothing but temporary names, one under which no output lies.
@@ -258,6 +260,7 @@ func (a *analyzer) procSubst(fr frame, st *state, ps *syntax.ProcSubst) value {
 	p := a.g.add(pipeNode, -1)
 	inner := fr
 	inner.ctx = appendCtx(fr.ctx, Context{Kind: InProcessSubstitution})
+	inner.status = -1
 	v := value{parts: []Part{{Text: a.nodeText(fr, ps)}}}
 	if ps.Op == syntax.CmdOut {
 		inner.stdin = []taint{{node: p, mode: asContent}}

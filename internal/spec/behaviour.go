@@ -45,8 +45,10 @@ type Behaviour struct {
 	Computes string
 }
 
-// Computation is what a program prints, computed from an invocation whose
-// arguments are all known; ok is false when it cannot say.
+// Computation is what a program prints, computed from an invocation's
+// arguments; ok is false when it cannot say. A part of an argument the
+// caller cannot know is written as a NUL byte, which no argument holds,
+// and a result holding one is not known: basename of "\x00/x" is x.
 type Computation func(inv Invocation) (out string, ok bool)
 
 // computations are the computations a spec may name with computes: the
@@ -305,15 +307,20 @@ type Case struct {
 	Stdout   *Output
 	// Roles give options other roles: tar -x reads the file of --file.
 	Roles map[string]Role
+	// Removes are values taken out of what the program is given, beside
+	// the behaviour's: gzip -l prints sizes and names, not the time a
+	// compressed file records.
+	Removes []effect.Value
 }
 
 // Condition is the `when` of an effect, a fact or a case: it holds when
 // its guard does (the last fact that speaks to Family or Off decides,
-// as for a clause; no Family means no guard) and every pattern of All
-// matches some fact.
+// as for a clause; no Family means no guard), every pattern of All
+// matches some fact and no pattern of None matches any.
 type Condition struct {
 	Guard
-	All []glob.Glob
+	All  []glob.Glob
+	None []glob.Glob
 }
 
 // Holds decides the condition on facts; a nil condition always holds.
@@ -326,6 +333,11 @@ func (c *Condition) Holds(facts []string) bool {
 	}
 	for _, g := range c.All {
 		if !slices.ContainsFunc(facts, g.Match) {
+			return false
+		}
+	}
+	for _, g := range c.None {
+		if slices.ContainsFunc(facts, g.Match) {
 			return false
 		}
 	}
@@ -427,7 +439,7 @@ func (b *Behaviour) checkConditions() error {
 	var conditions [][]glob.Glob
 	add := func(c *Condition) {
 		if c != nil {
-			conditions = append(conditions, c.Family, c.Off, c.All)
+			conditions = append(conditions, c.Family, c.Off, c.All, c.None)
 		}
 	}
 	for _, e := range b.Effects {
@@ -697,6 +709,9 @@ func (b *Behaviour) Read(args []string, context []string, operandFacts func(args
 			if r, ok := c.Roles[inv.Args[i].Option]; ok && inv.Args[i].Option != "" {
 				inv.Args[i].Role = r
 			}
+		}
+		if len(c.Removes) > 0 {
+			inv.Removes = slices.Concat(inv.Removes, c.Removes)
 		}
 	}
 	n := inv.assignOperands(operands)

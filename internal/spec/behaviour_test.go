@@ -74,9 +74,12 @@ func TestEffects(t *testing.T) {
 		want []string
 	}{
 		{"date_prints_the_clock", []string{"date", "+%s"}, []string{"clock"}},
-		{"date_given_a_date", []string{"date", "-d", "@0"}, nil},
+		{"date_given_a_date", []string{"date", "-d", "@0"}, []string{"timezone"}},
+		{"date_given_a_date_in_utc", []string{"date", "-u", "-d", "@0"}, nil},
 		{"date_given_a_date_in_a_bundle", []string{"date", "-ud@0"}, nil},
-		{"date_of_a_file", []string{"date", "-r", "f"}, []string{"mtime"}},
+		{"date_given_a_date_as_seconds", []string{"date", "-d", "@0", "+%s"}, nil},
+		{"date_of_a_file", []string{"date", "-r", "f"}, []string{"mtime", "timezone"}},
+		{"date_of_a_file_in_utc", []string{"date", "-u", "-r", "f"}, []string{"mtime"}},
 		{"tar_records_times_and_owners", []string{"tar", "-cf", "out.tar", "a.txt"}, []string{"mtime", "owner", "owner"}},
 		{"tar_normalised", []string{"tar", "--mtime=@0", "--owner=0", "--group=0", "-cf", "out.tar", "a.txt"}, nil},
 		{"tar_extracting_records_nothing", []string{"tar", "-xf", "in.tar"}, nil},
@@ -86,10 +89,11 @@ func TestEffects(t *testing.T) {
 		{"gcc_link_time_optimisation", []string{"gcc", "-flto", "-c", "a.c"}, []string{"random", "pwd"}},
 		{"gcc_link_time_optimisation_seeded", []string{"gcc", "-flto", "-frandom-seed=1", "-c", "a.c"}, []string{"pwd"}},
 		{"gcc_link_time_optimisation_off", []string{"gcc", "-flto", "-fno-lto", "-c", "a.c"}, nil},
-		{"gcc_coverage", []string{"gcc", "--coverage", "-c", "a.c"}, []string{"random"}},
-		{"gcc_coverage_seeded", []string{"gcc", "--coverage", "-frandom-seed=a.o", "-c", "a.c"}, nil},
+		{"gcc_coverage", []string{"gcc", "--coverage", "-c", "a.c"}, []string{"random", "pwd"}},
+		{"gcc_coverage_seeded", []string{"gcc", "--coverage", "-frandom-seed=a.o", "-c", "a.c"}, []string{"pwd"}},
 		{"uname_machine", []string{"uname", "-m"}, nil},
-		{"uname_all", []string{"uname", "-a"}, []string{"hostname", "uname"}},
+		{"uname_all", []string{"uname", "-a"}, []string{"hostname", "uname", "uname"}},
+		{"uname_release", []string{"uname", "-r"}, []string{"uname"}},
 		{"gzip_of_a_file", []string{"gzip", "-k", "f"}, []string{"mtime"}},
 		{"gzip_without_a_name", []string{"gzip", "-nk", "f"}, nil},
 		{"ar_deterministic_by_default", []string{"ar", "rcs", "lib.a", "a.o"}, nil},
@@ -98,6 +102,38 @@ func TestEffects(t *testing.T) {
 		{"xargs_in_parallel", []string{"xargs", "-P4", "echo"}, []string{"parallel"}},
 		{"xargs_one_at_a_time", []string{"xargs", "-P1", "echo"}, nil},
 		{"sort_random", []string{"sort", "-R", "f"}, []string{"random"}},
+		{"nproc_may_use", []string{"nproc"}, []string{"cpus"}},
+		{"nproc_all_the_machine_has", []string{"nproc", "--all"}, []string{"cpus"}},
+		{"tty_under_bazel_has_no_terminal", []string{"tty"}, nil},
+		{"logname_the_login_session", []string{"logname"}, []string{"user"}},
+		{"diff_recursive_sorts", []string{"diff", "-r", "a", "b"}, nil},
+		{"diff_unified_prints_times", []string{"diff", "-u", "a", "b"}, []string{"mtime"}},
+		{"diff_unified_labelled", []string{"diff", "-u", "--label", "a", "--label", "b", "a", "b"}, nil},
+		{"ls_long_listing", []string{"ls", "-l", "f"}, []string{"mtime", "owner"}},
+		{"ls_sizes_on_disk", []string{"ls", "-s", "f"}, []string{"filemeta"}},
+		{"vdir_is_a_long_listing", []string{"vdir", "f"}, []string{"mtime", "owner"}},
+		{"stat_default", []string{"stat", "f"}, []string{"mtime", "owner", "inode", "filemeta"}},
+		{"stat_owner", []string{"stat", "-c", "%U", "f"}, []string{"owner"}},
+		{"stat_size", []string{"stat", "-c", "%s %n", "f"}, nil},
+		{"find_printf_times", []string{"find", "f", "-printf", "%T@"}, []string{"mtime"}},
+		{"find_printf_sizes", []string{"find", "f", "-printf", "%s"}, nil},
+		{"find_ls", []string{"find", "f", "-ls"}, []string{"mtime", "owner", "inode", "filemeta"}},
+		{"cpio_renumbered_inodes_keep_devices", []string{"cpio", "-o", "--renumber-inodes"}, []string{"inode", "mtime", "owner"}},
+		{"cpio_without_devices_keeps_inodes", []string{"cpio", "-o", "--ignore-devno"}, []string{"inode", "mtime", "owner"}},
+		{"cpio_reproducible", []string{"cpio", "-o", "--reproducible", "-R", "0:0"}, []string{"mtime"}},
+		{"tar_sort_inode_of_files_made", []string{"tar", "--sort=inode", "--mtime=@0", "--owner=0", "--group=0", "-cf", "o", "d"}, nil},
+		{"gcc_date_defined_leaves_time", []string{"gcc", "-D__DATE__=x", "-c", "a.c"}, nil},
+		{"gcc_lto_link", []string{"gcc", "-flto=4", "-frandom-seed=x", "a.o", "-o", "prog"}, nil},
+		{"gcc_lto_object", []string{"gcc", "-flto=4", "-frandom-seed=x", "-c", "a.c"}, []string{"pwd"}},
+		{"make_parallel", []string{"make", "-j4"}, []string{"parallel"}},
+		{"make_output_sync_keeps_no_order", []string{"make", "-j4", "--output-sync=target"}, []string{"parallel"}},
+		{"make_one_job", []string{"make", "-j1"}, nil},
+		{"env_prints_the_environment", []string{"env"}, []string{"environment"}},
+		{"env_running_a_command", []string{"env", "A=1", "date"}, nil},
+		{"parallel_in_order", []string{"parallel", "-k", "echo {}"}, nil},
+		{"printf_time_given", []string{"printf", "%(%F)T", "0"}, []string{"timezone"}},
+		{"printf_time_now", []string{"printf", "%(%F)T"}, []string{"clock"}},
+		{"zip_local_times", []string{"zip", "o.zip", "f"}, []string{"mtime", "owner", "timezone"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, got := readAs(t, tc.argv...)
@@ -114,5 +150,37 @@ func TestConditionsNameCanonicalOptions(t *testing.T) {
 	_, err := Parse("s.json", []byte(`{"programs": {"//t": {"spec": {"options": ["-c|--stdout"], "effects": [{"value": "clock", "because": "x", "unless": ["-c"]}]}}}}`), 0)
 	if err == nil || !strings.Contains(err.Error(), `names -c, which conditions see as --stdout`) {
 		t.Errorf("error %v, want one naming the canonical --stdout", err)
+	}
+}
+
+// TestRemoves is what a command line takes out of what the program is
+// given, the behaviour's and its cases' (gzip -l prints no time, -lv does).
+func TestRemoves(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		argv []string
+		want []string
+	}{
+		{"sort", []string{"sort", "f"}, []string{"order", "hashseed", "parallel"}},
+		{"gzip_list", []string{"gzip", "-l", "f.gz"}, []string{"mtime"}},
+		{"gzip_list_verbose", []string{"gzip", "-lv", "f.gz"}, nil},
+		{"gzip_list_verbose_apart", []string{"gzip", "-v", "-l", "f.gz"}, nil},
+		{"unzip_contents", []string{"unzip", "-p", "f.zip"}, []string{"mtime", "owner", "mode", "inode", "timezone"}},
+		{"unzip_listing", []string{"unzip", "-l", "f.zip"}, nil},
+		{"a_count_against_zero", []string{"[", "x", "-gt", "0", "]"}, []string{"cpus", "pid", "clock"}},
+		{"a_value_against_another", []string{"[", "x", "-eq", "999", "]"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lib := Builtin()
+			r := lib.Resolve(program.Of(tc.argv[0]), tc.argv[1:])
+			inv := r.Spec.Behaviour.Read(r.Args, nil, nil)
+			var got []string
+			for _, v := range inv.Removes {
+				got = append(got, v.String())
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s: removes %q, want %q", strings.Join(tc.argv, " "), got, tc.want)
+			}
+		})
 	}
 }

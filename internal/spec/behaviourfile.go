@@ -47,16 +47,7 @@ func (br *behaviourReader) field(r reader, field string) error {
 			return err
 		})
 	case "removes":
-		var names []string
-		if names, err = d.Strings("a sequence of values"); err == nil {
-			for _, n := range names {
-				v, perr := effect.Parse(n)
-				if perr != nil {
-					return d.Errorf("removes: %v", perr)
-				}
-				br.b.Removes = append(br.b.Removes, v)
-			}
-		}
+		br.b.Removes, err = r.values()
 	case "writes_elsewhere":
 		br.b.WritesElsewhere, err = d.Bool("true or false")
 	case "computes":
@@ -86,6 +77,24 @@ func (br *behaviourReader) finish(r reader) (*Behaviour, error) {
 		return nil, r.d.Errorf("%v", err)
 	}
 	return &b, nil
+}
+
+// values reads a `removes`: a list of the names of values.
+func (r reader) values() ([]effect.Value, error) {
+	d := r.d
+	names, err := d.Strings("a sequence of values")
+	if err != nil {
+		return nil, err
+	}
+	var vs []effect.Value
+	for _, n := range names {
+		v, err := effect.Parse(n)
+		if err != nil {
+			return nil, d.Errorf("removes: %v", err)
+		}
+		vs = append(vs, v)
+	}
+	return vs, nil
 }
 
 func (r reader) roleList() (RoleList, error) {
@@ -225,6 +234,8 @@ func (r reader) caseOf() (Case, error) {
 				c.Roles[option] = role
 				return nil
 			})
+		case "removes":
+			c.Removes, err = r.values()
 		}
 		return err
 	})
@@ -236,8 +247,8 @@ func (r reader) caseOf() (Case, error) {
 
 // condition reads a `when`: a list of patterns, any of which present
 // makes it hold, or an object with a guard ("family" and "off", which the
-// last fact that speaks to them decides) and "all", patterns every one of
-// which must be present.
+// last fact that speaks to them decides), "all", patterns every one of
+// which must be present, and "none", patterns none of which may be.
 func (r reader) condition() (*Condition, error) {
 	d := r.d
 	if d.IsArray() {
@@ -257,9 +268,11 @@ func (r reader) condition() (*Condition, error) {
 			c.Off, err = r.globList()
 		case "all":
 			c.All, err = r.globList()
+		case "none":
+			c.None, err = r.globList()
 		}
 		return err
 	})
-	c.Family, c.Off, c.All = normalizeGlobs(c.Family), normalizeGlobs(c.Off), normalizeGlobs(c.All)
+	c.Family, c.Off, c.All, c.None = normalizeGlobs(c.Family), normalizeGlobs(c.Off), normalizeGlobs(c.All), normalizeGlobs(c.None)
 	return c, err
 }

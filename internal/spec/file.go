@@ -29,8 +29,8 @@ var (
 	fileFields         = []string{"effects"}
 	functionFields     = []string{"effects", "returns", "runs", "removes", "sets", "opens", "writes"}
 	factFields         = []string{"fact", "when"}
-	caseFields         = []string{"when", "operands", "stdin", "stdout", "roles"}
-	conditionFields    = []string{"family", "off", "all"}
+	caseFields         = []string{"when", "operands", "stdin", "stdout", "roles", "removes"}
+	conditionFields    = []string{"family", "off", "all", "none"}
 	clauseFields       = []string{"because", "any_of", "when"}
 	guardFields        = []string{"family", "off"}
 	transitionVariants = []string{"after_separator", "first_argument"}

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ahab-go/ahab/internal/effect"
@@ -49,6 +50,14 @@ type Function struct {
 	// both as "1|dst".
 	Opens, Writes string
 	Origin        string
+}
+
+// Position is the position from 0 that an Opens or a Writes names ("1",
+// "1|dst"), when it names one.
+func Position(s string) (int, bool) {
+	pos, _, _ := strings.Cut(s, "|")
+	i, err := strconv.Atoi(pos)
+	return i, err == nil
 }
 
 func (r reader) files(origin string) ([]FileEntry, error) {

@@ -44,6 +44,8 @@ func TestShellHandsPythonOver(t *testing.T) {
 		"tools/stamp.py": "import time\n\ndef label():\n    return 'built at %d' % time.time()\n",
 		"tools/fixed.py": "#!/usr/bin/env python3\nimport sys\nopen(sys.argv[1], 'w').write('v1\\n')\n",
 		"tools/shell.py": "import os\nos.system('date > ' + os.environ['OUT'])\n",
+		"tools/version/__main__.py": "import sys, time\nopen(sys.argv[1], 'w').write(time.strftime('%Y%m%d'))\n",
+		"tools/version/__init__.py": "",
 	}
 	tests := []struct {
 		name, script string
@@ -67,6 +69,10 @@ func TestShellHandsPythonOver(t *testing.T) {
 		{"python running the shell", "OUT=out python3 tools/shell.py", []string{"clock date tools/shell.py:2"}},
 		{"python running the shell elsewhere", "OUT=/tmp/x python3 tools/shell.py; echo ok > out", nil},
 		{"a fixed environment for python", "SOURCE_DATE_EPOCH=0 python3 -c 'import py_compile; py_compile.compile(\"tools/fixed.py\", cfile=\"out\")'", nil},
+		{"a module of the workspace run by name", "python3 -m tools.version out", []string{"clock time.strftime('%Y%m%d') tools/version/__main__.py:2"}},
+		{"a module of the workspace writing elsewhere", "python3 -m tools.version /tmp/v; echo ok > out", nil},
+		{"the standard library's zipfile creating an archive", "python3 -m zipfile -c out tools/fixed.py", []string{"mtime -m zipfile line 1"}},
+		{"the standard library's zipfile listing one", "python3 -m zipfile -t out.zip; echo ok > out", nil},
 		{"py_compile without it", "python3 -c 'import py_compile; py_compile.compile(\"tools/fixed.py\", cfile=\"out\")'", []string{`mtime py_compile.compile("tools/fixed.py", cfile="out") line 1`}},
 	}
 	lib := spec.Builtin()

@@ -109,7 +109,14 @@ func (Reader) Read(p code.Program, env code.Env) code.Outcome {
 	if text == "" && p.Stdin != "" {
 		text = p.Stdin
 	}
-	pkg := ""
+	pkg, stdlibEntry := "", false
+	if text == "" && p.Module != "" && isStdlib(p.Module) && env.Library != nil {
+		// A module of the standard library run as a program is what the
+		// table says of its __main__, given the program's arguments.
+		if _, ok := env.Library.Function(Language, p.Module+".__main__"); ok {
+			text, stdlibEntry = stdlibMain(p.Module, len(p.Args)), true
+		}
+	}
 	if text == "" && p.Module != "" {
 		src, why := findMain(p.Module, env.Files)
 		if why != "" {
@@ -133,7 +140,31 @@ func (Reader) Read(p code.Program, env code.Env) code.Outcome {
 		r.findModule(&frame{mod: main, local: main.globals, globals: main.globals}, pkg, pkg)
 	}
 	r.runMain(main, body)
-	return r.outcome()
+	out := r.outcome()
+	if stdlibEntry {
+		// What the standard module's entry gives is the module run.
+		for _, list := range [][]effect.Reach{out.Stdout, out.Files} {
+			for i := range list {
+				list[i].Text = "-m " + p.Module
+			}
+		}
+	}
+	return out
+}
+
+// stdlibMain is a program of one line that calls a standard module's
+// __main__ entry with each of the n arguments the program was given.
+func stdlibMain(module string, n int) string {
+	var b strings.Builder
+	b.WriteString("import sys, " + module + "; " + module + ".__main__(")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("sys.argv[" + strconv.Itoa(i+1) + "]")
+	}
+	b.WriteString(")")
+	return b.String()
 }
 
 // findMain finds the file of a module run by name, as python3 -m does

@@ -460,7 +460,7 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 	case spec.Script:
 		a.runScript(c, st, arg.Role.Language, v, arg)
 	case spec.Module:
-		a.unreadCommand(c, c.base+" runs module "+v.String()+", which is not read")
+		a.runModule(c, arg, v)
 	case spec.Remaps:
 		a.remap(c, v)
 	case spec.Assign:
@@ -634,6 +634,22 @@ func (a *analyzer) runCode(c *call, lang string, v value, args []value, pos synt
 		return
 	}
 	a.handOver(c, code.Program{Language: lang, Text: text, Site: a.site(c.fr, pos), Args: codeArgs(args)})
+}
+
+// runModule hands the reader of its language a module a command runs by
+// name (python3 -m tools.gen ARGS), with the arguments after it: the
+// reader finds the module the way its language does.
+func (a *analyzer) runModule(c *call, arg spec.Arg, v value) {
+	name, ok := v.known()
+	switch {
+	case !ok:
+		a.unreadCommand(c, c.base+" runs a module named while the script runs: "+v.String())
+	case a.opts.Runner == nil:
+		a.unreadCommand(c, c.base+" runs module "+name+", which is not read here")
+	default:
+		a.handOver(c, code.Program{Language: arg.Role.Language, Module: name, Site: a.site(c.fr, c.s.Pos()),
+			Args: codeArgs(c.fields[2+arg.Raw[len(arg.Raw)-1]:])})
+	}
 }
 
 // nestedCode follows shell code given inline to a shell in this analysis,

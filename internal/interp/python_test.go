@@ -40,10 +40,10 @@ func (w workspace) Inputs() []string {
 // actions do, and what varies is found where the Python writes it.
 func TestShellHandsPythonOver(t *testing.T) {
 	ws := workspace{
-		"tools/gen.py":   "import sys, time\nfrom stamp import label\nwith open(sys.argv[1], 'w') as out:\n    out.write(label() + '\\n')\n",
-		"tools/stamp.py": "import time\n\ndef label():\n    return 'built at %d' % time.time()\n",
-		"tools/fixed.py": "#!/usr/bin/env python3\nimport sys\nopen(sys.argv[1], 'w').write('v1\\n')\n",
-		"tools/shell.py": "import os\nos.system('date > ' + os.environ['OUT'])\n",
+		"tools/gen.py":              "import sys, time\nfrom stamp import label\nwith open(sys.argv[1], 'w') as out:\n    out.write(label() + '\\n')\n",
+		"tools/stamp.py":            "import time\n\ndef label():\n    return 'built at %d' % time.time()\n",
+		"tools/fixed.py":            "#!/usr/bin/env python3\nimport sys\nopen(sys.argv[1], 'w').write('v1\\n')\n",
+		"tools/shell.py":            "import os\nos.system('date > ' + os.environ['OUT'])\n",
 		"tools/version/__main__.py": "import sys, time\nopen(sys.argv[1], 'w').write(time.strftime('%Y%m%d'))\n",
 		"tools/version/__init__.py": "",
 	}

@@ -29,30 +29,7 @@ func (a *analyzer) decide(fr frame, st *state, list []*syntax.Stmt) (holds, know
 func (a *analyzer) decideCmd(fr frame, st *state, cmd syntax.Command) (holds, known bool) {
 	switch c := cmd.(type) {
 	case *syntax.CallExpr:
-		if len(c.Assigns) > 0 || len(c.Args) == 0 || !pureWords(c.Args) {
-			return false, false
-		}
-		var words []string
-		for _, f := range a.fields(fr, st, c.Args) {
-			w, ok := f.known()
-			if !ok {
-				return false, false
-			}
-			words = append(words, w)
-		}
-		switch words[0] {
-		case "true", ":":
-			return true, true
-		case "false":
-			return false, true
-		case "[":
-			if words[len(words)-1] != "]" {
-				return false, false
-			}
-			return testWords(words[1 : len(words)-1])
-		case "test":
-			return testWords(words[1:])
-		}
+		return a.decideCall(fr, st, c)
 	case *syntax.TestClause:
 		return a.decideTest(fr, st, c.X)
 	case *syntax.BinaryCmd:
@@ -60,18 +37,60 @@ func (a *analyzer) decideCmd(fr frame, st *state, cmd syntax.Command) (holds, kn
 		y, ky := a.decide(fr, st, []*syntax.Stmt{c.Y})
 		switch c.Op {
 		case syntax.AndStmt:
-			if kx && !x || ky && !y {
-				return false, true
-			}
-			return true, kx && ky
+			return and(x, kx, y, ky)
 		case syntax.OrStmt:
-			if kx && x || ky && y {
-				return true, true
-			}
-			return false, kx && ky
+			return or(x, kx, y, ky)
 		}
 	}
 	return false, false
+}
+
+// decideCall decides true, false, : and the tests of [ and test, of words
+// that are all known.
+func (a *analyzer) decideCall(fr frame, st *state, c *syntax.CallExpr) (holds, known bool) {
+	if len(c.Assigns) > 0 || len(c.Args) == 0 || !pureWords(c.Args) {
+		return false, false
+	}
+	var words []string
+	for _, f := range a.fields(fr, st, c.Args) {
+		w, ok := f.known()
+		if !ok {
+			return false, false
+		}
+		words = append(words, w)
+	}
+	switch words[0] {
+	case "true", ":":
+		return true, true
+	case "false":
+		return false, true
+	case "[":
+		if words[len(words)-1] != "]" {
+			return false, false
+		}
+		return testWords(words[1 : len(words)-1])
+	case "test":
+		return testWords(words[1:])
+	}
+	return false, false
+}
+
+// and is the conjunction of two conditions, each known or not: false as
+// soon as one is known false.
+func and(x, kx, y, ky bool) (holds, known bool) {
+	if kx && !x || ky && !y {
+		return false, true
+	}
+	return true, kx && ky
+}
+
+// or is the disjunction of two conditions: true as soon as one is known
+// true.
+func or(x, kx, y, ky bool) (holds, known bool) {
+	if kx && x || ky && y {
+		return true, true
+	}
+	return false, kx && ky
 }
 
 // pureWords says words expand without running anything (no substitution),
@@ -148,69 +167,71 @@ func compare(op, x, y string) (holds, known bool) {
 // decideTest decides [[ ... ]] of known words; == and != match the right
 // side as a pattern.
 func (a *analyzer) decideTest(fr frame, st *state, x syntax.TestExpr) (holds, known bool) {
-	word := func(w *syntax.Word) (string, bool) {
-		if !pureWords([]*syntax.Word{w}) {
-			return "", false
-		}
-		return a.value(fr, st, w, true).known()
-	}
 	switch x := x.(type) {
 	case *syntax.ParenTest:
 		return a.decideTest(fr, st, x.X)
 	case *syntax.UnaryTest:
-		if x.Op == syntax.TsNot {
-			h, k := a.decideTest(fr, st, x.X)
-			return !h, k
-		}
-		w, ok := x.X.(*syntax.Word)
-		if !ok {
-			return false, false
-		}
-		s, ok := word(w)
-		if !ok {
-			return false, false
-		}
-		switch x.Op {
-		case syntax.TsEmpStr:
-			return s == "", true
-		case syntax.TsNempStr:
-			return s != "", true
-		}
+		return a.decideUnary(fr, st, x)
 	case *syntax.BinaryTest:
 		switch x.Op {
-		case syntax.AndTest, syntax.OrTest:
+		case syntax.AndTest:
 			h1, k1 := a.decideTest(fr, st, x.X)
 			h2, k2 := a.decideTest(fr, st, x.Y)
-			if x.Op == syntax.AndTest {
-				if k1 && !h1 || k2 && !h2 {
-					return false, true
-				}
-				return true, k1 && k2
-			}
-			if k1 && h1 || k2 && h2 {
-				return true, true
-			}
-			return false, k1 && k2
+			return and(h1, k1, h2, k2)
+		case syntax.OrTest:
+			h1, k1 := a.decideTest(fr, st, x.X)
+			h2, k2 := a.decideTest(fr, st, x.Y)
+			return or(h1, k1, h2, k2)
 		}
-		wx, okx := x.X.(*syntax.Word)
-		wy, oky := x.Y.(*syntax.Word)
-		if !okx || !oky {
-			return false, false
-		}
-		sx, okx := word(wx)
-		sy, oky := word(wy)
-		if !okx || !oky {
-			return false, false
-		}
-		switch x.Op {
-		case syntax.TsMatchShort, syntax.TsMatch, syntax.TsNoMatch:
-			m, err := path.Match(sy, sx)
-			if err != nil {
-				return false, false
-			}
-			return m == (x.Op != syntax.TsNoMatch), true
-		}
-		return compare(x.Op.String(), sx, sy)
+		return a.decideBinary(fr, st, x)
 	}
 	return false, false
+}
+
+// testWord is a word of [[ ... ]] when it is known and expands without
+// running anything.
+func (a *analyzer) testWord(fr frame, st *state, x syntax.TestExpr) (string, bool) {
+	w, ok := x.(*syntax.Word)
+	if !ok || !pureWords([]*syntax.Word{w}) {
+		return "", false
+	}
+	return a.value(fr, st, w, true).known()
+}
+
+// decideUnary decides ! EXPR, -z and -n of [[ ... ]].
+func (a *analyzer) decideUnary(fr frame, st *state, x *syntax.UnaryTest) (holds, known bool) {
+	if x.Op == syntax.TsNot {
+		h, k := a.decideTest(fr, st, x.X)
+		return !h, k
+	}
+	s, ok := a.testWord(fr, st, x.X)
+	if !ok {
+		return false, false
+	}
+	switch x.Op {
+	case syntax.TsEmpStr:
+		return s == "", true
+	case syntax.TsNempStr:
+		return s != "", true
+	}
+	return false, false
+}
+
+// decideBinary decides a comparison of [[ ... ]]: a pattern match, or a
+// string or integer comparison.
+func (a *analyzer) decideBinary(fr frame, st *state, x *syntax.BinaryTest) (holds, known bool) {
+	sx, okx := a.testWord(fr, st, x.X)
+	sy, oky := a.testWord(fr, st, x.Y)
+	if !okx || !oky {
+		return false, false
+	}
+	switch x.Op {
+	case syntax.TsMatchShort, syntax.TsMatch, syntax.TsNoMatch:
+		m, err := path.Match(sy, sx)
+		if err != nil {
+			return false, false
+		}
+		return m == (x.Op != syntax.TsNoMatch), true
+	}
+	return compare(x.Op.String(), sx, sy)
 }

@@ -1,6 +1,11 @@
 package awk
 
-import "strconv"
+import (
+	"cmp"
+	"math"
+	"strconv"
+	"strings"
+)
 
 // truth decides a condition when what it tests is known: the variables
 // the command line sets (awk -v), constants, what the program computed
@@ -82,36 +87,28 @@ func (in *interp) truthOf(x binary) (holds, known bool) {
 	// Two numbers compare as numbers, anything else as strings.
 	fa, ea := strconv.ParseFloat(a.s, 64)
 	fb, eb := strconv.ParseFloat(b.s, 64)
-	if ea == nil && eb == nil {
-		switch x.op {
-		case "==":
-			return fa == fb, true
-		case "!=":
-			return fa != fb, true
-		case "<":
-			return fa < fb, true
-		case ">":
-			return fa > fb, true
-		case "<=":
-			return fa <= fb, true
-		case ">=":
-			return fa >= fb, true
-		}
-		return false, false
+	if ea == nil && eb == nil && !math.IsNaN(fa) && !math.IsNaN(fb) {
+		return ordered(x.op, cmp.Compare(fa, fb))
 	}
-	switch x.op {
+	return ordered(x.op, strings.Compare(a.s, b.s))
+}
+
+// ordered is what a comparison operator says of two values whose order
+// is c (cmp.Compare's).
+func ordered(op string, c int) (holds, known bool) {
+	switch op {
 	case "==":
-		return a.s == b.s, true
+		return c == 0, true
 	case "!=":
-		return a.s != b.s, true
+		return c != 0, true
 	case "<":
-		return a.s < b.s, true
+		return c < 0, true
 	case ">":
-		return a.s > b.s, true
+		return c > 0, true
 	case "<=":
-		return a.s <= b.s, true
+		return c <= 0, true
 	case ">=":
-		return a.s >= b.s, true
+		return c >= 0, true
 	}
 	return false, false
 }

@@ -1,8 +1,11 @@
 package perl
 
 import (
+	"cmp"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/ahab-go/ahab/internal/effect"
 )
@@ -109,38 +112,37 @@ func (in *interp) truthOf(x binNode) (holds, known bool) {
 	if !a.exact || !b.exact {
 		return false, false
 	}
-	switch x.op {
-	case "eq":
-		return a.s == b.s, true
-	case "ne":
-		return a.s != b.s, true
-	case "lt":
-		return a.s < b.s, true
-	case "gt":
-		return a.s > b.s, true
-	case "le":
-		return a.s <= b.s, true
-	case "ge":
-		return a.s >= b.s, true
+	if op, ok := stringOps[x.op]; ok {
+		return ordered(op, strings.Compare(a.s, b.s))
 	}
 	fa, ea := strconv.ParseFloat(orZero(a), 64)
 	fb, eb := strconv.ParseFloat(orZero(b), 64)
-	if ea != nil || eb != nil {
+	if ea != nil || eb != nil || math.IsNaN(fa) || math.IsNaN(fb) {
 		return false, false
 	}
-	switch x.op {
+	return ordered(x.op, cmp.Compare(fa, fb))
+}
+
+// stringOps are Perl's string comparisons, by the numeric comparison of
+// the same order.
+var stringOps = map[string]string{"eq": "==", "ne": "!=", "lt": "<", "gt": ">", "le": "<=", "ge": ">="}
+
+// ordered is what a numeric comparison operator says of two values whose
+// order is c (cmp.Compare's).
+func ordered(op string, c int) (holds, known bool) {
+	switch op {
 	case "==":
-		return fa == fb, true
+		return c == 0, true
 	case "!=":
-		return fa != fb, true
+		return c != 0, true
 	case "<":
-		return fa < fb, true
+		return c < 0, true
 	case ">":
-		return fa > fb, true
+		return c > 0, true
 	case "<=":
-		return fa <= fb, true
+		return c <= 0, true
 	case ">=":
-		return fa >= fb, true
+		return c >= 0, true
 	}
 	return false, false
 }

@@ -63,13 +63,10 @@ func (Reader) Uses(string, *spec.Library) []string { return nil }
 
 // Read follows an awk program and says what reaches its outputs.
 func (Reader) Read(p code.Program, env code.Env) code.Outcome {
-	where := p.File
-	if where == "" {
-		where = p.Site.String()
+	if out, long := p.TooLong("awk", maxText); long {
+		return out
 	}
-	if len(p.Text) > maxText {
-		return code.Outcome{Unread: []string{fmt.Sprintf("%s: awk program of %d bytes, more than the %d read", where, len(p.Text), maxText)}}
-	}
+	where := p.Where()
 	prog, err := parse(p.Text)
 	if err != nil {
 		return code.Outcome{Unread: []string{where + ": awk: " + err.Error()}}
@@ -105,16 +102,9 @@ func fixed(s string) val { return val{s: s, exact: true} }
 func merge(a, b val) val {
 	v := val{s: a.s, exact: a.exact && b.exact && a.s == b.s, r: slices.Clip(a.r)}
 	for _, r := range b.r {
-		v.r = addReach(v.r, r)
+		v.r = effect.AppendReaches(v.r, r)
 	}
 	return v
-}
-
-func addReach(rs []effect.Reach, r effect.Reach) []effect.Reach {
-	if slices.Contains(rs, r) {
-		return rs
-	}
-	return append(rs, r)
 }
 
 // concat is the values side by side.
@@ -129,7 +119,7 @@ func concat(vs ...val) val {
 		}
 		v.exact = v.exact && x.exact
 		for _, r := range x.r {
-			v.r = addReach(v.r, r)
+			v.r = effect.AppendReaches(v.r, r)
 		}
 	}
 	v.s = b.String()
@@ -379,7 +369,7 @@ func (in *interp) print(s printStmt) {
 	v := concat(vs...)
 	switch s.redir {
 	case "":
-		in.out.stdout = appendReaches(in.out.stdout, v.r)
+		in.out.stdout = effect.AppendReaches(in.out.stdout, v.r...)
 	case ">", ">>":
 		in.toFile(in.eval(s.dest), v.r)
 	case "|":
@@ -389,7 +379,7 @@ func (in *interp) print(s printStmt) {
 			return
 		}
 		// What the command is given it may print.
-		in.out.stdout = appendReaches(in.out.stdout, v.r)
+		in.out.stdout = effect.AppendReaches(in.out.stdout, v.r...)
 		in.shell(cmd.s, s.line)
 	}
 }
@@ -399,25 +389,18 @@ func (in *interp) siteText(line int) string { return in.site(line).String() }
 // toFile writes reaches into a file named by a value.
 func (in *interp) toFile(name val, rs []effect.Reach) {
 	if !name.exact {
-		in.out.files = appendReaches(in.out.files, rs)
+		in.out.files = effect.AppendReaches(in.out.files, rs...)
 		return
 	}
 	switch name.s {
 	case "/dev/stdout", "-":
-		in.out.stdout = appendReaches(in.out.stdout, rs)
+		in.out.stdout = effect.AppendReaches(in.out.stdout, rs...)
 	case "/dev/stderr", "/dev/null":
 	default:
 		if code.IsOutput(in.p.Outputs, name.s) {
-			in.out.files = appendReaches(in.out.files, rs)
+			in.out.files = effect.AppendReaches(in.out.files, rs...)
 		}
 	}
-}
-
-func appendReaches(dst, rs []effect.Reach) []effect.Reach {
-	for _, r := range rs {
-		dst = addReach(dst, r)
-	}
-	return dst
 }
 
 // shell hands a command line to the shell's reader: what it prints is
@@ -431,7 +414,7 @@ func (in *interp) shell(cmd string, line int) val {
 		Language: code.Shell, Text: cmd, Site: in.site(line),
 		Env: in.p.Env, Outputs: in.p.Outputs, Depth: in.p.Depth + 1,
 	})
-	in.out.files = appendReaches(in.out.files, o.Files)
+	in.out.files = effect.AppendReaches(in.out.files, o.Files...)
 	for _, u := range o.Unread {
 		in.out.note(u)
 	}
@@ -647,7 +630,7 @@ func (in *interp) getline(g getline) val {
 			if e, ok := in.env.Library.File(f.s); ok {
 				for _, ef := range e.Effects {
 					if applies, by := ef.Apply(in.callFacts(nil)); applies && by == "" {
-						v.r = addReach(v.r, effect.Reach{Value: ef.Value, Text: f.s, Because: ef.Because, Site: in.site(g.line)})
+						v.r = effect.AppendReaches(v.r, effect.Reach{Value: ef.Value, Text: f.s, Because: ef.Because, Site: in.site(g.line)})
 					}
 				}
 			}
@@ -695,7 +678,7 @@ func (in *interp) call(c call) val {
 		return result
 	}
 	facts := in.callFacts(args)
-	result.r = appendReaches(result.r, in.effects(f, in.text(c.pos, c.end), c.line, facts))
+	result.r = effect.AppendReaches(result.r, in.effects(f, in.text(c.pos, c.end), c.line, facts)...)
 	for _, s := range f.Sets {
 		if s.When.Holds(facts) && !slices.Contains(in.facts, s.Name) {
 			in.facts = append(in.facts, s.Name)
@@ -722,7 +705,7 @@ func (in *interp) runs(f spec.Function, args []val, line int) val {
 		return val{}
 	}
 	printed := in.shell(args[0].s, line)
-	in.out.stdout = appendReaches(in.out.stdout, printed.r)
+	in.out.stdout = effect.AppendReaches(in.out.stdout, printed.r...)
 	return val{}
 }
 
@@ -805,7 +788,7 @@ func (in *interp) effects(f spec.Function, text string, line int, facts []string
 	var rs []effect.Reach
 	for _, e := range f.Effects {
 		if applies, by := e.Apply(facts); applies && by == "" {
-			rs = addReach(rs, effect.Reach{Value: e.Value, Text: text, Because: e.Because, Site: in.site(line)})
+			rs = effect.AppendReaches(rs, effect.Reach{Value: e.Value, Text: text, Because: e.Because, Site: in.site(line)})
 		}
 	}
 	return rs

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/ahab-go/ahab/internal/code"
 )
 
 // truth decides a condition when what it tests is known: the variables
@@ -88,27 +90,7 @@ func (in *interp) truthOf(x binary) (holds, known bool) {
 	fa, ea := strconv.ParseFloat(a.s, 64)
 	fb, eb := strconv.ParseFloat(b.s, 64)
 	if ea == nil && eb == nil && !math.IsNaN(fa) && !math.IsNaN(fb) {
-		return ordered(x.op, cmp.Compare(fa, fb))
+		return code.Ordered(x.op, cmp.Compare(fa, fb))
 	}
-	return ordered(x.op, strings.Compare(a.s, b.s))
-}
-
-// ordered is what a comparison operator says of two values whose order
-// is c (cmp.Compare's).
-func ordered(op string, c int) (holds, known bool) {
-	switch op {
-	case "==":
-		return c == 0, true
-	case "!=":
-		return c != 0, true
-	case "<":
-		return c < 0, true
-	case ">":
-		return c > 0, true
-	case "<=":
-		return c <= 0, true
-	case ">=":
-		return c >= 0, true
-	}
-	return false, false
+	return code.Ordered(x.op, strings.Compare(a.s, b.s))
 }

@@ -9,6 +9,7 @@
 package code
 
 import (
+	"fmt"
 	"path"
 	"strconv"
 	"strings"
@@ -69,6 +70,45 @@ type Program struct {
 	// Depth counts how deep programs were handed to one another, so that
 	// a program that runs itself ends.
 	Depth int
+}
+
+// Where names where a program is written, for what a reader says of it:
+// its file, or the place in a script that gives it inline.
+func (p Program) Where() string {
+	if p.File != "" {
+		return p.File
+	}
+	return p.Site.String()
+}
+
+// TooLong is what a reader says of a program longer than the max bytes it
+// reads, in language's name; ok is false for a program it reads.
+func (p Program) TooLong(language string, max int) (out Outcome, ok bool) {
+	if len(p.Text) <= max {
+		return Outcome{}, false
+	}
+	return Outcome{Unread: []string{fmt.Sprintf("%s: %s program of %d bytes, more than the %d read", p.Where(), language, len(p.Text), max)}}, true
+}
+
+// Ordered is what a comparison operator of the languages that share them
+// (==, !=, <, >, <=, >=) says of two values whose order is c, as
+// cmp.Compare gives it; known is false for another operator.
+func Ordered(op string, c int) (holds, known bool) {
+	switch op {
+	case "==":
+		return c == 0, true
+	case "!=":
+		return c != 0, true
+	case "<":
+		return c < 0, true
+	case ">":
+		return c > 0, true
+	case "<=":
+		return c <= 0, true
+	case ">=":
+		return c >= 0, true
+	}
+	return false, false
 }
 
 // Outcome is what reading a program found.

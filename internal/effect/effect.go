@@ -11,6 +11,7 @@ package effect
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -215,4 +216,15 @@ func (r Reach) Describe() string {
 		b.WriteString(r.Value.Noun())
 	}
 	return b.String()
+}
+
+// AppendReaches appends to dst each of rs it does not hold yet: the
+// reaches of a value or an output, each said once.
+func AppendReaches(dst []Reach, rs ...Reach) []Reach {
+	for _, r := range rs {
+		if !slices.Contains(dst, r) {
+			dst = append(dst, r)
+		}
+	}
+	return dst
 }

@@ -28,7 +28,7 @@ func (in *interp) eval(x expr) val {
 	switch x.(type) {
 	case ident, member:
 		if f, ok := in.env.Library.Function(Language, v.path); ok {
-			v.lazy = appendReaches(v.lazy, in.effects(f, in.text(x), line(x), in.callFacts(nil, nil)))
+			v.lazy = effect.AppendReaches(v.lazy, in.effects(f, in.text(x), line(x), in.callFacts(nil, nil))...)
 		}
 	}
 	return v
@@ -350,7 +350,7 @@ func (in *interp) callMethod(c call, m member) val {
 	if genericKnown {
 		facts := in.callFacts(args, c.args)
 		v = without(v, generic.Removes)
-		v.r = appendReaches(v.r, in.effects(generic, in.text(c), c.line, facts))
+		v.r = effect.AppendReaches(v.r, in.effects(generic, in.text(c), c.line, facts)...)
 	}
 	in.callbacks(args, derived(obj))
 	return v
@@ -399,9 +399,9 @@ func (in *interp) callbacks(args []val, result val) {
 func (in *interp) write(kind streamKind, rs []effect.Reach) {
 	switch kind {
 	case toStdout:
-		in.stdout = appendReaches(in.stdout, rs)
+		in.stdout = effect.AppendReaches(in.stdout, rs...)
 	case toFile:
-		in.files = appendReaches(in.files, rs)
+		in.files = effect.AppendReaches(in.files, rs...)
 	}
 }
 
@@ -449,7 +449,7 @@ func (in *interp) libCall(name string, c call, args []val, this val) val {
 	}
 	facts := in.callFacts(args, c.args)
 	result = without(result, f.Removes)
-	result.r = appendReaches(result.r, in.effects(f, in.text(c), c.line, facts))
+	result.r = effect.AppendReaches(result.r, in.effects(f, in.text(c), c.line, facts)...)
 	for _, s := range f.Sets {
 		if s.When.Holds(facts) {
 			in.facts = append(in.facts, s.Name)
@@ -545,12 +545,12 @@ func (in *interp) runs(lang string, args []val, line int, inherit bool) val {
 		Language: code.Shell, Text: cmd, Site: in.site(line),
 		Env: in.p.Env, Outputs: in.p.Outputs, Depth: in.p.Depth + 1,
 	})
-	in.files = appendReaches(in.files, o.Files)
+	in.files = effect.AppendReaches(in.files, o.Files...)
 	for _, u := range o.Unread {
 		in.note(u)
 	}
 	if inherit {
-		in.stdout = appendReaches(in.stdout, o.Stdout)
+		in.stdout = effect.AppendReaches(in.stdout, o.Stdout...)
 		return val{}
 	}
 	return val{r: o.Stdout}

@@ -79,13 +79,10 @@ func (Reader) Uses(string, *spec.Library) []string { return nil }
 
 // Read follows a JavaScript program and says what reaches its outputs.
 func (Reader) Read(p code.Program, env code.Env) code.Outcome {
-	where := p.File
-	if where == "" {
-		where = p.Site.String()
+	if out, long := p.TooLong("JavaScript", maxText); long {
+		return out
 	}
-	if len(p.Text) > maxText {
-		return code.Outcome{Unread: []string{fmt.Sprintf("%s: JavaScript program of %d bytes, more than the %d read", where, len(p.Text), maxText)}}
-	}
+	where := p.Where()
 	prog, err := parse(p.Text, 1, 0)
 	if err != nil {
 		return code.Outcome{Unread: []string{where + ": javascript: " + err.Error()}}
@@ -158,24 +155,10 @@ type object struct {
 
 func fixed(s string) val { return val{s: s, exact: true} }
 
-func addReach(rs []effect.Reach, r effect.Reach) []effect.Reach {
-	if slices.Contains(rs, r) {
-		return rs
-	}
-	return append(rs, r)
-}
-
-func appendReaches(dst, rs []effect.Reach) []effect.Reach {
-	for _, r := range rs {
-		dst = addReach(dst, r)
-	}
-	return dst
-}
-
 func merge(a, b val) val {
 	v := a
 	v.exact = a.exact && b.exact && a.s == b.s
-	v.r = appendReaches(slices.Clip(a.r), b.r)
+	v.r = effect.AppendReaches(slices.Clip(a.r), b.r...)
 	if v.obj == nil {
 		v.obj = b.obj
 	}
@@ -197,7 +180,7 @@ func merge(a, b val) val {
 	if v.env == nil {
 		v.env = b.env
 	}
-	v.lazy = appendReaches(slices.Clip(a.lazy), b.lazy)
+	v.lazy = effect.AppendReaches(slices.Clip(a.lazy), b.lazy...)
 	return v
 }
 
@@ -211,7 +194,7 @@ func concat(vs ...val) val {
 			v.exact = false
 		}
 		v.exact = v.exact && x.exact
-		v.r = appendReaches(appendReaches(v.r, x.r), x.lazy)
+		v.r = effect.AppendReaches(effect.AppendReaches(v.r, x.r...), x.lazy...)
 	}
 	v.s = b.String()
 	return v
@@ -222,9 +205,9 @@ func concat(vs ...val) val {
 func derived(vs ...val) val {
 	v := val{}
 	for _, x := range vs {
-		v.r = appendReaches(appendReaches(v.r, x.r), x.lazy)
+		v.r = effect.AppendReaches(effect.AppendReaches(v.r, x.r...), x.lazy...)
 		if x.obj != nil {
-			v.r = appendReaches(v.r, x.obj.all(0).r)
+			v.r = effect.AppendReaches(v.r, x.obj.all(0).r...)
 		}
 	}
 	return v
@@ -277,9 +260,9 @@ func (o *object) all(depth int) val {
 	}
 	for _, k := range o.keys {
 		e := o.props[k]
-		v.r = appendReaches(appendReaches(v.r, e.r), e.lazy)
+		v.r = effect.AppendReaches(effect.AppendReaches(v.r, e.r...), e.lazy...)
 		if e.obj != nil && e.obj != o && depth < 4 {
-			v.r = appendReaches(v.r, e.obj.all(depth+1).r)
+			v.r = effect.AppendReaches(v.r, e.obj.all(depth+1).r...)
 		}
 	}
 	return val{r: v.r}
@@ -709,7 +692,7 @@ func (in *interp) effects(f spec.Function, text string, line int, facts []string
 	var rs []effect.Reach
 	for _, e := range f.Effects {
 		if applies, by := e.Apply(facts); applies && by == "" {
-			rs = addReach(rs, effect.Reach{Value: e.Value, Text: text, Because: e.Because, Site: in.site(line)})
+			rs = effect.AppendReaches(rs, effect.Reach{Value: e.Value, Text: text, Because: e.Because, Site: in.site(line)})
 		}
 	}
 	return rs

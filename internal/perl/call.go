@@ -76,7 +76,7 @@ func (in *interp) filetest(x filetestNode) val {
 		arg = in.eval(x.x)
 	}
 	v := derived(arg)
-	v.r = appendReaches(v.r, in.libEffects(x.op, in.text(x.pos, x.end, x.op), x.line, []val{arg}))
+	v.r = effect.AppendReaches(v.r, in.libEffects(x.op, in.text(x.pos, x.end, x.op), x.line, []val{arg})...)
 	return v
 }
 
@@ -122,7 +122,7 @@ func (in *interp) libCall(name, qualified string, argNodes []node, text string, 
 	}
 	result = without(result, f.Removes)
 	facts := in.callFacts(args)
-	result.r = appendReaches(result.r, in.effects(f, text, line, facts))
+	result.r = effect.AppendReaches(result.r, in.effects(f, text, line, facts)...)
 	in.establish(f, facts)
 	if i, ok := spec.Position(f.Writes); ok && i < len(args) {
 		// $tar->write($out): what it is given, the object's content too.
@@ -194,7 +194,7 @@ func (in *interp) method(m methodNode) val {
 		if _, known := in.function(class + "::" + m.name); known && isScalar(m.inv) {
 			inv := m.inv.(varNode)
 			c := in.lookup(inv.name)
-			c.v.r = appendReaches(slices.Clip(c.v.r), v.r)
+			c.v.r = effect.AppendReaches(slices.Clip(c.v.r), v.r...)
 		}
 		return v
 	}
@@ -376,7 +376,7 @@ func (in *interp) readFile(name val, line int) *handle {
 		facts := in.callFacts(nil)
 		for _, ef := range e.Effects {
 			if applies, by := ef.Apply(facts); applies && by == "" {
-				h.reads = addReach(h.reads, effect.Reach{Value: ef.Value, Text: name.s, Because: ef.Because, Site: in.site(line)})
+				h.reads = effect.AppendReaches(h.reads, effect.Reach{Value: ef.Value, Text: name.s, Because: ef.Because, Site: in.site(line)})
 			}
 		}
 	}
@@ -424,7 +424,7 @@ func (in *interp) hashOp(c callNode) val {
 	} else {
 		v = derived(hv)
 	}
-	v.r = appendReaches(v.r, in.libEffects(c.name, in.text(c.pos, c.end, c.name), c.line, nil))
+	v.r = effect.AppendReaches(v.r, in.libEffects(c.name, in.text(c.pos, c.end, c.name), c.line, nil)...)
 	v.exact, v.ref = false, nil
 	return v
 }

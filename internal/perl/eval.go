@@ -146,7 +146,7 @@ func (in *interp) variable(x varNode) val {
 		v := c.all()
 		if len(c.hash) > 0 || c.inexact {
 			// A hash in list context lists in its hash order.
-			v.r = appendReaches(v.r, in.libEffects("keys", in.text(x.pos, x.end, name), x.line, nil))
+			v.r = effect.AppendReaches(v.r, in.libEffects("keys", in.text(x.pos, x.end, name), x.line, nil)...)
 		}
 		v.ref = c
 		return v
@@ -438,7 +438,7 @@ func (in *interp) fields(c callNode) ([]val, bool) {
 			break
 		}
 		v := base
-		v.r = appendReaches(slices.Clip(base.r), in.effects(f, text, c.line, facts))
+		v.r = effect.AppendReaches(slices.Clip(base.r), in.effects(f, text, c.line, facts)...)
 		vs = append(vs, v)
 	}
 	return vs, true

@@ -82,13 +82,10 @@ func (Reader) Uses(string, *spec.Library) []string { return nil }
 
 // Read follows a Perl program and says what reaches its outputs.
 func (Reader) Read(p code.Program, env code.Env) code.Outcome {
-	where := p.File
-	if where == "" {
-		where = p.Site.String()
+	if out, long := p.TooLong("Perl", maxText); long {
+		return out
 	}
-	if len(p.Text) > maxText {
-		return code.Outcome{Unread: []string{fmt.Sprintf("%s: Perl program of %d bytes, more than the %d read", where, len(p.Text), maxText)}}
-	}
+	where := p.Where()
 	prog, err := parse(p.Text)
 	if err != nil {
 		return code.Outcome{Unread: []string{where + ": perl: " + err.Error()}}
@@ -417,14 +414,14 @@ func (in *interp) weakFor(c *cell) bool { return in.weak > c.weakAt }
 func (in *interp) write(h *handle, rs []effect.Reach) {
 	if h == nil {
 		// A handle this reader did not see opened may be any file.
-		in.files = appendReaches(in.files, rs)
+		in.files = effect.AppendReaches(in.files, rs...)
 		return
 	}
 	switch h.kind {
 	case toStdout, toPipe:
-		in.stdout = appendReaches(in.stdout, rs)
+		in.stdout = effect.AppendReaches(in.stdout, rs...)
 	case toFile:
-		in.files = appendReaches(in.files, rs)
+		in.files = effect.AppendReaches(in.files, rs...)
 	case toScalar:
 		in.assignCell(h.target, merge(h.target.v, val{r: rs}))
 	}
@@ -442,7 +439,7 @@ func (in *interp) shell(cmd string, line int, toStdout bool) val {
 		Language: code.Shell, Text: cmd, Site: in.site(line),
 		Env: in.environment(), Outputs: in.p.Outputs, Depth: in.p.Depth + 1,
 	})
-	in.files = appendReaches(in.files, o.Files)
+	in.files = effect.AppendReaches(in.files, o.Files...)
 	for _, u := range o.Unread {
 		in.note(u)
 	}
@@ -613,7 +610,7 @@ func (in *interp) effects(f spec.Function, text string, line int, facts []string
 	var rs []effect.Reach
 	for _, e := range f.Effects {
 		if applies, by := e.Apply(facts); applies && by == "" {
-			rs = addReach(rs, effect.Reach{Value: e.Value, Text: text, Because: e.Because, Site: in.site(line)})
+			rs = effect.AppendReaches(rs, effect.Reach{Value: e.Value, Text: text, Because: e.Because, Site: in.site(line)})
 		}
 	}
 	return rs

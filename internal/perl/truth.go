@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ahab-go/ahab/internal/code"
 	"github.com/ahab-go/ahab/internal/effect"
 )
 
@@ -113,39 +114,19 @@ func (in *interp) truthOf(x binNode) (holds, known bool) {
 		return false, false
 	}
 	if op, ok := stringOps[x.op]; ok {
-		return ordered(op, strings.Compare(a.s, b.s))
+		return code.Ordered(op, strings.Compare(a.s, b.s))
 	}
 	fa, ea := strconv.ParseFloat(orZero(a), 64)
 	fb, eb := strconv.ParseFloat(orZero(b), 64)
 	if ea != nil || eb != nil || math.IsNaN(fa) || math.IsNaN(fb) {
 		return false, false
 	}
-	return ordered(x.op, cmp.Compare(fa, fb))
+	return code.Ordered(x.op, cmp.Compare(fa, fb))
 }
 
 // stringOps are Perl's string comparisons, by the numeric comparison of
 // the same order.
 var stringOps = map[string]string{"eq": "==", "ne": "!=", "lt": "<", "gt": ">", "le": "<=", "ge": ">="}
-
-// ordered is what a numeric comparison operator says of two values whose
-// order is c (cmp.Compare's).
-func ordered(op string, c int) (holds, known bool) {
-	switch op {
-	case "==":
-		return c == 0, true
-	case "!=":
-		return c != 0, true
-	case "<":
-		return c < 0, true
-	case ">":
-		return c > 0, true
-	case "<=":
-		return c <= 0, true
-	case ">=":
-		return c >= 0, true
-	}
-	return false, false
-}
 
 func orZero(v val) string {
 	if v.undef || v.s == "" {

@@ -34,27 +34,13 @@ func fixed(s string) val { return val{s: s, exact: true} }
 // undefined is perl's undef, known to be it.
 var undefined = val{exact: true, undef: true}
 
-func addReach(rs []effect.Reach, r effect.Reach) []effect.Reach {
-	if slices.Contains(rs, r) {
-		return rs
-	}
-	return append(rs, r)
-}
-
-func appendReaches(dst, rs []effect.Reach) []effect.Reach {
-	for _, r := range rs {
-		dst = addReach(dst, r)
-	}
-	return dst
-}
-
 // merge is a value that may be either.
 func merge(a, b val) val {
 	v := a
 	v.exact = a.exact && b.exact && a.s == b.s && a.undef == b.undef
 	v.undef = a.undef && b.undef
 	v.epoch = a.epoch && b.epoch
-	v.r = appendReaches(slices.Clip(a.r), b.r)
+	v.r = effect.AppendReaches(slices.Clip(a.r), b.r...)
 	if v.fh == nil {
 		v.fh = b.fh
 	}
@@ -81,7 +67,7 @@ func concat(vs ...val) val {
 			b.WriteString(x.s[:min(len(x.s), maxString+1-b.Len())])
 		}
 		v.exact = v.exact && x.exact
-		v.r = appendReaches(v.r, x.r)
+		v.r = effect.AppendReaches(v.r, x.r...)
 	}
 	v.s = b.String()
 	if len(v.s) > maxString {

@@ -366,12 +366,7 @@ func newRun(p code.Program, env code.Env) *run {
 }
 
 // where names the program for notes.
-func (r *run) where() string {
-	if r.p.File != "" {
-		return r.p.File
-	}
-	return r.p.Site.String()
-}
+func (r *run) where() string { return r.p.Where() }
 
 // mainSite is where line n of the program is: in its file, or where the
 // inline code is written.
@@ -470,7 +465,7 @@ func (r *run) outcome() code.Outcome {
 	var out code.Outcome
 	for _, id := range r.stdout {
 		if !r.settled[id] {
-			out.Stdout = appendReach(out.Stdout, r.reaches[id].Reach)
+			out.Stdout = effect.AppendReaches(out.Stdout, r.reaches[id].Reach)
 		}
 	}
 	var files taints
@@ -481,18 +476,11 @@ func (r *run) outcome() code.Outcome {
 	}
 	for _, id := range files.union(r.extra) {
 		if !r.settled[id] {
-			out.Files = appendReach(out.Files, r.reaches[id].Reach)
+			out.Files = effect.AppendReaches(out.Files, r.reaches[id].Reach)
 		}
 	}
 	out.Unread = r.unread
 	return out
-}
-
-func appendReach(rs []effect.Reach, x effect.Reach) []effect.Reach {
-	if slices.Contains(rs, x) {
-		return rs
-	}
-	return append(rs, x)
 }
 
 // text is the source of a node as written, on one line and cut short.

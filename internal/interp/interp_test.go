@@ -2,8 +2,6 @@ package interp
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"os"
 	"path"
@@ -17,36 +15,6 @@ import (
 	"github.com/ahab-go/ahab/internal/shell"
 	"github.com/ahab-go/ahab/internal/spec"
 )
-
-// TestLangFilesAreCanonical: like the host files, the language files are
-// read by reviewers, so they keep one layout: two-space indentation,
-// sorted keys, a final newline.
-func TestLangFilesAreCanonical(t *testing.T) {
-	files, _ := filepath.Glob("../spec/library/lang/*.json")
-	if len(files) == 0 {
-		t.Fatal("no language files")
-	}
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v any
-		if err := json.Unmarshal(data, &v); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(v); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(buf.Bytes(), data) {
-			t.Errorf("%s is not canonical: indent with two spaces and sort the keys", name)
-		}
-	}
-}
 
 // TestEveryReaderIsRegistered: each language of code is read by a reader,
 // the shell's by the Runner itself.

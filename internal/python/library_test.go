@@ -1,8 +1,6 @@
 package python
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,36 +13,6 @@ import (
 )
 
 const langDir = "../spec/library/lang"
-
-// TestLangLibraryFilesAreCanonical: like the host files, the language
-// files are read by reviewers, so they keep one layout: two-space
-// indentation, sorted keys, a final newline.
-func TestLangLibraryFilesAreCanonical(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(langDir, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no language files: %v", err)
-	}
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v any
-		if err := json.Unmarshal(data, &v); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(v); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(buf.Bytes(), data) {
-			t.Errorf("%s is not canonical: indent with two spaces and sort the keys", name)
-		}
-	}
-}
 
 // builtinNames are the names of Python's builtins and of its types'
 // methods that the table describes, which no import qualifies.

@@ -1,8 +1,6 @@
 package shell
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,33 +68,6 @@ func TestHostLibraryShape(t *testing.T) {
 			if ef.Because == "" || ef.Because != strings.ToLower(ef.Because[:1])+ef.Because[1:] || strings.HasSuffix(ef.Because, ".") {
 				t.Errorf("%s: %s: reason %q does not finish the sentence", e.Origin, e.Key, ef.Because)
 			}
-		}
-	}
-}
-
-// TestHostLibraryFilesAreCanonical: like the built-in files, the host files
-// are read by reviewers, so they keep one layout: two-space indentation,
-// sorted keys, a final newline.
-func TestHostLibraryFilesAreCanonical(t *testing.T) {
-	files, _ := filepath.Glob("../spec/library/host/*.json")
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v any
-		if err := json.Unmarshal(data, &v); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(v); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(buf.Bytes(), data) {
-			t.Errorf("%s is not canonical: indent with two spaces and sort the keys", name)
 		}
 	}
 }

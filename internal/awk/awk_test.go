@@ -7,6 +7,7 @@ import (
 
 	"github.com/ahab-go/ahab/internal/awk"
 	"github.com/ahab-go/ahab/internal/code"
+	"github.com/ahab-go/ahab/internal/code/codetest"
 	"github.com/ahab-go/ahab/internal/effect"
 	"github.com/ahab-go/ahab/internal/interp"
 	"github.com/ahab-go/ahab/internal/spec"
@@ -17,18 +18,6 @@ func read(t *testing.T, prog string, env ...string) code.Outcome {
 	lib := spec.Builtin()
 	r := interp.New(lib, nil, interp.Readers())
 	return r.Run(code.Program{Language: code.Awk, Text: prog, Site: effect.Site{Line: 1}, Outputs: []string{"out"}, Env: env})
-}
-
-// reaches renders an outcome as "stdout VALUE TEXT" and "file VALUE TEXT".
-func reaches(o code.Outcome) []string {
-	var out []string
-	for _, r := range o.Stdout {
-		out = append(out, "stdout "+r.Value.String()+" "+r.Text)
-	}
-	for _, r := range o.Files {
-		out = append(out, "file "+r.Value.String()+" "+r.Text)
-	}
-	return out
 }
 
 // TestSources is the semantics: which varying values reach what an awk
@@ -125,7 +114,7 @@ func TestSources(t *testing.T) {
 			if len(o.Unread) > 0 {
 				t.Errorf("unread: %q", o.Unread)
 			}
-			if got := reaches(o); !slices.Equal(got, tt.want) {
+			if got := codetest.Reaches(o); !slices.Equal(got, tt.want) {
 				t.Errorf("%s\n got %q\nwant %q", tt.prog, got, tt.want)
 			}
 		})
@@ -150,7 +139,7 @@ func TestSites(t *testing.T) {
 
 func TestEnvironmentFacts(t *testing.T) {
 	o := read(t, `BEGIN { print ENVIRON["SOURCE_DATE_EPOCH"] }`, "SOURCE_DATE_EPOCH=0")
-	if got := reaches(o); len(got) != 0 {
+	if got := codetest.Reaches(o); len(got) != 0 {
 		t.Errorf("a variable the program is given: %q, want nothing", got)
 	}
 }
@@ -209,13 +198,13 @@ func TestVariables(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := interp.New(spec.Builtin(), nil, interp.Readers())
 			o := r.Run(code.Program{Language: code.Awk, Text: prog, Site: effect.Site{Line: 1}, Outputs: []string{"out"}, Vars: tt.vars})
-			if got := reaches(o); !slices.Equal(got, tt.want) {
+			if got := codetest.Reaches(o); !slices.Equal(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}
 	o := read(t, `BEGIN { print ENVIRON["PWD"] }`, "PWD=/proc/self/cwd")
-	if got := reaches(o); len(got) != 0 {
+	if got := codetest.Reaches(o); len(got) != 0 {
 		t.Errorf("with PWD given: %q, want nothing", got)
 	}
 }

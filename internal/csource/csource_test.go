@@ -1,12 +1,12 @@
 package csource
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/code"
+	"github.com/ahab-go/ahab/internal/code/codetest"
 	"github.com/ahab-go/ahab/internal/spec"
 )
 
@@ -78,22 +78,9 @@ func TestIncludes(t *testing.T) {
 	}
 }
 
-// files is a workspace held in memory.
-type files map[string]string
-
-func (f files) Program(p string) (code.Source, error) { return f.Read(p) }
-func (f files) Read(p string) (code.Source, error) {
-	text, ok := f[p]
-	if !ok {
-		return code.Source{}, errors.New(p + ": not an input")
-	}
-	return code.Source{Path: p, Text: text, Language: code.Language(p, text)}, nil
-}
-func (f files) Inputs() []string { return nil }
-
 func TestUsesFile(t *testing.T) {
 	lib := spec.Builtin()
-	ws := files{
+	ws := codetest.Files{
 		"src/main.c":          "#include \"stamp.h\"\n#include <stdio.h>\n#include \"missing.h\"\nint main(void) { puts(STAMP); }\n",
 		"src/stamp.h":         "#include \"inner/when.h\"\n#define STAMP WHEN\n",
 		"src/inner/when.h":    "#include \"../stamp.h\"\n#define WHEN __TIME__\n",
@@ -130,7 +117,7 @@ func TestUsesFile(t *testing.T) {
 // TestUsesFileBound: a chain of includes longer than MaxFiles is read to
 // MaxFiles files.
 func TestUsesFileBound(t *testing.T) {
-	ws := files{}
+	ws := codetest.Files{}
 	for i := range MaxFiles + 10 {
 		ws[name(i)] = "#include \"" + strings.TrimPrefix(name(i+1), "src/") + "\"\n"
 	}

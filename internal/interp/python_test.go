@@ -1,45 +1,20 @@
 package interp_test
 
 import (
-	"fmt"
-	"io/fs"
 	"slices"
 	"testing"
 
-	"github.com/ahab-go/ahab/internal/code"
+	"github.com/ahab-go/ahab/internal/code/codetest"
 	"github.com/ahab-go/ahab/internal/effect"
 	"github.com/ahab-go/ahab/internal/interp"
 	"github.com/ahab-go/ahab/internal/shell"
 	"github.com/ahab-go/ahab/internal/spec"
 )
 
-// workspace is the files of an action in memory, by exec path; each is an
-// input of the action.
-type workspace map[string]string
-
-func (w workspace) Program(p string) (code.Source, error) { return w.Read(p) }
-
-func (w workspace) Read(p string) (code.Source, error) {
-	text, ok := w[p]
-	if !ok {
-		return code.Source{}, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
-	}
-	return code.Source{Path: p, Text: text, Language: code.Language(p, text)}, nil
-}
-
-func (w workspace) Inputs() []string {
-	var in []string
-	for p := range w {
-		in = append(in, p)
-	}
-	slices.Sort(in)
-	return in
-}
-
 // TestShellHandsPythonOver: a genrule's script runs Python every way
 // actions do, and what varies is found where the Python writes it.
 func TestShellHandsPythonOver(t *testing.T) {
-	ws := workspace{
+	ws := codetest.Inputs{
 		"tools/gen.py":              "import sys, time\nfrom stamp import label\nwith open(sys.argv[1], 'w') as out:\n    out.write(label() + '\\n')\n",
 		"tools/stamp.py":            "import time\n\ndef label():\n    return 'built at %d' % time.time()\n",
 		"tools/fixed.py":            "#!/usr/bin/env python3\nimport sys\nopen(sys.argv[1], 'w').write('v1\\n')\n",

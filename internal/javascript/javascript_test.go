@@ -1,30 +1,17 @@
 package javascript_test
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/code"
+	"github.com/ahab-go/ahab/internal/code/codetest"
 	"github.com/ahab-go/ahab/internal/effect"
 	"github.com/ahab-go/ahab/internal/interp"
 	"github.com/ahab-go/ahab/internal/javascript"
 	"github.com/ahab-go/ahab/internal/spec"
 )
-
-// files is a workspace held in memory.
-type files map[string]string
-
-func (f files) Program(p string) (code.Source, error) { return f.Read(p) }
-func (f files) Read(p string) (code.Source, error) {
-	text, ok := f[p]
-	if !ok {
-		return code.Source{}, errors.New(p + ": not an input of the action")
-	}
-	return code.Source{Path: p, Text: text, Language: code.Language(p, text)}, nil
-}
-func (f files) Inputs() []string { return nil }
 
 func run(t *testing.T, p code.Program, ws code.Files) code.Outcome {
 	t.Helper()
@@ -34,17 +21,6 @@ func run(t *testing.T, p code.Program, ws code.Files) code.Outcome {
 		p.Outputs = []string{"out"}
 	}
 	return r.Run(p)
-}
-
-func reaches(o code.Outcome) []string {
-	var out []string
-	for _, r := range o.Stdout {
-		out = append(out, "stdout "+r.Value.String()+" "+r.Text)
-	}
-	for _, r := range o.Files {
-		out = append(out, "file "+r.Value.String()+" "+r.Text)
-	}
-	return out
 }
 
 // TestSources is the semantics: which varying values reach what a
@@ -154,7 +130,7 @@ func TestSources(t *testing.T) {
 			if len(o.Unread) > 0 {
 				t.Errorf("unread: %q", o.Unread)
 			}
-			if got := reaches(o); !slices.Equal(got, tt.want) {
+			if got := codetest.Reaches(o); !slices.Equal(got, tt.want) {
 				t.Errorf("%s\n got %q\nwant %q", tt.prog, got, tt.want)
 			}
 		})
@@ -193,7 +169,7 @@ func TestSites(t *testing.T) {
 // TestModules: a module of Node is named by the library; one of the
 // workspace is read, or said to be unread.
 func TestModules(t *testing.T) {
-	ws := files{
+	ws := codetest.Files{
 		"tools/stamp.js": "const os = require('os');\nmodule.exports = { now: () => Date.now(), host: os.hostname };\n",
 		"tools/fixed.js": "exports.now = function () { return 0 };\n",
 		"tools/esm.mjs":  "export const x = 1;\n",
@@ -213,7 +189,7 @@ func TestModules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := run(t, code.Program{Text: tt.prog, File: "tools/gen.js", Site: effect.Site{File: "tools/gen.js", Line: 1}, Args: []code.Arg{{Text: "a", Known: true}, {Text: "$x"}}}, ws)
-			if got := reaches(o); !slices.Equal(got, tt.want) {
+			if got := codetest.Reaches(o); !slices.Equal(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 			switch {

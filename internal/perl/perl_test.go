@@ -1,30 +1,17 @@
 package perl_test
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/code"
+	"github.com/ahab-go/ahab/internal/code/codetest"
 	"github.com/ahab-go/ahab/internal/effect"
 	"github.com/ahab-go/ahab/internal/interp"
 	"github.com/ahab-go/ahab/internal/perl"
 	"github.com/ahab-go/ahab/internal/spec"
 )
-
-// files is a workspace held in memory.
-type files map[string]string
-
-func (f files) Program(p string) (code.Source, error) { return f.Read(p) }
-func (f files) Read(p string) (code.Source, error) {
-	text, ok := f[p]
-	if !ok {
-		return code.Source{}, errors.New(p + ": not an input of the action")
-	}
-	return code.Source{Path: p, Text: text, Language: code.Language(p, text)}, nil
-}
-func (f files) Inputs() []string { return nil }
 
 func run(t *testing.T, p code.Program, ws code.Files) code.Outcome {
 	t.Helper()
@@ -34,18 +21,6 @@ func run(t *testing.T, p code.Program, ws code.Files) code.Outcome {
 		p.Outputs = []string{"out"}
 	}
 	return r.Run(p)
-}
-
-// reaches renders an outcome as "stdout VALUE TEXT" and "file VALUE TEXT".
-func reaches(o code.Outcome) []string {
-	var out []string
-	for _, r := range o.Stdout {
-		out = append(out, "stdout "+r.Value.String()+" "+r.Text)
-	}
-	for _, r := range o.Files {
-		out = append(out, "file "+r.Value.String()+" "+r.Text)
-	}
-	return out
 }
 
 // TestSources is the semantics: which varying values reach what a Perl
@@ -237,7 +212,7 @@ func TestSources(t *testing.T) {
 			if len(o.Unread) > 0 {
 				t.Errorf("unread: %q", o.Unread)
 			}
-			if got := reaches(o); !slices.Equal(got, tt.want) {
+			if got := codetest.Reaches(o); !slices.Equal(got, tt.want) {
 				t.Errorf("%s\n got %q\nwant %q", tt.prog, got, tt.want)
 			}
 		})
@@ -263,7 +238,7 @@ func TestSites(t *testing.T) {
 	if len(o.Stdout) != 1 || o.Stdout[0].Site != (effect.Site{File: "gen/BUILD", Line: 12}) {
 		t.Errorf("inline: %+v, want time at gen/BUILD:12", o.Stdout)
 	}
-	ws := files{"tools/lib/Stamp.pm": "package Stamp;\nuse Exporter 'import';\nour @EXPORT = ('stamp');\n\nsub stamp {\n  return scalar localtime;\n}\n1;\n"}
+	ws := codetest.Files{"tools/lib/Stamp.pm": "package Stamp;\nuse Exporter 'import';\nour @EXPORT = ('stamp');\n\nsub stamp {\n  return scalar localtime;\n}\n1;\n"}
 	o = run(t, code.Program{Text: "use lib 'tools/lib';\nuse Stamp;\nprint stamp();\n", File: "tools/gen.pl", Site: effect.Site{File: "tools/gen.pl", Line: 1}}, ws)
 	if len(o.Stdout) != 1 || o.Stdout[0].Site != (effect.Site{File: "tools/lib/Stamp.pm", Line: 6}) || o.Stdout[0].Text != "localtime" {
 		t.Errorf("in a module: %+v (unread %q), want localtime at tools/lib/Stamp.pm:6", o.Stdout, o.Unread)
@@ -273,7 +248,7 @@ func TestSites(t *testing.T) {
 // TestModules: a module the program uses is known to the library, read
 // from the workspace, or said to be unread.
 func TestModules(t *testing.T) {
-	ws := files{
+	ws := codetest.Files{
 		"tools/Fixed.pm":     "package Fixed;\nsub now { return 0 }\n1;\n",
 		"tools/lib/Clock.pm": "package Clock;\nsub now { time }\n1;\n",
 		"tools/helpers.pl":   "sub when { return time }\n1;\n",
@@ -297,7 +272,7 @@ func TestModules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := run(t, code.Program{Text: tt.prog, File: "tools/gen.pl", Site: effect.Site{File: "tools/gen.pl", Line: 1}, Args: []code.Arg{{Text: "a", Known: true}, {Text: "$x"}}}, ws)
-			if got := reaches(o); !slices.Equal(got, tt.want) {
+			if got := codetest.Reaches(o); !slices.Equal(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 			switch {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/code"
+	"github.com/ahab-go/ahab/internal/code/codetest"
 	"github.com/ahab-go/ahab/internal/effect"
 	"github.com/ahab-go/ahab/internal/spec"
 )
@@ -37,7 +38,7 @@ func FuzzRead(f *testing.F) {
 		f.Add(seed, "arg")
 	}
 	lib := spec.Builtin()
-	files := memFiles{"lib.py": "import lib\nimport time\ndef stamp():\n    return time.time()\n"}
+	files := codetest.Inputs{"lib.py": "import lib\nimport time\ndef stamp():\n    return time.time()\n"}
 	f.Fuzz(func(t *testing.T, src, arg string) {
 		if len(src) > maxFuzzInput {
 			return

@@ -1,39 +1,15 @@
 package python
 
 import (
-	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ahab-go/ahab/internal/code"
+	"github.com/ahab-go/ahab/internal/code/codetest"
 	"github.com/ahab-go/ahab/internal/effect"
 	"github.com/ahab-go/ahab/internal/spec"
 )
-
-// memFiles is a workspace in memory: exec path to text. Every file is an
-// input of the action.
-type memFiles map[string]string
-
-func (m memFiles) Program(p string) (code.Source, error) { return m.Read(p) }
-
-func (m memFiles) Read(p string) (code.Source, error) {
-	text, ok := m[p]
-	if !ok {
-		return code.Source{}, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
-	}
-	return code.Source{Path: p, Text: text, Language: code.Language(p, text)}, nil
-}
-
-func (m memFiles) Inputs() []string {
-	var in []string
-	for p := range m {
-		in = append(in, p)
-	}
-	slices.Sort(in)
-	return in
-}
 
 // fakeRunner stands for the readers of other languages: a shell command
 // that runs date prints the time; one that writes > out writes it there.
@@ -62,7 +38,7 @@ func (f *fakeRunner) UsesFile(string, string) []string { return nil }
 type program struct {
 	args  []string // "?" is an argument the reader cannot know
 	env   []string
-	files memFiles
+	files codetest.Inputs
 	file  string
 }
 
@@ -297,7 +273,7 @@ func TestMetadata(t *testing.T) {
 // them: a source's follow the umask of whoever checked it out, while a
 // file the program made, or Bazel generated, has the build's.
 func TestModes(t *testing.T) {
-	src := memFiles{"data/a.txt": "", "bazel-out/k8-fastbuild/bin/gen.txt": ""}
+	src := codetest.Inputs{"data/a.txt": "", "bazel-out/k8-fastbuild/bin/gen.txt": ""}
 	stat := "import os, sys\nprint(oct(os.stat(sys.argv[1]).st_mode))"
 	mode := []string{"stdout mode os.stat(sys.argv[1]).st_mode"}
 	runReachCases(t, []reachCase{
@@ -619,13 +595,13 @@ func TestArgparse(t *testing.T) {
 
 // TestImports: modules of the workspace are read and followed.
 func TestImports(t *testing.T) {
-	lib := memFiles{
+	lib := codetest.Inputs{
 		"tools/stamp.py":        "import time\ndef stamp():\n    return time.time()\ndef fixed():\n    return 'v1'\n",
 		"tools/pkg/__init__.py": "from .helpers import pid\n",
 		"tools/pkg/helpers.py":  "import os\ndef pid():\n    return os.getpid()\n",
 		"tools/noisy.py":        "import os\nprint(os.getpid())\nif __name__ == '__main__':\n    print(os.getppid())\n",
 	}
-	in := func(files memFiles) program { return program{files: files, file: "tools/gen.py"} }
+	in := func(files codetest.Inputs) program { return program{files: files, file: "tools/gen.py"} }
 	runReachCases(t, []reachCase{
 		{"from a module beside the program", "from stamp import stamp\nprint(stamp())", []string{"stdout clock time.time()"}, in(lib)},
 		{"a fixed function of it", "from stamp import fixed\nprint(fixed())", nil, in(lib)},
@@ -654,7 +630,7 @@ func TestImports(t *testing.T) {
 // TestSites: a reach names the file and line where the value is
 // produced, and the expression as written.
 func TestSites(t *testing.T) {
-	files := memFiles{"tools/lib.py": "import os\n\ndef pid():\n    return os.getpid()\n"}
+	files := codetest.Inputs{"tools/lib.py": "import os\n\ndef pid():\n    return os.getpid()\n"}
 	tests := []struct {
 		name string
 		prog code.Program
@@ -691,7 +667,7 @@ func TestSites(t *testing.T) {
 // TestModuleByName: python3 -m NAME runs the module of the workspace, as
 // __main__, after its package, with the arguments given.
 func TestModuleByName(t *testing.T) {
-	ws := memFiles{
+	ws := codetest.Inputs{
 		"tools/__init__.py": "",
 		"tools/gen.py":      "import time\nprint(time.time())\n",
 		"tools/fixed.py":    "print('v1')\n",

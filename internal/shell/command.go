@@ -294,7 +294,7 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	nd := &a.g.nodes[c.n]
 	nd.removes = inv.Removes
 	if b.WritesElsewhere {
-		a.writesElsewhere(c, inv)
+		a.writesElsewhere(c, inv, c.n)
 	}
 	if inv.Stdout != spec.Nothing {
 		a.connectOut(c, b, inv)
@@ -309,9 +309,14 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	for _, arg := range inv.Args {
 		st = a.argument(c, st, arg)
 	}
-	for _, e := range inv.Effects {
-		src := a.newSource(c.fr, e.Value, c.base, e.Because, c.s.Pos())
-		a.g.edge(src, c.n)
+	// make's effects hold where its makefile's recipes make them hold,
+	// which its reader says.
+	makes := a.opts.Runner != nil && code.Interpreter(c.base) == code.Make
+	if !makes {
+		for _, e := range inv.Effects {
+			src := a.newSource(c.fr, e.Value, c.base, e.Because, c.s.Pos())
+			a.g.edge(src, c.n)
+		}
 	}
 	cmd := &a.script.Commands[c.index]
 	cmd.Effects, cmd.Neutralised = inv.Effects, inv.Neutralised
@@ -322,17 +327,53 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 			a.exec(c, inv, arg)
 		}
 	}
+	if makes {
+		a.runMake(c, inv)
+	}
 }
 
-// writesElsewhere wires in a program that writes files its arguments do
-// not name by role: those named by a path among its arguments or their
-// values (make OUT=$PWD/$@), else files under the directory it works in
-// (make -C DIR), or, when none is named, any file.
-func (a *analyzer) writesElsewhere(c *call, inv spec.Invocation) {
+// runMake hands make to the reader of makefiles with its whole command
+// line, after a -C of the directory the script changed to: make finds its
+// makefile itself, and the reader applies the effects of make's entry
+// where the recipes make them hold (package make). What the reader says
+// make prints goes where make's standard output goes, and what its
+// recipes write into the files make writes (writesElsewhere), neither
+// into the other nor straight into the outputs: the script copies what it
+// keeps (make -C "$tmp"; cp "$tmp/lib.a" $@). Both go through nodes of the
+// make command, so that what they carry is reported at it.
+func (a *analyzer) runMake(c *call, inv spec.Invocation) {
+	args := c.fields[1:]
+	if c.st.cwd != nil {
+		args = append([]value{{parts: []Part{{Text: "-C", Known: true}}}, *c.st.cwd}, args...)
+	}
+	out, ok := a.readWith(c, code.Program{Language: code.Make, Site: a.site(c.fr, c.s.Pos()), Args: codeArgs(args)})
+	if !ok {
+		return
+	}
+	printed := a.g.add(commandNode, c.index)
+	if c.fr.out.node >= 0 {
+		a.g.edge(printed, c.fr.out.node)
+	}
+	wrote := a.g.add(commandNode, c.index)
+	a.writesElsewhere(c, inv, wrote)
+	for _, r := range out.Stdout {
+		a.g.edge(a.reachSource(c, r), printed)
+	}
+	for _, r := range out.Files {
+		a.g.edge(a.reachSource(c, r), wrote)
+	}
+}
+
+// writesElsewhere wires node n, what a program writes into files its
+// arguments do not name by role, to those files: those named by a path
+// among its arguments or their values (make OUT=$PWD/$@), else files under
+// the directory it works in (make -C DIR), or, when none is named, any
+// file.
+func (a *analyzer) writesElsewhere(c *call, inv spec.Invocation, n int) {
 	named := false
 	for _, arg := range inv.Args {
 		if arg.Role.Kind == spec.Cwd && arg.HasValue {
-			a.g.edge(c.n, a.dirNode(c.st, a.argValue(c, arg)))
+			a.g.edge(n, a.dirNode(c.st, a.argValue(c, arg)))
 			named = true
 		}
 	}
@@ -343,12 +384,12 @@ func (a *analyzer) writesElsewhere(c *call, inv spec.Invocation) {
 			s = v
 		}
 		if strings.Contains(s, "/") {
-			a.g.edge(c.n, a.fileNode(c.st, f))
+			a.g.edge(n, a.fileNode(c.st, f))
 			named = true
 		}
 	}
 	if !named {
-		a.g.edge(c.n, sinkID)
+		a.g.edge(n, sinkID)
 	}
 }
 
@@ -755,9 +796,28 @@ func (a *analyzer) runScript(c *call, st *state, lang string, v value, arg spec.
 // command's output goes, values reaching the files it writes reach the
 // sink.
 func (a *analyzer) handOver(c *call, p code.Program) {
+	out, ok := a.readWith(c, p)
+	if !ok {
+		return
+	}
+	for _, r := range out.Stdout {
+		src := a.reachSource(c, r)
+		a.g.edge(src, c.n)
+	}
+	for _, r := range out.Files {
+		src := a.reachSource(c, r)
+		a.g.edge(src, sinkID)
+		a.g.edge(src, c.n)
+	}
+}
+
+// readWith gives a program to the reader of its language, with what the
+// command gives it, and notes what the reader could not follow; ok is
+// false past the bound on programs running programs.
+func (a *analyzer) readWith(c *call, p code.Program) (out code.Outcome, ok bool) {
 	if a.opts.Depth+c.fr.nesting >= code.MaxDepth {
 		a.truncate("programs run programs past " + strconv.Itoa(code.MaxDepth) + " levels")
-		return
+		return code.Outcome{}, false
 	}
 	p.Outputs = a.opts.Outputs
 	p.Depth = a.opts.Depth + c.fr.nesting + 1
@@ -771,19 +831,11 @@ func (a *analyzer) handOver(c *call, p code.Program) {
 			p.Env = append(p.Env, s)
 		}
 	}
-	out := a.opts.Runner.Run(p)
-	for _, r := range out.Stdout {
-		src := a.reachSource(c, r)
-		a.g.edge(src, c.n)
-	}
-	for _, r := range out.Files {
-		src := a.reachSource(c, r)
-		a.g.edge(src, sinkID)
-		a.g.edge(src, c.n)
-	}
+	out = a.opts.Runner.Run(p)
 	for _, u := range out.Unread {
 		a.unreadCommand(c, u)
 	}
+	return out, true
 }
 
 // unreadCommand notes what could not be followed in what a command runs:

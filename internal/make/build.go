@@ -451,9 +451,6 @@ func (b *builder) scopeFor(t string, parent map[string]*variable) map[string]*va
 			continue
 		}
 		v := &variable{origin: fromFile}
-		if tv.export {
-			v.export = 1
-		}
 		switch tv.op {
 		case "=":
 			v.val, v.recursive = tv.val, true
@@ -506,9 +503,14 @@ func (b *builder) run(t string, lines []recipeLine, site effect.Site, prereqs, o
 	}
 	c := &ctx{w: b.w, auto: auto, local: scope, active: map[string]bool{}, recipe: true}
 	if b.db.oneShell && len(lines) > 1 {
+		// One shell runs them all; the prefixes of the lines after the
+		// first are taken off.
 		texts := make([]string, len(lines))
 		for i, l := range lines {
 			texts[i] = l.text
+			if i > 0 {
+				texts[i] = strings.TrimLeft(l.text, "@+- \t")
+			}
 		}
 		lines = []recipeLine{{text: strings.Join(texts, "\n"), site: lines[0].site}}
 	}
@@ -642,13 +644,14 @@ func (w *world) recipeEnv(db *database) []string {
 	slices.Sort(names)
 	for _, name := range names {
 		v := w.vars[name]
-		exported := v.export == 1 || v.export == 0 && (v.origin == fromEnv || v.origin == fromCommand ||
+		said := w.exported[name]
+		exported := said == 1 || said == 0 && (v.origin == fromEnv || v.origin == fromCommand ||
 			(w.exportAll || db.exports) && v.origin != fromDefault && v.origin != automatic)
 		if !isName(name) || name == "MAKEFLAGS" || name == "MAKELEVEL" {
 			continue
 		}
 		if !exported {
-			if v.export == -1 {
+			if said == -1 {
 				delete(env, name)
 			}
 			continue

@@ -284,7 +284,8 @@ var defaultMakefiles = []string{"GNUmakefile", "makefile", "Makefile"}
 // GNUmakefile, makefile and Makefile in its working directory. The
 // directory may be one the script made and copied the makefile into
 // (cp $(locations ...) "$tmp"; make -C "$tmp"): the makefile is then the
-// one input of that name, whose directory stands in for the copy. found is
+// one input of that name (or the one at the top of the others' tree),
+// whose directory stands in for the copy. found is
 // false when no file of the action's is the makefile (one the script
 // writes itself); an empty list when what make reads is not known, which
 // Unread says.
@@ -381,6 +382,9 @@ func (r *reader) findMakefile(name value, defaults bool) (src code.Source, dir s
 		}
 		slices.Sort(found)
 		found = slices.Compact(found)
+		if top, ok := topOf(found); ok {
+			found = []string{top}
+		}
 		switch {
 		case len(found) == 1:
 			s, err := r.env.Files.Read(found[0])
@@ -393,6 +397,32 @@ func (r *reader) findMakefile(name value, defaults bool) (src code.Source, dir s
 		}
 	}
 	return code.Source{}, "", false, ""
+}
+
+// topOf is the one of several makefiles at the top of the others' tree,
+// the one a copy of the tree runs first: the others are its
+// subdirectories', which its recipes run with $(MAKE) -C.
+func topOf(paths []string) (string, bool) {
+	if len(paths) < 2 {
+		return "", false
+	}
+	top := path.Dir(paths[0])
+	for _, p := range paths {
+		if d := path.Dir(p); len(d) < len(top) {
+			top = d
+		}
+	}
+	var at string
+	for _, p := range paths {
+		d := path.Dir(p)
+		switch {
+		case d == top && at == "":
+			at = p
+		case d == top, top != "." && !strings.HasPrefix(d, top+"/"):
+			return "", false
+		}
+	}
+	return at, at != ""
 }
 
 // lastLiteral is the known text at the end of a value, after the last

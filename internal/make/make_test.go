@@ -159,6 +159,7 @@ func TestFindingTheMakefile(t *testing.T) {
 		{"-C and -f relative to it", codetest.Inputs{"vendor/lib/build.mk": dated}, []string{"-C", "vendor/lib", "-f", "build.mk"}, []string{"file clock date vendor/lib/build.mk:2"}, nil},
 		{"-C of a copy: the input of the makefile's name", codetest.Inputs{"external/lib/Makefile": dated, "external/lib/lib.c": ""}, []string{"-C", "$build"}, []string{"file clock date external/lib/Makefile:2"}, nil},
 		{"-C of a subdirectory of a copy", codetest.Inputs{"external/lib/src/Makefile": dated, "external/lib/Makefile": "out:\n\techo > $@\n"}, []string{"-C", "$build/src"}, []string{"file clock date external/lib/src/Makefile:2"}, nil},
+		{"-C of a copy of a tree: the makefile at its top", codetest.Inputs{"lib/Makefile": dated, "lib/src/Makefile": "out:\n\techo > $@\n"}, []string{"-C", "$build"}, []string{"file clock date lib/Makefile:2"}, nil},
 		{"two inputs that may be the copy's makefile", codetest.Inputs{"a/Makefile": dated, "b/Makefile": dated}, []string{"-C", "$build"}, nil,
 			[]string{"line 1: make: several of the action's inputs may be the makefile it reads: a/Makefile, b/Makefile"}},
 		{"a makefile the script writes itself: -j is parallel", codetest.Inputs{}, []string{"-C", "$m", "-j4"}, []string{"stdout parallel make line 1", "file parallel make line 1"}, nil},

@@ -37,9 +37,6 @@ type variable struct {
 	// expanded (:=).
 	recursive bool
 	origin    origin
-	// export is 1 when exported, -1 when unexported, 0 when make decides
-	// (a variable of the environment or the command line is exported).
-	export int8
 }
 
 // recipeLine is a line of a recipe as written, where it is written.
@@ -67,7 +64,6 @@ type targetVar struct {
 	name, op string
 	val      value
 	override bool
-	export   bool
 }
 
 // frame is a makefile being read.
@@ -112,7 +108,11 @@ type world struct {
 	cur      *rule
 	defining *defining
 	// goal is the first target of the makefiles, the default goal.
-	goal      string
+	goal string
+	// exported says, by name, what export (1) and unexport (-1) said;
+	// make exports the environment's and the command line's variables
+	// unless told otherwise.
+	exported  map[string]int8
 	exportAll bool
 	// inEval counts the $(eval)s being read, where the reading cannot
 	// fork.
@@ -123,6 +123,7 @@ type world struct {
 func (w *world) clone() *world {
 	c := *w
 	c.vars = maps.Clone(w.vars)
+	c.exported = maps.Clone(w.exported)
 	c.rules = make([]*rule, len(w.rules))
 	for i, rl := range w.rules {
 		x := *rl
@@ -187,8 +188,11 @@ func (r *reader) read(files []makefile) []*world {
 func (w *world) push(f makefile) {
 	w.frames = append(w.frames, &frame{file: f.path, lines: strings.Split(f.text, "\n"), conds: len(w.conds)})
 	if f.name != "" {
-		mf := w.vars["MAKEFILE_LIST"]
-		w.vars["MAKEFILE_LIST"] = &variable{val: cat(mf.val, lit(" "+f.name)), origin: fromFile}
+		var list value
+		if mf, ok := w.vars["MAKEFILE_LIST"]; ok {
+			list = mf.val
+		}
+		w.vars["MAKEFILE_LIST"] = &variable{val: cat(list, lit(" "+f.name)), origin: fromFile}
 	}
 }
 
@@ -427,16 +431,17 @@ func (w *world) statement(text string, site effect.Site) {
 	}
 	if as, ok := parseAssignment(body); ok {
 		w.cur = nil
-		if unexport {
-			return
-		}
 		c := w.ctx(site)
 		name, known := c.expand(lit(as.name)).known()
 		if !known || strings.TrimSpace(name) == "" {
 			w.r.out.note(fmt.Sprintf("%s: make: an assignment to a variable named while make runs: %s", site, as.name))
 			return
 		}
-		w.assign(strings.TrimSpace(name), as.op, as.val, override, export, site)
+		name = strings.TrimSpace(name)
+		w.assign(name, as.op, as.val, override, export, site)
+		if unexport {
+			w.exported[name] = -1
+		}
 		return
 	}
 	if export || unexport {
@@ -448,18 +453,10 @@ func (w *world) statement(text string, site effect.Site) {
 		}
 		for _, n := range names {
 			s, _ := n.known()
-			v := w.vars[s]
-			if v == nil {
-				v = &variable{recursive: true, origin: fromFile}
-			} else {
-				x := *v
-				v = &x
-			}
-			v.export = 1
+			w.exported[s] = 1
 			if unexport {
-				v.export = -1
+				w.exported[s] = -1
 			}
-			w.vars[s] = v
 		}
 		return
 	}
@@ -537,24 +534,16 @@ func parseAssignment(s string) (assignment, bool) {
 // line (or the environment, under -e) has it.
 func (w *world) assign(name, op string, val value, override, export bool, site effect.Site) {
 	old, defined := w.vars[name]
+	if export {
+		w.exported[name] = 1
+	}
 	if defined && !override && (old.origin == fromCommand || old.origin == fromOverride ||
 		old.origin == fromEnv && w.r.cl.envOverrides) {
-		if export {
-			x := *old
-			x.export = 1
-			w.vars[name] = &x
-		}
 		return
 	}
 	v := &variable{origin: fromFile}
 	if override {
 		v.origin = fromOverride
-	}
-	if defined {
-		v.export = old.export
-	}
-	if export {
-		v.export = 1
 	}
 	c := w.ctx(site)
 	switch op {
@@ -917,9 +906,7 @@ func (w *world) targetAssignment(right, recipe string, hasRecipe bool) (targetVa
 		switch word {
 		case "override":
 			tv.override = true
-		case "export":
-			tv.export = true
-		case "private":
+		case "export", "private":
 		default:
 			as, ok := parseAssignment(s)
 			if !ok {
@@ -963,7 +950,7 @@ func colon(s string) int {
 // newWorld is the world before any makefile is read: make's own
 // variables, its defaults, the environment's and the command line's.
 func (r *reader) newWorld() *world {
-	w := &world{r: r, vars: map[string]*variable{}}
+	w := &world{r: r, vars: map[string]*variable{}, exported: map[string]int8{}}
 	set := func(name string, v value, o origin) { w.vars[name] = &variable{val: v, origin: o} }
 	if !r.cl.noVars {
 		for name, text := range defaultVariables {

@@ -86,6 +86,8 @@ func TestSources(t *testing.T) {
 		{"ls -la", "ls -la in > out", []string{"mtime ls", "owner ls", "mode ls"}},
 		{"ls -l of a file the script made has Bazel's umask", "echo x > f; ls -l f > out", []string{"mtime ls", "owner ls"}},
 		{"ls names", "ls in > out", nil},
+		{"du of a directory", "du -k d/ > out", []string{"filemeta du", "order du"}},
+		{"du of a directory, its total alone", "du -sk --apparent-size d/ > out", []string{"filemeta du"}},
 		{"ls sizes on disk", "ls -s in > out", []string{"filemeta ls"}},
 		{"vdir is a long listing", "vdir in > out", []string{"mtime vdir", "owner vdir", "mode vdir"}},
 		{"stat default", "stat in > out", []string{"mtime stat", "owner stat", "mode stat", "inode stat", "filemeta stat"}},

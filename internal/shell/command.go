@@ -148,7 +148,8 @@ func (a *analyzer) contextFacts(c *call) []string {
 
 // operandFacts are the facts of a file a command reads, args[i]: whether
 // it may be a directory, a file of the checkout rather than one the build
-// made, an absolute path, and what of its language's functions it uses.
+// made (and one of the links at the top of the execution root), an
+// absolute path, and what of its language's functions it uses.
 func (a *analyzer) operandFacts(c *call, args []spec.Arg, i int) []string {
 	st := c.st
 	for _, arg := range args[:i] {
@@ -172,6 +173,14 @@ func (a *analyzer) operandFacts(c *call, args []spec.Arg, i int) []string {
 	}
 	if known && a.isCheckedIn(key) {
 		facts = append(facts, "operand:source")
+		if a.opts.Files != nil && (key == "." || !strings.Contains(key, "/")) && !strings.HasSuffix(s, "/") {
+			// The top of the execution root is links into the checkout:
+			// a workspace's top-level file or directory, named as such,
+			// is a link whose target is the checkout's absolute path.
+			// Only the action's inputs say which files are the
+			// checkout's.
+			facts = append(facts, "operand:link")
+		}
 	}
 	if known && a.opts.Runner != nil && a.opts.Files != nil {
 		facts = append(facts, a.sourceUses(key)...)
@@ -305,8 +314,14 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	case spec.Code:
 		a.stdinCode(c, inv.Stdin.Language, stdinArgs(c, inv))
 	}
+	// A directory option (tar -C) changes where the operands after it are;
+	// the files options name are where the command started (tar -f).
 	st := c.st
 	for _, arg := range inv.Args {
+		if arg.Option != "" && arg.Role.Kind != spec.Cwd {
+			a.argument(c, c.st, arg)
+			continue
+		}
 		st = a.argument(c, st, arg)
 	}
 	for _, e := range inv.Effects {
@@ -448,6 +463,10 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 	case spec.Writes:
 		if s, _ := v.known(); s != "-" {
 			a.g.edge(c.n, a.fileNode(st, v))
+			if mayBeDirectory(v) {
+				// cp x "$d"/: what it writes is under the directory.
+				a.g.edge(c.n, a.dirNode(st, v))
+			}
 		}
 	case spec.Rewrites:
 		a.readOperand(c, st, v, false)
@@ -487,6 +506,16 @@ func withSuffix(v value, suffix string) value {
 	}
 	v.parts = append(slices.Clone(v.parts), Part{Text: suffix, Known: true})
 	return v
+}
+
+// mayBeDirectory says a file a command writes may be a directory it
+// writes into: a name written with a slash at its end, or a temporary
+// name (mktemp -d).
+func mayBeDirectory(v value) bool {
+	if strings.HasSuffix(v.String(), "/") {
+		return true
+	}
+	return len(v.parts) == 1 && slices.ContainsFunc(v.taint, func(t taint) bool { return t.temp })
 }
 
 // readOperand wires in a file a command reads: a file of the machine whose

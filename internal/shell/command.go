@@ -550,7 +550,15 @@ func (a *analyzer) remap(c *call, v value) {
 // know nothing about, unless it is a file of the workspace whose code can
 // be read.
 func (a *analyzer) undescribed(c *call, name string) {
-	if _, known := c.fields[0].known(); known && a.inWorkspace(name) && a.lib.Resolve(program.OfFor(a.lib.Mode())(name), c.args).Spec == nil {
+	_, known := c.fields[0].known()
+	key, _ := fileKey(c.st, c.fields[0])
+	if made, ok := a.files[key]; ok && known {
+		// A program the script made (gcc -o gen gen.c; ./gen): what it
+		// prints may hold what it was made of (__DATE__), and its code is
+		// not read.
+		a.g.edge(made, c.n)
+		a.script.Commands[c.index].Unreadable = name + " is a program the script made, whose code is not read"
+	} else if known && a.inWorkspace(name) && a.lib.Resolve(program.OfFor(a.lib.Mode())(name), c.args).Spec == nil {
 		if a.runTool(c, name) {
 			return
 		}

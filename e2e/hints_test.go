@@ -80,7 +80,7 @@ var hintRows = []struct {
 	{name: "cpus", finding: `[variation_source]: Genrule action for target //app:build_config writes the number of CPUs ("cpus")`},
 	{name: "urandom", finding: `[variation_source]: Genrule action for target //app:build_id writes random bytes ("urandom")`},
 	{name: "uname", finding: `[variation_source]: Genrule action for target //app:platform writes what the kernel says of itself ("uname")`},
-	{name: "filemeta", finding: `[variation_source]: Genrule action for target //app:listing writes file times or owners ("filemeta")`},
+	{name: "filemeta", finding: `[variation_source]: Genrule action for target //app:sizes writes what the file system says of files ("filemeta")`},
 	{name: "environment", finding: `[variation_source]: Genrule action for target //app:build_env writes the environment ("environment")`},
 	{name: "timezone", finding: `[variation_source]: Genrule action for target //app:epoch writes the machine's time zone ("timezone")`},
 	{name: "locale", finding: `[variation_source]: Genrule action for target //app:locales writes the machine's locale ("locale")`},

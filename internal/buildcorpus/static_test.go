@@ -135,6 +135,8 @@ func TestStaticAnalysisAgainstRealBuilds(t *testing.T) {
 			total.negatives += s.negatives
 			total.quiet += s.quiet
 			if m == mode.Default {
+				t.Logf("%s: recall %.2f (%d of %d), precision %.2f (%d of %d; %d apart)", name,
+					s.recall(), s.hits, s.positives, s.precision(), s.quiet, s.negatives, len(s.unjudged))
 				total.missed = append(total.missed, s.missed...)
 				total.falseAlarms = append(total.falseAlarms, s.falseAlarms...)
 				total.unjudged = append(total.unjudged, s.unjudged...)

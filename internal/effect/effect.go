@@ -33,7 +33,7 @@ const (
 	Uname                    // the kernel: its release and version
 	CPUs                     // how many processors the build may use
 	Order                    // the order a directory lists in (file system order)
-	FileMeta                 // files' metadata at large: times, owners, modes (ls -l, stat)
+	FileMeta                 // what the file system says of files beyond their own times, owners and modes: sizes on disk, its own figures (du, ls -s, stat -f)
 	Environment              // the whole environment, which holds the directory among others
 	TimeZone                 // the machine's time zone, when a time is shown in local time
 	Locale                   // the machine's locale: collation, character counts, messages
@@ -67,7 +67,7 @@ var values = [numValues]info{
 	Uname:       {"uname", "what the kernel says of itself", Kernel},
 	CPUs:        {"cpus", "the number of CPUs", Parallelism},
 	Order:       {"order", "the order a directory lists in", FileOrder},
-	FileMeta:    {"filemeta", "file times or owners", ArchiveMetadata},
+	FileMeta:    {"filemeta", "what the file system says of files", ArchiveMetadata},
 	Environment: {"environment", "the environment", BuildPath},
 	TimeZone:    {"timezone", "the machine's time zone", TimeZoneCategory},
 	Locale:      {"locale", "the machine's locale", LocaleCategory},

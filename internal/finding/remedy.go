@@ -189,14 +189,16 @@ func variationSourceRemedy(f *Finding) string {
 	case "user":
 		return "write a fixed value instead of the user's name or id"
 	case "owner":
-		return "give the files a fixed owner as the archiver records them (tar --owner=0 --group=0 --numeric-owner, cpio -R 0:0, zip -X)"
+		return "give the files a fixed owner as the archiver records them (tar --owner=0 --group=0 --numeric-owner, cpio -R 0:0, zip -X); " +
+			"from a listing, write their names (ls -1 rather than ls -l)"
 	case "mode":
-		return "give the files fixed permissions as the archiver records them (tar --mode=u=rwX,go=rX)"
+		return "give the files fixed permissions as the archiver records them (tar --mode=u=rwX,go=rX); " +
+			"from a listing, write their names (ls -1 rather than ls -l)"
 	case "mtime":
 		// touch on the inputs themselves would follow Bazel's links into
 		// the checkout and change the user's files.
 		return "give the files a fixed time as the archiver records them (tar --mtime=@0, gzip -n, ar D rather than U; " +
-			"for zip and cpio, copy the files and touch -d @0 the copies first)"
+			"for zip and cpio, copy the files and touch -d @0 the copies first); from a listing, write their names (ls -1 rather than ls -l)"
 	case "inode":
 		return "have the archiver renumber what it records (cpio --reproducible) or add files by name (tar --sort=name)"
 	case "tempname":

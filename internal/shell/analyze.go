@@ -528,6 +528,17 @@ func (a *analyzer) forClause(fr frame, st *state, c *syntax.ForClause) {
 		} else {
 			items = slices.Clone(st.positional[min(1, len(st.positional)):])
 		}
+		if known := knownItems(items); known && len(items) > 1 && len(items) <= maxUnrolled {
+			// Known words, not too many: the body runs once for each, in
+			// order, as the shell runs it, so that what it does with
+			// each (cp -a of a workspace's top-level file) is known.
+			for _, v := range items {
+				inner.set(it.Name.Value, v, false)
+				a.stmts(body, inner, c.Do, false)
+			}
+			merge(st, inner, inner.clone())
+			return
+		}
 		inner.set(it.Name.Value, loopValue(it.Name.Value, items), false)
 		// How many times the body runs, over what, is what the items hold
 		// (not a directory's name they are under), and which files a glob
@@ -589,6 +600,18 @@ func (a *analyzer) caseClause(fr frame, st *state, c *syntax.CaseClause) {
 
 func appendCtx(ctx []Context, c Context) []Context {
 	return append(slices.Clip(ctx), c)
+}
+
+// maxUnrolled bounds how many known words a for loop's body is followed
+// for one by one; past it the body is followed once for any of them.
+const maxUnrolled = 64
+
+// knownItems says a loop's words are all known.
+func knownItems(items []value) bool {
+	return !slices.ContainsFunc(items, func(v value) bool {
+		_, ok := v.known()
+		return !ok
+	})
 }
 
 func loopValue(name string, items []value) value {

@@ -177,6 +177,16 @@ func (a *analyzer) cd(st *state, args []value) {
 	st.cwd = to
 }
 
+// belowRoot is the directory, relative to the execution root, that a cd
+// to a known relative path made the working directory ($PWD/d: its name
+// is known, its absolute path is the build's).
+func belowRoot(cwd value) (string, bool) {
+	if len(cwd.parts) != 1 || cwd.parts[0].Known || len(cwd.taint) > 0 {
+		return "", false
+	}
+	return strings.CutPrefix(cwd.parts[0].Text, "$PWD/")
+}
+
 func cdTarget(st *state, f value, s string, ok bool) *value {
 	switch {
 	case ok && s == "-":
@@ -186,6 +196,9 @@ func cdTarget(st *state, f value, s string, ok bool) *value {
 	case ok && st.cwd != nil:
 		if base, bk := st.cwd.known(); bk {
 			return &value{parts: []Part{{Text: path.Join(base, s), Known: true}}}
+		}
+		if rel, ok := belowRoot(*st.cwd); ok {
+			return &value{parts: []Part{{Text: "$PWD/" + path.Join(rel, s)}}}
 		}
 	}
 	// Relative to the execution root, or somewhere we cannot name: the

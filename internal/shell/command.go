@@ -148,7 +148,8 @@ func (a *analyzer) contextFacts(c *call) []string {
 
 // operandFacts are the facts of a file a command reads, args[i]: whether
 // it may be a directory, a file of the checkout rather than one the build
-// made, an absolute path, and what of its language's functions it uses.
+// made (and one of the links at the top of the execution root), an
+// absolute path, and what of its language's functions it uses.
 func (a *analyzer) operandFacts(c *call, args []spec.Arg, i int) []string {
 	st := c.st
 	for _, arg := range args[:i] {
@@ -172,6 +173,14 @@ func (a *analyzer) operandFacts(c *call, args []spec.Arg, i int) []string {
 	}
 	if known && a.isCheckedIn(key) {
 		facts = append(facts, "operand:source")
+		if a.opts.Files != nil && (key == "." || !strings.Contains(key, "/")) && !strings.HasSuffix(s, "/") {
+			// The top of the execution root is links into the checkout:
+			// a workspace's top-level file or directory, named as such,
+			// is a link whose target is the checkout's absolute path.
+			// Only the action's inputs say which files are the
+			// checkout's.
+			facts = append(facts, "operand:link")
+		}
 	}
 	if known && a.opts.Runner != nil && a.opts.Files != nil {
 		facts = append(facts, a.sourceUses(key)...)
@@ -305,8 +314,14 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	case spec.Code:
 		a.stdinCode(c, inv.Stdin.Language, stdinArgs(c, inv))
 	}
+	// A directory option (tar -C) changes where the operands after it are;
+	// the files options name are where the command started (tar -f).
 	st := c.st
 	for _, arg := range inv.Args {
+		if arg.Option != "" && arg.Role.Kind != spec.Cwd {
+			a.argument(c, c.st, arg)
+			continue
+		}
 		st = a.argument(c, st, arg)
 	}
 	// make's effects hold where its makefile's recipes make them hold,
@@ -489,6 +504,10 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 	case spec.Writes:
 		if s, _ := v.known(); s != "-" {
 			a.g.edge(c.n, a.fileNode(st, v))
+			if mayBeDirectory(v) {
+				// cp x "$d"/: what it writes is under the directory.
+				a.g.edge(c.n, a.dirNode(st, v))
+			}
 		}
 	case spec.Rewrites:
 		a.readOperand(c, st, v, false)
@@ -530,6 +549,16 @@ func withSuffix(v value, suffix string) value {
 	return v
 }
 
+// mayBeDirectory says a file a command writes may be a directory it
+// writes into: a name written with a slash at its end, or a temporary
+// name (mktemp -d).
+func mayBeDirectory(v value) bool {
+	if strings.HasSuffix(v.String(), "/") {
+		return true
+	}
+	return len(v.parts) == 1 && slices.ContainsFunc(v.taint, func(t taint) bool { return t.temp })
+}
+
 // readOperand wires in a file a command reads: a file of the machine whose
 // content varies, what the script wrote into it, and its name when the
 // command records names.
@@ -562,7 +591,15 @@ func (a *analyzer) remap(c *call, v value) {
 // know nothing about, unless it is a file of the workspace whose code can
 // be read.
 func (a *analyzer) undescribed(c *call, name string) {
-	if _, known := c.fields[0].known(); known && a.inWorkspace(name) && a.lib.Resolve(program.OfFor(a.lib.Mode())(name), c.args).Spec == nil {
+	_, known := c.fields[0].known()
+	key, _ := fileKey(c.st, c.fields[0])
+	if made, ok := a.files[key]; ok && known {
+		// A program the script made (gcc -o gen gen.c; ./gen): what it
+		// prints may hold what it was made of (__DATE__), and its code is
+		// not read.
+		a.g.edge(made, c.n)
+		a.script.Commands[c.index].Unreadable = name + " is a program the script made, whose code is not read"
+	} else if known && a.inWorkspace(name) && a.lib.Resolve(program.OfFor(a.lib.Mode())(name), c.args).Spec == nil {
 		if a.runTool(c, name) {
 			return
 		}

@@ -40,6 +40,9 @@ func fileKey(st *state, v value) (key string, known bool) {
 	if st.cwd != nil {
 		base, bk := st.cwd.known()
 		if !bk {
+			if rel, ok := belowRoot(*st.cwd); ok {
+				return path.Clean(path.Join(rel, s)), true
+			}
 			return path.Clean(st.cwd.String() + "/" + s), false
 		}
 		return path.Clean(path.Join(base, s)), true

@@ -375,7 +375,22 @@ func (a *analyzer) isSet(st *state, name string) (set, known bool) {
 	if n, err := strconv.Atoi(name); err == nil {
 		return n < len(st.positional), true
 	}
+	if a.unsetByEnvironment(name) {
+		return false, true
+	}
 	return false, false
+}
+
+// unsetByEnvironment says a variable the script never set is unset: the
+// environment the action gives is known whole (Bazel gives an action the
+// variables aquery lists and no others) and the shell sets no variable
+// of that name itself (its table has no $NAME).
+func (a *analyzer) unsetByEnvironment(name string) bool {
+	if a.opts.Env == nil || !isName(name) {
+		return false
+	}
+	_, shells := a.variable(name)
+	return !shells
 }
 
 // param is the value of a parameter by name.
@@ -413,6 +428,9 @@ func (a *analyzer) param(fr frame, st *state, name string, pos syntax.Pos) value
 		if st.cwd == nil {
 			return unknown
 		}
+	}
+	if a.unsetByEnvironment(name) {
+		return value{parts: []Part{{Known: true}}}
 	}
 	// What the shell itself sets ($RANDOM, $$, $PWD), as the library says.
 	if f, ok := a.variable(name); ok && len(f.Effects) > 0 {

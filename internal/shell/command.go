@@ -512,6 +512,13 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 	case spec.Rewrites:
 		a.readOperand(c, st, v, false)
 		a.g.edge(c.n, a.fileNode(st, withSuffix(v, arg.Role.Suffix)))
+	case spec.Derives:
+		a.readOperand(c, st, v, true)
+		if name, ok := derivedName(v, arg.Role.Suffix); ok {
+			a.g.edge(c.n, a.fileNode(st, knownValue(name)))
+		} else {
+			a.g.edge(c.n, sinkID)
+		}
 	case spec.Cwd:
 		st = st.clone()
 		a.cd(st, []value{v})
@@ -547,6 +554,25 @@ func withSuffix(v value, suffix string) value {
 	}
 	v.parts = append(slices.Clone(v.parts), Part{Text: suffix, Known: true})
 	return v
+}
+
+// derivedName is the name of the file a program derives from operand v
+// in the directory it works in: v's last component without its
+// extension, with suffix (cc -c src/a.c writes a.o). ok is false when
+// that component is not known.
+func derivedName(v value, suffix string) (string, bool) {
+	if len(v.parts) == 0 {
+		return "", false
+	}
+	last := v.parts[len(v.parts)-1]
+	if !last.Known || (len(v.parts) > 1 && !strings.Contains(last.Text, "/")) {
+		return "", false
+	}
+	base := path.Base(last.Text)
+	if base == "." || base == "/" {
+		return "", false
+	}
+	return strings.TrimSuffix(base, path.Ext(base)) + suffix, true
 }
 
 // mayBeDirectory says a file a command writes may be a directory it

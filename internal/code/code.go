@@ -4,8 +4,8 @@
 // workspace its tools are. It defines how the readers of each language hand
 // a program to one another (Runner) and how they read the workspace (Files),
 // and recognises a file's language; the readers themselves live in packages
-// of their own (shell, python, perl, awk, csource), and package interp joins
-// them.
+// of their own (shell, python, perl, awk, csource, make), and package
+// interp joins them.
 package code
 
 import (
@@ -29,6 +29,8 @@ const (
 	C          = "c"
 	JavaScript = "javascript"
 	Ruby       = "ruby"
+	// Make is GNU make's language: a makefile, whose recipes are shell.
+	Make = "make"
 )
 
 // Arg is one argument a program gets: its text when Known, otherwise the
@@ -233,6 +235,10 @@ func Interpreter(name string) string {
 		return JavaScript
 	case "ruby":
 		return Ruby
+	case "make", "gmake", "remake":
+		// GNU make and its debugger; BSD make (bmake) reads another
+		// language.
+		return Make
 	}
 	return ""
 }

@@ -20,7 +20,7 @@ import (
 // the shell's by the Runner itself.
 func TestEveryReaderIsRegistered(t *testing.T) {
 	readers := Readers()
-	for _, lang := range []string{code.Awk, code.C, code.Perl, code.JavaScript, code.Python} {
+	for _, lang := range []string{code.Awk, code.C, code.Perl, code.JavaScript, code.Make, code.Python} {
 		if _, ok := readers[lang]; !ok {
 			t.Errorf("no reader of %s", lang)
 		}

@@ -5,6 +5,7 @@ import (
 	"github.com/ahab-go/ahab/internal/code"
 	"github.com/ahab-go/ahab/internal/csource"
 	"github.com/ahab-go/ahab/internal/javascript"
+	"github.com/ahab-go/ahab/internal/make"
 	"github.com/ahab-go/ahab/internal/perl"
 	"github.com/ahab-go/ahab/internal/python"
 )
@@ -17,6 +18,7 @@ func Readers() map[string]code.Reader {
 		code.C:          csource.Reader{},
 		code.Perl:       perl.Reader{},
 		code.JavaScript: javascript.Reader{},
+		code.Make:       make.Reader{},
 		code.Python:     python.Reader{},
 	}
 }

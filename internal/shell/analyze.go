@@ -84,11 +84,11 @@ func Analyze(inv Invocation, opts Options) (*Script, error) {
 	st := newState()
 	for _, kv := range opts.Env {
 		if name, v, ok := strings.Cut(kv, "="); ok && isName(name) {
-			st.set(name, value{parts: []Part{{Text: v, Known: true}}}, true)
+			st.set(name, knownValue(v), true)
 		}
 	}
 	for _, arg := range inv.Args {
-		st.positional = append(st.positional, value{parts: []Part{{Text: arg, Known: true}}})
+		st.positional = append(st.positional, knownValue(arg))
 	}
 	if len(st.positional) == 0 {
 		st.positional = []value{{parts: []Part{{Text: inv.Shell, Known: true}}}}

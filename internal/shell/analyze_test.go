@@ -301,6 +301,12 @@ func TestSourcesToOutputs(t *testing.T) {
 		{"make -C writes under its directory, read as it is", `d=$(mktemp -d); make -s -C "$d" -j"$(nproc)" all; cat "$d/log" > out`, []string{"parallel make"}},
 		{"make -C of the output's directory", `make -s -C bazel-out/gen -j4 all`, []string{"parallel make"}},
 		{"a file test asks whether it is there, not what it holds", `date > stamp; if [ -e stamp ]; then echo made > out; fi`, nil},
+		{"cc -c without -o writes the object named after its source", `cc -g -c src/a.c && ar rcs out a.o`, []string{"pwd cc"}},
+		{"the object of another source is not that one", `cc -g -c src/a.c && ar rcs out b.o`, nil},
+		{"cc -c in a directory the script went to", `d=$(mktemp -d); cp src/a.c "$d"; cd "$d"; cc -g -c a.c; cd -; cp "$d/a.o" out`, []string{"pwd cc"}},
+		{"cc -S writes the assembly named after its source", `cc -g -S a.c && cp a.s out`, []string{"pwd cc"}},
+		{"cc -c -o names the object itself", `cc -g -c src/a.c -o obj.o && cp a.o out`, nil},
+		{"an object of an unknown source may be any file", `cc -g -c "$SRC" && cp a.o out`, []string{"pwd cc"}},
 		{"a here-document given to bash -s writing an output", "bash -s out <<'EOF'\ndate > \"$1\"\nEOF", []string{"clock date"}},
 		{"a here-document given to bash -s writing elsewhere", "bash -s /tmp/x <<'EOF'\ndate > \"$1\"\nEOF", nil},
 	} {

@@ -303,7 +303,7 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	nd := &a.g.nodes[c.n]
 	nd.removes = inv.Removes
 	if b.WritesElsewhere {
-		a.writesElsewhere(c, inv)
+		a.writesElsewhere(c, inv, c.n)
 	}
 	if inv.Stdout != spec.Nothing {
 		a.connectOut(c, b, inv)
@@ -324,9 +324,14 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 		}
 		st = a.argument(c, st, arg)
 	}
-	for _, e := range inv.Effects {
-		src := a.newSource(c.fr, e.Value, c.base, e.Because, c.s.Pos())
-		a.g.edge(src, c.n)
+	// make's effects hold where its makefile's recipes make them hold,
+	// which its reader says.
+	makes := a.opts.Runner != nil && code.Interpreter(c.base) == code.Make
+	if !makes {
+		for _, e := range inv.Effects {
+			src := a.newSource(c.fr, e.Value, c.base, e.Because, c.s.Pos())
+			a.g.edge(src, c.n)
+		}
 	}
 	cmd := &a.script.Commands[c.index]
 	cmd.Effects, cmd.Neutralised = inv.Effects, inv.Neutralised
@@ -337,17 +342,53 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 			a.exec(c, inv, arg)
 		}
 	}
+	if makes {
+		a.runMake(c, inv)
+	}
 }
 
-// writesElsewhere wires in a program that writes files its arguments do
-// not name by role: those named by a path among its arguments or their
-// values (make OUT=$PWD/$@), else files under the directory it works in
-// (make -C DIR), or, when none is named, any file.
-func (a *analyzer) writesElsewhere(c *call, inv spec.Invocation) {
+// runMake hands make to the reader of makefiles with its whole command
+// line, after a -C of the directory the script changed to: make finds its
+// makefile itself, and the reader applies the effects of make's entry
+// where the recipes make them hold (package make). What the reader says
+// make prints goes where make's standard output goes, and what its
+// recipes write into the files make writes (writesElsewhere), neither
+// into the other nor straight into the outputs: the script copies what it
+// keeps (make -C "$tmp"; cp "$tmp/lib.a" $@). Both go through nodes of the
+// make command, so that what they carry is reported at it.
+func (a *analyzer) runMake(c *call, inv spec.Invocation) {
+	args := c.fields[1:]
+	if c.st.cwd != nil {
+		args = append([]value{{parts: []Part{{Text: "-C", Known: true}}}, *c.st.cwd}, args...)
+	}
+	out, ok := a.readWith(c, code.Program{Language: code.Make, Site: a.site(c.fr, c.s.Pos()), Args: codeArgs(args)})
+	if !ok {
+		return
+	}
+	printed := a.g.add(commandNode, c.index)
+	if c.fr.out.node >= 0 {
+		a.g.edge(printed, c.fr.out.node)
+	}
+	wrote := a.g.add(commandNode, c.index)
+	a.writesElsewhere(c, inv, wrote)
+	for _, r := range out.Stdout {
+		a.g.edge(a.reachSource(c, r), printed)
+	}
+	for _, r := range out.Files {
+		a.g.edge(a.reachSource(c, r), wrote)
+	}
+}
+
+// writesElsewhere wires node n, what a program writes into files its
+// arguments do not name by role, to those files: those named by a path
+// among its arguments or their values (make OUT=$PWD/$@), else files under
+// the directory it works in (make -C DIR), or, when none is named, any
+// file.
+func (a *analyzer) writesElsewhere(c *call, inv spec.Invocation, n int) {
 	named := false
 	for _, arg := range inv.Args {
 		if arg.Role.Kind == spec.Cwd && arg.HasValue {
-			a.g.edge(c.n, a.dirNode(c.st, a.argValue(c, arg)))
+			a.g.edge(n, a.dirNode(c.st, a.argValue(c, arg)))
 			named = true
 		}
 	}
@@ -358,12 +399,12 @@ func (a *analyzer) writesElsewhere(c *call, inv spec.Invocation) {
 			s = v
 		}
 		if strings.Contains(s, "/") {
-			a.g.edge(c.n, a.fileNode(c.st, f))
+			a.g.edge(n, a.fileNode(c.st, f))
 			named = true
 		}
 	}
 	if !named {
-		a.g.edge(c.n, sinkID)
+		a.g.edge(n, sinkID)
 	}
 }
 
@@ -471,6 +512,13 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 	case spec.Rewrites:
 		a.readOperand(c, st, v, false)
 		a.g.edge(c.n, a.fileNode(st, withSuffix(v, arg.Role.Suffix)))
+	case spec.Derives:
+		a.readOperand(c, st, v, true)
+		if name, ok := derivedName(v, arg.Role.Suffix); ok {
+			a.g.edge(c.n, a.fileNode(st, knownValue(name)))
+		} else {
+			a.g.edge(c.n, sinkID)
+		}
 	case spec.Cwd:
 		st = st.clone()
 		a.cd(st, []value{v})
@@ -506,6 +554,25 @@ func withSuffix(v value, suffix string) value {
 	}
 	v.parts = append(slices.Clone(v.parts), Part{Text: suffix, Known: true})
 	return v
+}
+
+// derivedName is the name of the file a program derives from operand v
+// in the directory it works in: v's last component without its
+// extension, with suffix (cc -c src/a.c writes a.o). ok is false when
+// that component is not known.
+func derivedName(v value, suffix string) (string, bool) {
+	if len(v.parts) == 0 {
+		return "", false
+	}
+	last := v.parts[len(v.parts)-1]
+	if !last.Known || (len(v.parts) > 1 && !strings.Contains(last.Text, "/")) {
+		return "", false
+	}
+	base := path.Base(last.Text)
+	if base == "." || base == "/" {
+		return "", false
+	}
+	return strings.TrimSuffix(base, path.Ext(base)) + suffix, true
 }
 
 // mayBeDirectory says a file a command writes may be a directory it
@@ -792,9 +859,28 @@ func (a *analyzer) runScript(c *call, st *state, lang string, v value, arg spec.
 // command's output goes, values reaching the files it writes reach the
 // sink.
 func (a *analyzer) handOver(c *call, p code.Program) {
+	out, ok := a.readWith(c, p)
+	if !ok {
+		return
+	}
+	for _, r := range out.Stdout {
+		src := a.reachSource(c, r)
+		a.g.edge(src, c.n)
+	}
+	for _, r := range out.Files {
+		src := a.reachSource(c, r)
+		a.g.edge(src, sinkID)
+		a.g.edge(src, c.n)
+	}
+}
+
+// readWith gives a program to the reader of its language, with what the
+// command gives it, and notes what the reader could not follow; ok is
+// false past the bound on programs running programs.
+func (a *analyzer) readWith(c *call, p code.Program) (out code.Outcome, ok bool) {
 	if a.opts.Depth+c.fr.nesting >= code.MaxDepth {
 		a.truncate("programs run programs past " + strconv.Itoa(code.MaxDepth) + " levels")
-		return
+		return code.Outcome{}, false
 	}
 	p.Outputs = a.opts.Outputs
 	p.Depth = a.opts.Depth + c.fr.nesting + 1
@@ -808,19 +894,11 @@ func (a *analyzer) handOver(c *call, p code.Program) {
 			p.Env = append(p.Env, s)
 		}
 	}
-	out := a.opts.Runner.Run(p)
-	for _, r := range out.Stdout {
-		src := a.reachSource(c, r)
-		a.g.edge(src, c.n)
-	}
-	for _, r := range out.Files {
-		src := a.reachSource(c, r)
-		a.g.edge(src, sinkID)
-		a.g.edge(src, c.n)
-	}
+	out = a.opts.Runner.Run(p)
 	for _, u := range out.Unread {
 		a.unreadCommand(c, u)
 	}
+	return out, true
 }
 
 // unreadCommand notes what could not be followed in what a command runs:

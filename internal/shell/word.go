@@ -142,6 +142,9 @@ func (a *analyzer) expand(fr frame, st *state, w *syntax.Word) []value {
 }
 
 // value resolves a word as one value, without splitting: an assignment's
+// knownValue is a word whose text is known: s.
+func knownValue(s string) value { return value{parts: []Part{{Text: s, Known: true}}} }
+
 // value, a redirection's file, a here-document.
 func (a *analyzer) value(fr frame, st *state, w *syntax.Word, quotedCtx bool) value {
 	var v value

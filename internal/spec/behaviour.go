@@ -157,6 +157,11 @@ const (
 	// Argument: data that may be a path, as any argument of a program
 	// nobody described: a path in it is not data (make's VAR=VALUE).
 	Argument
+	// Derives: the path of a file it reads and whose name it records, and
+	// from which it names the file it writes, in the directory it works
+	// in: the name without directory and extension, with Suffix (cc -c
+	// x/y.c writes y.o).
+	Derives
 	// Unless is the standard input's role when read only without file
 	// operands: cat, gzip and sort read their operands, or else stdin.
 	Unless
@@ -167,13 +172,14 @@ const (
 
 var kindNames = [...]string{
 	"value", "reads", "records", "writes", "rewrites", "cwd", "ignored", "code", "script",
-	"command", "exec", "assign", "remaps", "module", "argument", "unless-operands", "arguments",
+	"command", "exec", "assign", "remaps", "module", "argument", "derives", "unless-operands", "arguments",
 }
 
 func (k Kind) String() string { return kindNames[k] }
 
 // Role is a kind, and for Code and Script the language the program is
-// written in, for Rewrites the suffix of the file written (gzip's .gz).
+// written in, for Rewrites and Derives the suffix of the file written
+// (gzip's .gz, cc's .o).
 type Role struct {
 	Kind     Kind
 	Language string
@@ -191,7 +197,9 @@ func (r Role) String() string {
 }
 
 // Reads says whether the argument is the path of a file the program reads.
-func (r Role) Reads() bool { return r.Kind == Reads || r.Kind == Records || r.Kind == Rewrites }
+func (r Role) Reads() bool {
+	return r.Kind == Reads || r.Kind == Records || r.Kind == Rewrites || r.Kind == Derives
+}
 
 // ParseRole reads a role as the format spells it: `reads`, `code:python`,
 // `rewrites:.gz`.
@@ -210,6 +218,11 @@ func ParseRole(s string) (Role, error) {
 		r.Language = arg
 	case Rewrites:
 		r.Suffix = arg
+	case Derives:
+		if !hasArg || arg == "" {
+			return Role{}, fmt.Errorf("role %q needs the suffix of what it writes, as in derives:.o", s)
+		}
+		r.Suffix = arg
 	default:
 		if hasArg {
 			return Role{}, fmt.Errorf("role %q takes nothing after %s", s, name)
@@ -224,8 +237,11 @@ func roleNames() string {
 		if Kind(k) == Unless || Kind(k) == Arguments {
 			continue
 		}
-		if Kind(k) == Code || Kind(k) == Script || Kind(k) == Module {
+		switch Kind(k) {
+		case Code, Script, Module:
 			n += ":LANGUAGE"
+		case Derives:
+			n += ":SUFFIX"
 		}
 		names = append(names, n)
 	}

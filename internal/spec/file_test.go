@@ -229,6 +229,8 @@ func TestParseFileRejects(t *testing.T) {
 			"s.json: //a: unknown variant `last_argument`, expected one of `after_separator`, `first_argument` at line 1 column 47", "//a"},
 		{"first_argument_with_a_value", `{"programs": {"//a": {"wraps": {"first_argument": true}}}}`,
 			"s.json: //a: invalid type: boolean `true`, expected null at line 1 column 54", "//a"},
+		{"a_derived_operand_without_its_suffix", `{"programs": {"//a": {"spec": {"operands": ["derives..."]}}}}`,
+			"s.json: //a: operands: role \"derives\" needs the suffix of what it writes, as in derives:.o at line 1 column 57", "//a"},
 		{"a_control_character_in_a_key_is_quoted", `{"programs": {"//a\n": {"spec": {}}}}`,
 			"s.json: \"//a\\n\": missing field `reproducibility` at line 1 column 34", "//a\n"},
 	}

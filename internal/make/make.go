@@ -150,7 +150,7 @@ type commandLine struct {
 	goals                 []value
 	silent, envOverrides  bool
 	noRules, noVars       bool
-	dryRun, notParallel   bool
+	dryRun                bool
 	// makeflags is MAKEFLAGS for the recipes: the flags as make passes
 	// them to the makes they run.
 	makeflags string

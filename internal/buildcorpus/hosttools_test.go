@@ -70,10 +70,6 @@ var knownMismatches = map[string]string{
 
 // heldOutMismatches are the held-out cases the model gets wrong.
 var heldOutMismatches = map[string]string{
-	// cp gives the copy the mode of the file copied, which follows the
-	// umask of the checkout (077 for the second); that a copy of a source
-	// keeps its mode is not modelled.
-	"h_tmp_tar":  "the second checkout was made with another umask, so the sources' modes differ, and cp copied them",
 	"h_find_cat": "find lists a directory in the file system's order; these three files happened to list alike on both",
 	"h_sed_year": "the sed script puts the year in place of @YEAR@, which the input does not contain",
 }

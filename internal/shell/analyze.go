@@ -71,15 +71,16 @@ func Analyze(inv Invocation, opts Options) (*Script, error) {
 		opts.Library = spec.Builtin()
 	}
 	a := &analyzer{
-		top:     inv.Script,
-		dialect: inv.Dialect,
-		script:  &Script{Invocation: inv},
-		g:       newGraph(),
-		funcs:   map[string]*syntax.Stmt{},
-		lines:   lineStarts(inv.Script),
-		lib:     opts.Library,
-		opts:    opts,
-		files:   map[string]int{},
+		top:         inv.Script,
+		dialect:     inv.Dialect,
+		script:      &Script{Invocation: inv},
+		g:           newGraph(),
+		funcs:       map[string]*syntax.Stmt{},
+		lines:       lineStarts(inv.Script),
+		lib:         opts.Library,
+		opts:        opts,
+		files:       map[string]int{},
+		sourceModes: map[string]bool{},
 	}
 	st := newState()
 	for _, kv := range opts.Env {
@@ -180,6 +181,10 @@ type analyzer struct {
 	// files maps a file's name, relative to the execution root, to its
 	// node (files.go).
 	files map[string]int
+	// sourceModes are the files, and directories by their name and a
+	// slash, that the script wrote with a checked-out file's permissions
+	// (keepMode).
+	sourceModes map[string]bool
 	// facts are what the commands so far established (fixed:mtime after
 	// touch -d), for the conditions of the commands after them.
 	facts []string

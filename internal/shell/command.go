@@ -171,7 +171,11 @@ func (a *analyzer) operandFacts(c *call, args []spec.Arg, i int) []string {
 	if a.isDirectory(key, known, v) {
 		facts = append(facts, "operand:dir")
 	}
-	if known && a.isCheckedIn(key) {
+	checkedIn := known && a.isCheckedIn(key)
+	if !checkedIn && a.holdsSourceCopies(key) {
+		facts = append(facts, "operand:source-copy")
+	}
+	if checkedIn {
 		facts = append(facts, "operand:source")
 		if a.opts.Files != nil && (key == "." || !strings.Contains(key, "/")) && !strings.HasSuffix(s, "/") {
 			// The top of the execution root is links into the checkout:
@@ -186,6 +190,53 @@ func (a *analyzer) operandFacts(c *call, args []spec.Arg, i int) []string {
 		facts = append(facts, a.sourceUses(key)...)
 	}
 	return facts
+}
+
+// keepMode notes that the files a command writes are copies of checked-out
+// files, whose permissions are the checkout's less the action's umask, when
+// it keeps permissions (cp) and one of the files it reads is a source or
+// such a copy. states are where each argument is read.
+func (a *analyzer) keepMode(c *call, inv spec.Invocation, states []*state) {
+	from := false
+	for i, arg := range inv.Args {
+		if arg.Role.Reads() && (arg.Option == "" || arg.HasValue) {
+			key, known := fileKey(states[i], a.argValue(c, arg))
+			from = from || a.hasSourceMode(key, known)
+		}
+	}
+	if !from {
+		return
+	}
+	for i, arg := range inv.Args {
+		if arg.Role.Kind == spec.Writes && (arg.Option == "" || arg.HasValue) {
+			// A copy into a directory (cp a b "$d"/, -t DIR) is under it.
+			key, _ := fileKey(states[i], a.argValue(c, arg))
+			a.sourceModes[key] = true
+			a.sourceModes[strings.TrimSuffix(key, "/")+"/"] = true
+		}
+	}
+}
+
+// hasSourceMode says whether a file a command reads has, or holds files
+// that have, the permissions of a checked-out file: the checkout's, or a
+// copy's that kept them.
+func (a *analyzer) hasSourceMode(key string, known bool) bool {
+	return known && a.isCheckedIn(key) || a.holdsSourceCopies(key)
+}
+
+// holdsSourceCopies says whether a file is, or a directory holds, a copy
+// the script made of a checked-out file that kept its permissions.
+func (a *analyzer) holdsSourceCopies(key string) bool {
+	prefix := strings.TrimSuffix(key, "/") + "/"
+	if key == "." {
+		prefix = ""
+	}
+	for k := range a.sourceModes {
+		if k == key || strings.HasPrefix(k, prefix) || strings.HasSuffix(k, "/") && strings.HasPrefix(key, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // isDirectory says whether a file a command reads may be a directory: the
@@ -317,12 +368,18 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	// A directory option (tar -C) changes where the operands after it are;
 	// the files options name are where the command started (tar -f).
 	st := c.st
-	for _, arg := range inv.Args {
+	states := make([]*state, len(inv.Args))
+	for i, arg := range inv.Args {
 		if arg.Option != "" && arg.Role.Kind != spec.Cwd {
+			states[i] = c.st
 			a.argument(c, c.st, arg)
 			continue
 		}
+		states[i] = st
 		st = a.argument(c, st, arg)
+	}
+	if slices.Contains(inv.Keeps, effect.Mode) {
+		a.keepMode(c, inv, states)
 	}
 	// make's effects hold where its makefile's recipes make them hold,
 	// which its reader says.

@@ -43,6 +43,11 @@ type Behaviour struct {
 	// that gives what the program prints from its arguments, when they
 	// are known: $(dirname $<) is then a known path.
 	Computes string
+	// Keeps are what the files it writes keep of the files it reads, each
+	// with when and unless as an effect's: cp gives a copy the
+	// permissions of the file copied (effect.Mode), so that a copy of a
+	// checked-out file has the checkout's umask in it.
+	Keeps []Effect
 }
 
 // Computation is what a program prints, computed from an invocation's
@@ -458,7 +463,7 @@ func (b *Behaviour) checkConditions() error {
 			conditions = append(conditions, c.Family, c.Off, c.All, c.None)
 		}
 	}
-	for _, e := range b.Effects {
+	for _, e := range slices.Concat(b.Effects, b.Keeps) {
 		add(e.When)
 		conditions = append(conditions, e.Unless)
 	}
@@ -680,6 +685,9 @@ type Invocation struct {
 	Neutralised []Neutralised
 	Sets        []string
 	Removes     []effect.Value
+	// Keeps are the values the files it writes keep of those it reads
+	// (Behaviour.Keeps that hold).
+	Keeps []effect.Value
 	// Facts are what the conditions saw: the arguments as read, the
 	// context, and the facts Read derived (operands:N, runs:command, the
 	// operands' own).
@@ -761,6 +769,11 @@ func (b *Behaviour) Read(args []string, context []string, operandFacts func(args
 	for _, f := range b.Sets {
 		if f.When.Holds(facts) {
 			inv.Sets = append(inv.Sets, f.Name)
+		}
+	}
+	for _, k := range b.Keeps {
+		if _, unless := firstMatch(k.Unless, facts); k.When.Holds(facts) && !unless {
+			inv.Keeps = append(inv.Keeps, k.Value)
 		}
 	}
 	inv.Facts = facts

@@ -48,6 +48,15 @@ func (br *behaviourReader) field(r reader, field string) error {
 		})
 	case "removes":
 		br.b.Removes, err = r.values()
+	case "keeps":
+		err = d.Array("a sequence of what it keeps", func() error {
+			e, err := r.effect()
+			if err == nil && !slices.Contains(keepable, e.Value) {
+				err = d.Errorf("keeps: %s is not kept by a copy, expected one of %s", jsonfile.Backquote(e.Value.String()), backquoteList(valueNames(keepable)))
+			}
+			br.b.Keeps = append(br.b.Keeps, e)
+			return err
+		})
 	case "writes_elsewhere":
 		br.b.WritesElsewhere, err = d.Bool("true or false")
 	case "computes":
@@ -62,6 +71,18 @@ func (br *behaviourReader) field(r reader, field string) error {
 		})
 	}
 	return err
+}
+
+// keepable are the values a program's copies may keep of what they copy
+// that the analysis follows (Behaviour.Keeps).
+var keepable = []effect.Value{effect.Mode}
+
+func valueNames(vs []effect.Value) []string {
+	names := make([]string, len(vs))
+	for i, v := range vs {
+		names[i] = v.String()
+	}
+	return names
 }
 
 // finish compiles the option grammar, which needs bundle_first, and

@@ -22,6 +22,7 @@ var (
 		"recognize_with",
 		// Our extension: what the program does (Behaviour, docs/specs.md).
 		"options", "bundle_first", "operands", "stdin", "stdout", "effects", "sets", "removes", "cases", "computes", "writes_elsewhere",
+		"keeps",
 	}
 	topFields    = []string{"programs", "files", "functions"}
 	effectFields = []string{"value", "because", "when", "unless"}

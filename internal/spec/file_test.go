@@ -152,7 +152,7 @@ func TestParseFileAccepts(t *testing.T) {
 
 func TestParseFileRejects(t *testing.T) {
 	expectedSpecFields := "expected one of `reproducibility`, `required_flags`, `breaking_flags`, `requirements`, " +
-		"`prohibitions`, `takes_value`, `declared_paths`, `recognize`, `recognize_with`, `options`, `bundle_first`, `operands`, `stdin`, `stdout`, `effects`, `sets`, `removes`, `cases`, `computes`, `writes_elsewhere`"
+		"`prohibitions`, `takes_value`, `declared_paths`, `recognize`, `recognize_with`, `options`, `bundle_first`, `operands`, `stdin`, `stdout`, `effects`, `sets`, `removes`, `cases`, `computes`, `writes_elsewhere`, `keeps`"
 	cases := []struct {
 		name  string
 		file  string
@@ -231,6 +231,8 @@ func TestParseFileRejects(t *testing.T) {
 			"s.json: //a: invalid type: boolean `true`, expected null at line 1 column 54", "//a"},
 		{"a_derived_operand_without_its_suffix", `{"programs": {"//a": {"spec": {"operands": ["derives..."]}}}}`,
 			"s.json: //a: operands: role \"derives\" needs the suffix of what it writes, as in derives:.o at line 1 column 57", "//a"},
+		{"a_copy_keeping_what_no_copy_keeps", `{"programs": {"//a": {"spec": {"keeps": [{"value": "clock"}]}}}}`,
+			"s.json: //a: keeps: `clock` is not kept by a copy, expected one of `mode` at line 1 column 59", "//a"},
 		{"a_control_character_in_a_key_is_quoted", `{"programs": {"//a\n": {"spec": {}}}}`,
 			"s.json: \"//a\\n\": missing field `reproducibility` at line 1 column 34", "//a\n"},
 	}

@@ -171,6 +171,19 @@ func explainProgram(w io.Writer, lib *spec.Library, argv []string, facts []strin
 	}
 }
 
+// applyStatus says whether an effect (or what a program keeps) applies to
+// facts, and what neutralised it, in words.
+func applyStatus(e spec.Effect, facts []string) (applies bool, by, status string) {
+	applies, by = e.Apply(facts)
+	switch {
+	case applies && by != "":
+		return applies, by, "neutralised by " + by
+	case applies:
+		return applies, by, "applies"
+	}
+	return applies, by, "does not apply here"
+}
+
 // explainBehaviour writes how a program described by its behaviour reads
 // its command line and what it writes.
 func explainBehaviour(w io.Writer, b *spec.Behaviour, args, facts []string) {
@@ -188,14 +201,7 @@ func explainBehaviour(w io.Writer, b *spec.Behaviour, args, facts []string) {
 	}
 	fmt.Fprintf(w, "  stdin: %s; stdout: %s\n", inv.Stdin, inv.Stdout)
 	for _, e := range b.Effects {
-		applies, by := e.Apply(inv.Facts)
-		status := "does not apply here"
-		switch {
-		case applies && by != "":
-			status = "neutralised by " + by
-		case applies:
-			status = "applies"
-		}
+		applies, by, status := applyStatus(e, inv.Facts)
 		fmt.Fprintf(w, "  effect %s: %s: %s", e.Value, e.Because, status)
 		if len(e.Unless) > 0 && (!applies || by == "") {
 			fmt.Fprintf(w, " (neutralised by any of %s)", strings.Join(globTexts(e.Unless), " "))
@@ -204,6 +210,10 @@ func explainBehaviour(w io.Writer, b *spec.Behaviour, args, facts []string) {
 	}
 	for _, f := range inv.Sets {
 		fmt.Fprintf(w, "  establishes %s for the commands after it\n", f)
+	}
+	for _, k := range b.Keeps {
+		_, _, status := applyStatus(k, inv.Facts)
+		fmt.Fprintf(w, "  what it writes keeps %s of what it reads: %s: %s\n", k.Value, k.Because, status)
 	}
 	if len(inv.Effects) == 0 {
 		fmt.Fprintln(w, "verdict:  reproducible: nothing it writes varies")

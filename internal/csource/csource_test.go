@@ -135,3 +135,45 @@ func TestReadFindsNothing(t *testing.T) {
 		t.Errorf("Read of a C source = %+v, want nothing: a source is compiled, not run", out)
 	}
 }
+
+// TestRead: what a program compiled from a source gives when it runs, by
+// what it calls of the C library, each case beside its twin that does not
+// vary.
+func TestRead(t *testing.T) {
+	lib := spec.Builtin()
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"the time printed", "#include <time.h>\nint main(void) {\n  printf(\"%ld\\n\", (long)time(NULL));\n}\n", []string{"clock time() gen.c:3"}},
+		{"a fixed text printed", "int main(void) { puts(\"hello\"); }\n", nil},
+		{"a member named like a function", "struct s { long time; };\nlong f(struct s *p, struct s q) { return p->time + q.time; }\n", nil},
+		{"a variable named like a function", "int main(void) { long time = 0; return time; }\n", nil},
+		{"in a comment and a string", "/* time() */ const char *s = \"getpid()\";\n", nil},
+		{"rand unseeded gives the same numbers", "int main(void) { return rand(); }\n", nil},
+		{"rand seeded with a constant", "int main(void) { srand(42); return rand(); }\n", nil},
+		{"rand seeded from the clock", "int main(void) {\n  srand(time(NULL));\n  return rand();\n}\n", []string{"clock time() gen.c:2", "random rand() gen.c:3"}},
+		{"rand seeded from the process id", "int main(void) { srand(getpid() ^ 7); return rand(); }\n", []string{"pid getpid() gen.c:1", "random rand() gen.c:1"}},
+		{"a directory listed", "int main(void) { DIR *d = opendir(\".\"); struct dirent *e;\n  while ((e = readdir(d))) puts(e->d_name);\n}\n", []string{"order readdir() gen.c:2"}},
+		{"the host and the user", "int main(void) { char h[64]; gethostname(h, 64); printf(\"%s %d\", h, getuid()); }\n", []string{"hostname gethostname() gen.c:1", "user getuid() gen.c:1"}},
+		{"the working directory", "int main(void) { char b[4096]; puts(getcwd(b, sizeof b)); }\n", []string{"pwd getcwd() gen.c:1"}},
+		{"a local time", "int main(void) { time_t t = 0; puts(ctime(&t)); }\n", []string{"timezone ctime() gen.c:1"}},
+		{"lines counted across a splice", "#define X \\\n  1\nint main(void) { return time(0); }\n", []string{"clock time() gen.c:3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := codetest.Inputs{"gen.c": tt.src}
+			out := Reader{}.Read(code.Program{Language: code.C, File: "gen.c"}, code.Env{Library: lib, Files: files})
+			var got []string
+			for _, r := range out.Stdout {
+				got = append(got, r.Value.String()+" "+r.Text+" "+r.Site.String())
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%s\n got %q\nwant %q", tt.src, got, tt.want)
+			}
+			if len(out.Files) != len(out.Stdout) {
+				t.Errorf("the files get %d values, standard output %d: both get every one", len(out.Files), len(out.Stdout))
+			}
+		})
+	}
+}

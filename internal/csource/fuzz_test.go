@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ahab-go/ahab/internal/code"
 	"github.com/ahab-go/ahab/internal/spec"
 )
 
@@ -41,6 +42,36 @@ func FuzzUses(f *testing.F) {
 		for _, inc := range Includes(text) {
 			if inc == "" || strings.ContainsAny(inc, "\"\n") {
 				t.Fatalf("include %q of %q", inc, text)
+			}
+		}
+	})
+}
+
+// FuzzRead: any source run as a program is read without a panic, and each
+// value it reports is a call of the library's C functions placed on a line
+// the source has.
+func FuzzRead(f *testing.F) {
+	for _, seed := range []string{
+		"int main(void) { srand(time(NULL)); return rand(); }\n",
+		"#define T \\\n time(0)\nlong x = T;\n",
+		"p->time(); s.getpid(); getcwd(b, sizeof(b)",
+		"srand(((((",
+		"readdir)))(",
+		strings.Repeat("time(", 5000),
+	} {
+		f.Add(seed)
+	}
+	lib := spec.Builtin()
+	f.Fuzz(func(t *testing.T, text string) {
+		out := Reader{}.Read(code.Program{Language: code.C, Text: text, File: "gen.c"}, code.Env{Library: lib})
+		lines := strings.Count(text, "\n") + 1
+		for _, r := range out.Stdout {
+			name, ok := strings.CutSuffix(r.Text, "()")
+			if _, known := lib.Function(Runtime, name); !ok || !known {
+				t.Fatalf("reach %+v is not a call of the library", r)
+			}
+			if r.Site.File != "gen.c" || r.Site.Line < 1 || r.Site.Line > lines {
+				t.Fatalf("reach %+v outside the source's %d lines", r, lines)
 			}
 		}
 	})

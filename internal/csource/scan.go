@@ -8,20 +8,26 @@ const (
 	eof kind = iota
 	ident
 	directive // a # starting a line; text is the rest of its line
-	other     // a number, a literal, punctuation
+	literal   // a number, a string or a character literal
+	other     // punctuation; text is its character
 )
 
 type token struct {
 	kind kind
 	text string
+	pos  int // where it starts in the scanner's text
 }
 
 // scanner splits a source into the preprocessor's tokens, as far as
-// finding names needs: identifiers, and everything else as other.
+// finding names and calls needs: identifiers, literals, and punctuation
+// one character at a time.
 type scanner struct {
 	src       string
 	pos       int
 	lineStart bool
+	// splices are where, in src, a line splice was taken out, in order:
+	// the lines they joined still count for line.
+	splices []int
 }
 
 func newScanner(text string) *scanner {
@@ -29,9 +35,37 @@ func newScanner(text string) *scanner {
 		text = text[:MaxText]
 	}
 	// Phase 2: a backslash at the end of a line joins it to the next.
-	text = strings.ReplaceAll(text, "\\\r\n", "")
-	text = strings.ReplaceAll(text, "\\\n", "")
-	return &scanner{src: text, lineStart: true}
+	var b strings.Builder
+	b.Grow(len(text))
+	var splices []int
+	for text != "" {
+		line, rest, found := strings.Cut(text, "\n")
+		text = rest
+		joined := strings.TrimSuffix(line, "\r")
+		if found && strings.HasSuffix(joined, "\\") {
+			b.WriteString(joined[:len(joined)-1])
+			splices = append(splices, b.Len())
+			continue
+		}
+		b.WriteString(line)
+		if found {
+			b.WriteByte('\n')
+		}
+	}
+	return &scanner{src: b.String(), lineStart: true, splices: splices}
+}
+
+// line is the line of the original text that position pos of the
+// scanner's text is on.
+func (s *scanner) line(pos int) int {
+	n := 1 + strings.Count(s.src[:pos], "\n")
+	for _, sp := range s.splices {
+		if sp > pos {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 func (s *scanner) next() token {
@@ -55,7 +89,7 @@ func (s *scanner) next() token {
 			if end < 0 {
 				end = len(s.src) - s.pos
 			}
-			return token{kind: directive, text: s.src[s.pos : s.pos+end]}
+			return token{kind: directive, text: s.src[s.pos : s.pos+end], pos: s.pos - 1}
 		default:
 			s.lineStart = false
 			return s.token()
@@ -100,9 +134,9 @@ func (s *scanner) token() token {
 			} else {
 				s.quoted(s.src[s.pos])
 			}
-			return token{kind: other}
+			return token{kind: literal, pos: start}
 		}
-		return token{kind: ident, text: word}
+		return token{kind: ident, text: word, pos: start}
 	case c >= '0' && c <= '9' || c == '.' && s.peek(1) >= '0' && s.peek(1) <= '9':
 		// A preprocessing number: 0x1p-3, 1e+5, 12'345, 1_000ul.
 		s.pos++
@@ -114,12 +148,13 @@ func (s *scanner) token() token {
 			}
 			break
 		}
+		return token{kind: literal, text: s.src[start:s.pos], pos: start}
 	case c == '"' || c == '\'':
 		s.quoted(c)
-	default:
-		s.pos++
+		return token{kind: literal, pos: start}
 	}
-	return token{kind: other}
+	s.pos++
+	return token{kind: other, text: s.src[start:s.pos], pos: start}
 }
 
 // quoted skips a string or character literal, which ends at its quote or,

@@ -81,6 +81,7 @@ func Analyze(inv Invocation, opts Options) (*Script, error) {
 		opts:        opts,
 		files:       map[string]int{},
 		sourceModes: map[string]bool{},
+		madeFrom:    map[string][]string{},
 	}
 	st := newState()
 	for _, kv := range opts.Env {
@@ -185,6 +186,9 @@ type analyzer struct {
 	// slash, that the script wrote with a checked-out file's permissions
 	// (keepMode).
 	sourceModes map[string]bool
+	// madeFrom are the C sources each file the script wrote was made
+	// from, sorted (noteMadeFrom).
+	madeFrom map[string][]string
 	// facts are what the commands so far established (fixed:mtime after
 	// touch -d), for the conditions of the commands after them.
 	facts []string

@@ -192,6 +192,47 @@ func (a *analyzer) operandFacts(c *call, args []spec.Arg, i int) []string {
 	return facts
 }
 
+// noteMadeFrom notes, of each file a command writes, the C sources it is
+// made from: those the command reads, and those the files it reads were
+// made from (gcc -c gen.c; gcc -o gen gen.o; cp gen tool), so that running
+// it reads them. states are where each argument is read.
+func (a *analyzer) noteMadeFrom(c *call, inv spec.Invocation, states []*state) {
+	var srcs []string
+	for i, arg := range inv.Args {
+		if !arg.Role.Reads() || arg.Option != "" && !arg.HasValue {
+			continue
+		}
+		// A file the script names by a word it cannot know ("$d/gen.o")
+		// has the same name wherever the script names it so.
+		key, known := fileKey(states[i], a.argValue(c, arg))
+		if known && code.Language(key, "") == code.C {
+			srcs = append(srcs, key)
+		}
+		srcs = append(srcs, a.madeFrom[key]...)
+	}
+	if len(srcs) == 0 {
+		return
+	}
+	slices.Sort(srcs)
+	srcs = slices.Compact(srcs)
+	for i, arg := range inv.Args {
+		var key string
+		switch {
+		case arg.Role.Kind == spec.Writes && (arg.Option == "" || arg.HasValue):
+			key, _ = fileKey(states[i], a.argValue(c, arg))
+		case arg.Role.Kind == spec.Derives:
+			name, ok := derivedName(a.argValue(c, arg), arg.Role.Suffix)
+			if !ok {
+				continue
+			}
+			key, _ = fileKey(states[i], knownValue(name))
+		default:
+			continue
+		}
+		a.madeFrom[key] = srcs
+	}
+}
+
 // keepMode notes that the files a command writes are copies of checked-out
 // files, whose permissions are the checkout's less the action's umask, when
 // it keeps permissions (cp) and one of the files it reads is a source or
@@ -381,6 +422,7 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 	if slices.Contains(inv.Keeps, effect.Mode) {
 		a.keepMode(c, inv, states)
 	}
+	a.noteMadeFrom(c, inv, states)
 	// make's effects hold where its makefile's recipes make them hold,
 	// which its reader says.
 	makes := a.opts.Runner != nil && code.Interpreter(c.base) == code.Make
@@ -676,12 +718,21 @@ func (a *analyzer) remap(c *call, v value) {
 func (a *analyzer) undescribed(c *call, name string) {
 	_, known := c.fields[0].known()
 	key, _ := fileKey(c.st, c.fields[0])
-	if made, ok := a.files[key]; ok && known {
+	made, wrote := a.files[key]
+	if wrote && (known || a.madeFrom[key] != nil) {
 		// A program the script made (gcc -o gen gen.c; ./gen): what it
 		// prints may hold what it was made of (__DATE__), and its code is
 		// not read.
 		a.g.edge(made, c.n)
-		a.script.Commands[c.index].Unreadable = name + " is a program the script made, whose code is not read"
+		if srcs := a.madeFrom[key]; len(srcs) > 0 && a.opts.Runner != nil {
+			// What it calls of the C library when it runs.
+			a.script.Commands[c.index].Read = srcs[0]
+			for _, src := range srcs {
+				a.handOver(c, code.Program{Language: code.C, File: src, Site: a.site(c.fr, c.s.Pos())})
+			}
+		} else {
+			a.script.Commands[c.index].Unreadable = name + " is a program the script made, whose code is not read"
+		}
 	} else if known && a.inWorkspace(name) && a.lib.Resolve(program.OfFor(a.lib.Mode())(name), c.args).Spec == nil {
 		if a.runTool(c, name) {
 			return

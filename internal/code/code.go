@@ -58,6 +58,10 @@ type Program struct {
 	// Vars are the variables its interpreter's command line sets before
 	// it runs (awk -v NAME=VALUE), as written there.
 	Vars []Arg
+	// Imports are the modules its interpreter's command line loads before
+	// it runs (perl -MPOSIX=strftime, node -r ./setup.js), as written
+	// there.
+	Imports []Arg
 	// Outputs are the files the action declares it writes (exec paths):
 	// only a value that reaches one of them, or a file whose name cannot
 	// be known, counts. Nil means every file counts.

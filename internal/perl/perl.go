@@ -96,6 +96,14 @@ func (Reader) Read(p code.Program, env code.Env) code.Outcome {
 		in.src.file = p.Site.File
 		in.src.base = max(p.Site.Line-1, 0)
 	}
+	// perl -MPOSIX=strftime is use POSIX qw(strftime); before the
+	// program, and -M-strict is no strict, which loads nothing.
+	for _, m := range p.Imports {
+		name, _, _ := strings.Cut(m.Text, "=")
+		if m.Known && name != "" && name[0] != '-' {
+			in.use(useStmt{module: name, line: 1})
+		}
+	}
 	in.runFile(prog)
 	if in.steps > maxSteps {
 		in.note(fmt.Sprintf("%s: Perl program too long to follow: stopped after %d steps", where, maxSteps))

@@ -283,6 +283,28 @@ func TestModules(t *testing.T) {
 			}
 		})
 	}
+	// perl -M loads a module before the program, as use does.
+	for _, tt := range []struct {
+		name, module, prog string
+		want               []string
+	}{
+		{"-M of the library", "Cwd", `print getcwd(), "\n";`, []string{"stdout pwd getcwd()"}},
+		{"-M with what it imports", "POSIX=strftime", `print strftime("%Y", localtime);`, []string{"stdout clock localtime"}},
+		{"-M of the workspace", "Clock", `print now();`, []string{"stdout clock time"}},
+		{"-M of a module that prints nothing varying", "Fixed", `print now();`, nil},
+		{"-M- unloads", "-strict", `print getcwd();`, nil},
+		{"without -M the short name is nobody's", "", `print getcwd();`, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := code.Program{Text: tt.prog, File: "tools/gen.pl", Site: effect.Site{File: "tools/gen.pl", Line: 1}}
+			if tt.module != "" {
+				p.Imports = []code.Arg{{Text: tt.module, Known: true}}
+			}
+			if got := codetest.Reaches(run(t, p, ws)); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
 	o := run(t, code.Program{Text: "use Clock;\nprint 1;", Site: effect.Site{File: "gen/BUILD", Line: 1}}, nil)
 	if !slices.ContainsFunc(o.Unread, func(u string) bool { return strings.Contains(u, "the workspace is not known") }) {
 		t.Errorf("with no workspace: unread %q, want it said", o.Unread)

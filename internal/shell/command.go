@@ -996,6 +996,9 @@ func (a *analyzer) readWith(c *call, p code.Program) (out code.Outcome, ok bool)
 		if arg.Option != "" && arg.Role.Kind == spec.Assign && arg.HasValue {
 			p.Vars = append(p.Vars, codeArgs([]value{a.argValue(c, arg)})...)
 		}
+		if arg.Role.Kind == spec.Imports && arg.HasValue {
+			p.Imports = append(p.Imports, codeArgs([]value{a.argValue(c, arg)})...)
+		}
 	}
 	for _, e := range c.env {
 		if s, ok := e.known(); ok {

@@ -162,6 +162,10 @@ const (
 	// Argument: data that may be a path, as any argument of a program
 	// nobody described: a path in it is not data (make's VAR=VALUE).
 	Argument
+	// Imports: a module its interpreter loads before the program it runs
+	// (perl -MPOSIX, node -r), whose functions the program calls by
+	// their short names.
+	Imports
 	// Derives: the path of a file it reads and whose name it records, and
 	// from which it names the file it writes, in the directory it works
 	// in: the name without directory and extension, with Suffix (cc -c
@@ -177,7 +181,7 @@ const (
 
 var kindNames = [...]string{
 	"value", "reads", "records", "writes", "rewrites", "cwd", "ignored", "code", "script",
-	"command", "exec", "assign", "remaps", "module", "argument", "derives", "unless-operands", "arguments",
+	"command", "exec", "assign", "remaps", "module", "argument", "imports", "derives", "unless-operands", "arguments",
 }
 
 func (k Kind) String() string { return kindNames[k] }

@@ -34,7 +34,7 @@ def main(outdir, *pages):
         stamp = time.gmtime(int(os.environ["SOURCE_DATE_EPOCH"]))
     else:
         stamp = time.localtime()
-    updated = time.strftime("%d %b %Y, %H:%M", stamp)
+    updated = time.strftime("%d %b %Y, %H:%M:%S", stamp)
     for page in pages:
         with open(page, encoding="utf-8") as f:
             title, body = render(f.read())

@@ -24,7 +24,7 @@ def main(out, *sources):
                 for msg in CALL.findall(line):
                     seen.setdefault(msg, []).append("%s:%d" % (src, lineno))
     with open(out, "w", encoding="utf-8") as f:
-        f.write(HEADER.format(date=time.strftime("%Y-%m-%d %H:%M%z")))
+        f.write(HEADER.format(date=time.strftime("%Y-%m-%d %H:%M:%S%z")))
         for msg, refs in seen.items():
             f.write("#: %s\nmsgid \"%s\"\nmsgstr \"\"\n\n" % (" ".join(refs), msg))
 

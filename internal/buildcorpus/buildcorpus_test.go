@@ -13,7 +13,7 @@ import (
 )
 
 // The workspaces testdata/builds/README.md describes.
-var workspaces = []string{"account", "cascade", "cc", "channels", "env", "heldout2", "packaging", "rulesets", "rulesets_pkg06", "shell"}
+var workspaces = []string{"account", "cascade", "cc", "channels", "env", "heldout2", "heldout3", "packaging", "rulesets", "rulesets_pkg06", "shell"}
 
 func TestNames(t *testing.T) {
 	names, err := Names()

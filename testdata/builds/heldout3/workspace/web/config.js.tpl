@@ -1,0 +1,5 @@
+window.BERTH_CONFIG = {
+  version: "{VERSION}",
+  apiBase: "{API_BASE}",
+  sentryDsn: "{SENTRY_DSN}",
+};

@@ -167,7 +167,9 @@ var scriptExtensions = []string{"", ".py", ".sh", ".bash", ".pl", ".rb", ".js", 
 
 // byRunfilesName finds the script a launcher bazel-out/CONFIG/bin/PATH
 // runs among the action's source inputs: PATH itself or PATH with a
-// script's extension; else the one script in PATH's directory.
+// script's extension; else the one source of that name, with or without
+// an extension, anywhere below PATH's directory; else the one script in
+// PATH's directory.
 func (f *files) byRunfilesName(p string) (string, bool) {
 	rest, ok := strings.CutPrefix(p, "bazel-out/")
 	if !ok {
@@ -185,6 +187,20 @@ func (f *files) byRunfilesName(p string) (string, bool) {
 		if slices.Contains(f.inputs, rel+ext) {
 			return rel + ext, true
 		}
+	}
+	// A binary's source may lie below its package (srcs =
+	// ["scripts/mktar.py"]): the main of a py_binary is the source named
+	// after it, wherever in the package.
+	var named []string
+	pkg, name := path.Split(rel)
+	for _, in := range f.inputs {
+		base := path.Base(in)
+		if strings.HasPrefix(in, pkg) && !isGenerated(in) && strings.HasPrefix(base, name) && slices.Contains(scriptExtensions, base[len(name):]) {
+			named = append(named, in)
+		}
+	}
+	if len(named) > 0 {
+		return named[0], len(named) == 1 // of several, which is not known
 	}
 	var scripts []string
 	for _, in := range f.inputs {

@@ -100,3 +100,47 @@ func FuzzLocalRepositories(f *testing.F) {
 		}
 	})
 }
+
+// TestLaunchersByRunfilesName: a launcher whose action is not in the graph
+// (a tool of another repository, which aquery //... leaves out) runs the
+// script its name says: beside it, below its package (srcs =
+// ["scripts/mktar.py"], heldout3's @releasetools), or the one script of
+// its directory; never one of two candidates.
+func TestLaunchersByRunfilesName(t *testing.T) {
+	ws := t.TempDir()
+	for name, text := range map[string]string{
+		"WORKSPACE":                       `local_repository(name = "rt", path = "third_party/rt")`,
+		"third_party/rt/stamp.sh":         "date\n",
+		"third_party/rt/scripts/mktar.py": "import tarfile\n",
+		"third_party/rt/scripts/sums.sh":  "sha256sum \"$@\"\n",
+		"third_party/rt/a/twice.sh":       "echo a\n",
+		"third_party/rt/b/twice.sh":       "echo b\n",
+		"third_party/rt/lone/only.pl":     "print 1;\n",
+	} {
+		p := filepath.Join(ws, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tree := &execroot.Tree{Workspace: ws}
+	inputs := []string{"external/rt/stamp.sh", "external/rt/scripts/mktar.py", "external/rt/scripts/sums.sh",
+		"external/rt/a/twice.sh", "external/rt/b/twice.sh", "external/rt/lone/only.pl"}
+	for _, tc := range []struct{ launcher, want string }{
+		{"bazel-out/host/bin/external/rt/stamp", "external/rt/stamp.sh"},
+		{"bazel-out/k8-opt-exec-2B5CBBC6/bin/external/rt/mktar", "external/rt/scripts/mktar.py"},
+		{"bazel-out/host/bin/external/rt/sums", "external/rt/scripts/sums.sh"},
+		{"bazel-out/host/bin/external/rt/twice", ""},
+		{"bazel-out/host/bin/external/rt/lone/tool", "external/rt/lone/only.pl"},
+	} {
+		src, err := tree.For(inputs).Program(tc.launcher)
+		switch {
+		case tc.want == "" && err == nil:
+			t.Errorf("%s: read %s, want it said which of two it could be is not known", tc.launcher, src.Path)
+		case tc.want != "" && (err != nil || src.Path != tc.want):
+			t.Errorf("%s: %+v, %v; want %s", tc.launcher, src.Path, err, tc.want)
+		}
+	}
+}

@@ -173,10 +173,16 @@ func (in *interp) member(obj val, k val) val {
 		return val{}
 	case obj.path == "process.argv":
 		args := &object{}
+		// node FILE ARGS: [node, FILE, ARGS...]; node -e CODE ARGS:
+		// [node, ARGS...].
 		args.set(fixed("0"), fixed("node"), false)
-		args.set(fixed("1"), fixed(in.p.File), false)
+		first := 1
+		if in.p.File != "" {
+			args.set(fixed("1"), fixed(in.p.File), false)
+			first = 2
+		}
 		for i, a := range in.p.Args {
-			args.set(fixed(strconv.Itoa(i+2)), val{s: a.Text, exact: a.Known}, false)
+			args.set(fixed(strconv.Itoa(i+first)), val{s: a.Text, exact: a.Known}, false)
 		}
 		return args.get(k)
 	case obj.path != "" && k.exact:
@@ -352,8 +358,9 @@ func (in *interp) callMethod(c call, m member) val {
 		v = without(v, generic.Removes)
 		v.r = effect.AppendReaches(v.r, in.effects(generic, in.text(c), c.line, facts)...)
 	}
-	in.callbacks(args, derived(obj))
-	return v
+	// What a callback returns may be what the method returns (map,
+	// filter, reduce, sort).
+	return derived(v, in.callbacks(args, derived(obj)))
 }
 
 func removesOrder(f spec.Function) bool {
@@ -383,17 +390,20 @@ func without(v val, removes []effect.Value) val {
 	return v
 }
 
-// callbacks calls the functions given to a function with what it gives.
-func (in *interp) callbacks(args []val, result val) {
+// callbacks calls the functions given to a function with what it gives,
+// and returns what they return.
+func (in *interp) callbacks(args []val, result val) val {
+	var returned []val
 	for _, a := range args {
 		if a.fn != nil {
 			params := make([]val, len(a.fn.params))
 			for i := range params {
 				params[i] = result
 			}
-			in.callFunc(a, val{}, params)
+			returned = append(returned, in.callFunc(a, val{}, params))
 		}
 	}
+	return derived(returned...)
 }
 
 func (in *interp) write(kind streamKind, rs []effect.Reach) {

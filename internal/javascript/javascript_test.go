@@ -69,8 +69,12 @@ func TestSources(t *testing.T) {
 		// Where the output goes.
 		{"writeFileSync to an output", "const fs = require('fs');\nfs.writeFileSync('out', String(Date.now()))", []string{"file clock Date.now()"}},
 		{"writeFileSync to a scratch file", "const fs = require('fs');\nfs.writeFileSync('/tmp/x', String(Date.now()))", nil},
-		{"writeFileSync to a file named at run time", "const fs = require('fs');\nfs.writeFileSync(process.argv[3], `${Date.now()}`)", []string{"file clock Date.now()"}},
-		{"writeFileSync to a file named by an argument", "const fs = require('fs');\nfs.writeFileSync(process.argv[2], `${Date.now()}`)", nil},
+		// node -e CODE x $(date): process.argv is [node, x, $(date)].
+		{"writeFileSync to a file named at run time", "const fs = require('fs');\nfs.writeFileSync(process.argv[2], `${Date.now()}`)", []string{"file clock Date.now()"}},
+		{"writeFileSync to a file named by an argument", "const fs = require('fs');\nfs.writeFileSync(process.argv[1], `${Date.now()}`)", nil},
+		{"the arguments after the code", "const [name, when] = process.argv.slice(1);\nconsole.log(name)", nil},
+		{"a callback's return value is the method's", "const path = require('path');\nconsole.log(['a.js'].map(f => path.resolve(f)).join())", []string{"stdout pwd path.resolve(f)"}},
+		{"a callback's value returned nowhere", "const path = require('path');\n['a.js'].forEach(f => { path.resolve(f) });\nconsole.log('x')", nil},
 		{"appendFileSync", "import { appendFileSync } from 'fs';\nappendFileSync('out', Math.random() + '\\n')", []string{"file random Math.random()"}},
 		{"a stream to an output", "const fs = require('fs');\nconst s = fs.createWriteStream('out');\ns.write(`${Date.now()}`);\ns.end()", []string{"file clock Date.now()"}},
 		{"a stream to a scratch file", "const fs = require('fs');\nconst s = fs.createWriteStream('/tmp/log');\ns.write(`${Date.now()}`)", nil},
@@ -185,6 +189,8 @@ func TestModules(t *testing.T) {
 		{"an ES module", "import { x } from './esm.mjs';\nconsole.log(x)", nil, ""},
 		{"a module that is not there", "const m = require('./missing');\nconsole.log(m.x)", nil, "require of ./missing: it could not be read"},
 		{"a module named at run time", "const m = require(process.argv[3]);", nil, "requires a module named while it runs"},
+		// node tools/gen.js a $x: process.argv is [node, tools/gen.js, a, $x].
+		{"a module named by the first argument", "const m = require('./' + process.argv[2]);\nconsole.log(1)", nil, "require of ./a: it could not be read"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -778,6 +778,10 @@ func (r *run) compare(fr *frame, x *compareExpr) value {
 		rv := r.eval(fr, x.rs[i])
 		t = t.union(r.deep(rv, false))
 		b, ok := compareKnown(op, l, rv)
+		if (op == "in" || op == "not in") && rv.kind == kObject && rv.obj.environ {
+			b, ok = r.inEnviron(l)
+			b = b == (op == "in")
+		}
 		if !ok {
 			known = false
 		} else if !b {
@@ -792,6 +796,21 @@ func (r *run) compare(fr *frame, x *compareExpr) value {
 		return v
 	}
 	return withTaints(unknownTF, t)
+}
+
+// inEnviron decides NAME in os.environ: known when the environment the
+// program was given holds NAME (whatever its value), or the program set
+// or deleted it.
+func (r *run) inEnviron(name value) (in, known bool) {
+	s, ok := name.text()
+	if !ok {
+		return false, false
+	}
+	e, ok := r.environ[s]
+	if !ok {
+		return false, false
+	}
+	return !e.unset, true
 }
 
 // compareKnown decides a comparison of values the reader knows.

@@ -603,6 +603,9 @@ func (a *analyzer) argument(c *call, st *state, arg spec.Arg) *state {
 	case spec.Writes:
 		if s, _ := v.known(); s != "-" {
 			a.g.edge(c.n, a.fileNode(st, v))
+			if arg.Role.Suffix != "" {
+				a.g.edge(c.n, a.fileNode(st, withSuffix(v, arg.Role.Suffix)))
+			}
 			if mayBeDirectory(v) {
 				// cp x "$d"/: what it writes is under the directory.
 				a.g.edge(c.n, a.dirNode(st, v))

@@ -146,7 +146,7 @@ const (
 	Value    Kind = iota
 	Reads         // the path of a file it reads
 	Records       // the path of a file it reads and whose name it records (tar, sha256sum)
-	Writes        // the path of a file it writes
+	Writes        // the path of a file it writes, and with Suffix the same name with it (ssh-keygen -f key writes key.pub)
 	Rewrites      // the path of a file it reads and replaces (sed -i, gzip FILE)
 	Cwd           // a directory it works in (tar -C)
 	Ignored       // a value that never reaches its output (a count of threads)
@@ -187,8 +187,8 @@ var kindNames = [...]string{
 func (k Kind) String() string { return kindNames[k] }
 
 // Role is a kind, and for Code and Script the language the program is
-// written in, for Rewrites and Derives the suffix of the file written
-// (gzip's .gz, cc's .o).
+// written in, for Rewrites, Writes and Derives the suffix of the file
+// written (gzip's .gz, ssh-keygen's .pub, cc's .o).
 type Role struct {
 	Kind     Kind
 	Language string
@@ -225,7 +225,7 @@ func ParseRole(s string) (Role, error) {
 			return Role{}, fmt.Errorf("role %q needs a language, as in %s:python", s, name)
 		}
 		r.Language = arg
-	case Rewrites:
+	case Rewrites, Writes:
 		r.Suffix = arg
 	case Derives:
 		if !hasArg || arg == "" {

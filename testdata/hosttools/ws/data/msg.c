@@ -1,0 +1,3 @@
+#include <libintl.h>
+#define _(s) gettext(s)
+const char *greeting(void) { return _("Hello"); }

@@ -85,7 +85,7 @@ func (Reader) Read(p code.Program, env code.Env) code.Outcome {
 		in.globals[name] = &cell{v: v, assigned: true}
 	}
 	in.run()
-	return in.out.outcome()
+	return in.out
 }
 
 // val is what an expression may be: its text when exact, and the varying
@@ -176,23 +176,7 @@ type interp struct {
 	// runs, undecided is above zero and no condition is decided.
 	recursive map[string]bool
 	undecided int
-	out       outcome
-}
-
-// outcome gathers reaches once each.
-type outcome struct {
-	stdout, files []effect.Reach
-	unread        []string
-}
-
-func (o *outcome) outcome() code.Outcome {
-	return code.Outcome{Stdout: o.stdout, Files: o.files, Unread: o.unread}
-}
-
-func (o *outcome) note(s string) {
-	if !slices.Contains(o.unread, s) {
-		o.unread = append(o.unread, s)
-	}
+	out       code.Outcome
 }
 
 func (in *interp) run() {
@@ -200,7 +184,7 @@ func (in *interp) run() {
 	for _, it := range in.prog.items {
 		switch {
 		case it.directive != "":
-			in.out.note(fmt.Sprintf("%s: gawk's @%s is not followed", in.where, it.directive))
+			in.out.Note(fmt.Sprintf("%s: gawk's @%s is not followed", in.where, it.directive))
 		case it.begin:
 			begins = append(begins, it)
 		case it.end:
@@ -232,7 +216,7 @@ func (in *interp) run() {
 		in.stmts(it.body)
 	}
 	if in.steps > maxSteps {
-		in.out.note(fmt.Sprintf("%s: awk program too long to follow: stopped after %d steps", in.where, maxSteps))
+		in.out.Note(fmt.Sprintf("%s: awk program too long to follow: stopped after %d steps", in.where, maxSteps))
 	}
 }
 
@@ -369,17 +353,17 @@ func (in *interp) print(s printStmt) {
 	v := concat(vs...)
 	switch s.redir {
 	case "":
-		in.out.stdout = effect.AppendReaches(in.out.stdout, v.r...)
+		in.out.Stdout = effect.AppendReaches(in.out.Stdout, v.r...)
 	case ">", ">>":
 		in.toFile(in.eval(s.dest), v.r)
 	case "|":
 		cmd := in.eval(s.dest)
 		if !cmd.exact {
-			in.out.note(fmt.Sprintf("%s: awk prints into a command computed while it runs", in.siteText(s.line)))
+			in.out.Note(fmt.Sprintf("%s: awk prints into a command computed while it runs", in.siteText(s.line)))
 			return
 		}
 		// What the command is given it may print.
-		in.out.stdout = effect.AppendReaches(in.out.stdout, v.r...)
+		in.out.Stdout = effect.AppendReaches(in.out.Stdout, v.r...)
 		in.shell(cmd.s, s.line)
 	}
 }
@@ -389,16 +373,16 @@ func (in *interp) siteText(line int) string { return in.site(line).String() }
 // toFile writes reaches into a file named by a value.
 func (in *interp) toFile(name val, rs []effect.Reach) {
 	if !name.exact {
-		in.out.files = effect.AppendReaches(in.out.files, rs...)
+		in.out.Files = effect.AppendReaches(in.out.Files, rs...)
 		return
 	}
 	switch name.s {
 	case "/dev/stdout", "-":
-		in.out.stdout = effect.AppendReaches(in.out.stdout, rs...)
+		in.out.Stdout = effect.AppendReaches(in.out.Stdout, rs...)
 	case "/dev/stderr", "/dev/null":
 	default:
 		if code.IsOutput(in.p.Outputs, name.s) {
-			in.out.files = effect.AppendReaches(in.out.files, rs...)
+			in.out.Files = effect.AppendReaches(in.out.Files, rs...)
 		}
 	}
 }
@@ -407,16 +391,16 @@ func (in *interp) toFile(name val, rs []effect.Reach) {
 // returned, what it writes into outputs counts.
 func (in *interp) shell(cmd string, line int) val {
 	if in.env.Runner == nil {
-		in.out.note(fmt.Sprintf("%s: awk runs a command, which is not read here", in.siteText(line)))
+		in.out.Note(fmt.Sprintf("%s: awk runs a command, which is not read here", in.siteText(line)))
 		return val{}
 	}
 	o := in.env.Runner.Run(code.Program{
 		Language: code.Shell, Text: cmd, Site: in.site(line),
 		Env: in.p.Env, Outputs: in.p.Outputs, Depth: in.p.Depth + 1,
 	})
-	in.out.files = effect.AppendReaches(in.out.files, o.Files...)
+	in.out.Files = effect.AppendReaches(in.out.Files, o.Files...)
 	for _, u := range o.Unread {
-		in.out.note(u)
+		in.out.Note(u)
 	}
 	return val{r: o.Stdout}
 }
@@ -620,7 +604,7 @@ func (in *interp) getline(g getline) val {
 	case g.cmd != nil:
 		cmd := in.eval(g.cmd)
 		if !cmd.exact {
-			in.out.note(fmt.Sprintf("%s: awk reads from a command computed while it runs", in.siteText(g.line)))
+			in.out.Note(fmt.Sprintf("%s: awk reads from a command computed while it runs", in.siteText(g.line)))
 			return val{}
 		}
 		v = in.shell(cmd.s, g.line)
@@ -697,15 +681,15 @@ func (in *interp) runs(f spec.Function, args []val, line int) val {
 		return val{}
 	}
 	if !args[0].exact {
-		in.out.note(fmt.Sprintf("%s: awk runs a command computed while it runs", in.siteText(line)))
+		in.out.Note(fmt.Sprintf("%s: awk runs a command computed while it runs", in.siteText(line)))
 		return val{}
 	}
 	if f.Runs != code.Shell {
-		in.out.note(fmt.Sprintf("%s: awk runs %s code, which is not read", in.siteText(line), f.Runs))
+		in.out.Note(fmt.Sprintf("%s: awk runs %s code, which is not read", in.siteText(line), f.Runs))
 		return val{}
 	}
 	printed := in.shell(args[0].s, line)
-	in.out.stdout = effect.AppendReaches(in.out.stdout, printed.r...)
+	in.out.Stdout = effect.AppendReaches(in.out.Stdout, printed.r...)
 	return val{}
 }
 

@@ -11,6 +11,7 @@ package code
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -129,6 +130,13 @@ type Outcome struct {
 	// string", "python: invalid syntax at line 3"); a finding says so
 	// rather than guess.
 	Unread []string
+}
+
+// Note adds what could not be followed, once.
+func (o *Outcome) Note(why string) {
+	if !slices.Contains(o.Unread, why) {
+		o.Unread = append(o.Unread, why)
+	}
 }
 
 // MaxDepth bounds how deep programs hand programs to one another.

@@ -95,7 +95,7 @@ func (w *world) database() *database {
 				suffixes = append(suffixes, rl.prereqs...)
 				continue
 			case ".SECONDEXPANSION":
-				w.r.out.note(fmt.Sprintf("%s: make: .SECONDEXPANSION is not followed: prerequisites are expanded once", rl.site))
+				w.r.out.Note(fmt.Sprintf("%s: make: .SECONDEXPANSION is not followed: prerequisites are expanded once", rl.site))
 				continue
 			}
 			if strings.HasPrefix(t, ".") && !strings.Contains(t, "/") && len(rl.prereqs) == 0 && rl.hasRecipe {
@@ -236,7 +236,7 @@ func (w *world) goals() []string {
 	var out []string
 	for _, g := range w.r.cl.goals {
 		if _, known := g.known(); !known {
-			w.r.out.note(fmt.Sprintf("%s: make: a goal named while the script runs: %s", w.r.p.Where(), g[0].text))
+			w.r.out.Note(fmt.Sprintf("%s: make: a goal named while the script runs: %s", w.r.p.Where(), g[0].text))
 		}
 		out = append(out, g.key())
 	}
@@ -483,7 +483,7 @@ func (b *builder) scopeFor(t string, parent map[string]*variable) map[string]*va
 func (b *builder) run(t string, lines []recipeLine, site effect.Site, prereqs, orderOnly []string, stem string, scope map[string]*variable, after bitset) bitset {
 	r := b.w.r
 	if len(b.jobs) >= maxJobs {
-		r.out.note(fmt.Sprintf("%s: make: more than %d recipes to follow: the rest are not read", r.p.Where(), maxJobs))
+		r.out.Note(fmt.Sprintf("%s: make: more than %d recipes to follow: the rest are not read", r.p.Where(), maxJobs))
 		return after
 	}
 	if len(lines) > 0 && lines[0].site != (effect.Site{}) {
@@ -540,7 +540,7 @@ func (b *builder) line(c *ctx, j *job, l recipeLine) {
 	silent = silent || r.cl.silent || b.db.silentAll || b.db.silent[j.target]
 	if !silent || r.cl.dryRun {
 		j.prints = true
-		r.out.stdout = effect.AppendReaches(r.out.stdout, v.reaches()...)
+		r.out.Stdout = effect.AppendReaches(r.out.Stdout, v.reaches()...)
 	}
 	if r.cl.dryRun && !always && !strings.Contains(l.text, "$(MAKE)") && !strings.Contains(l.text, "${MAKE}") {
 		return
@@ -551,19 +551,19 @@ func (b *builder) line(c *ctx, j *job, l recipeLine) {
 	}
 	if cmd := commandWord(v); cmd != nil {
 		if _, known := cmd.known(); !known && slices.ContainsFunc(cmd, func(p part) bool { return p.kind == unknown }) {
-			r.out.note(fmt.Sprintf("%s: make: the command of a recipe line is not known: %s", l.site, strings.TrimSpace(l.text)))
+			r.out.Note(fmt.Sprintf("%s: make: the command of a recipe line is not known: %s", l.site, strings.TrimSpace(l.text)))
 		}
 	}
 	r.jobOutputs(j, text)
 	if r.env.Runner == nil {
-		r.out.note(fmt.Sprintf("%s: make: the recipe is not read here", l.site))
+		r.out.Note(fmt.Sprintf("%s: make: the recipe is not read here", l.site))
 		return
 	}
 	o := r.env.Runner.Run(code.Program{Language: code.Shell, Text: b.cd + text, Site: l.site, Env: b.env, Depth: r.p.Depth + 1})
-	r.out.stdout = effect.AppendReaches(r.out.stdout, o.Stdout...)
-	r.out.files = effect.AppendReaches(r.out.files, o.Files...)
+	r.out.Stdout = effect.AppendReaches(r.out.Stdout, o.Stdout...)
+	r.out.Files = effect.AppendReaches(r.out.Files, o.Files...)
 	for _, u := range o.Unread {
-		r.out.note(u)
+		r.out.Note(u)
 	}
 }
 
@@ -708,8 +708,8 @@ func (r *reader) parallel(b *builder) {
 	for _, e := range r.cl.effects {
 		if e.Value != effect.Parallel {
 			rc := effect.Reach{Value: e.Value, Text: "make", Because: e.Because, Site: r.p.Site}
-			r.out.stdout = effect.AppendReaches(r.out.stdout, rc)
-			r.out.files = effect.AppendReaches(r.out.files, rc)
+			r.out.Stdout = effect.AppendReaches(r.out.Stdout, rc)
+			r.out.Files = effect.AppendReaches(r.out.Files, rc)
 			continue
 		}
 		if b.db.notParallel || len(b.jobs) < 2 {
@@ -726,7 +726,7 @@ func (r *reader) parallel(b *builder) {
 			}
 		}
 		if i, ok := b.overlap(printers); ok {
-			r.out.stdout = effect.AppendReaches(r.out.stdout, effect.Reach{Value: e.Value, Text: "make", Because: e.Because, Site: b.jobs[i].site})
+			r.out.Stdout = effect.AppendReaches(r.out.Stdout, effect.Reach{Value: e.Value, Text: "make", Because: e.Because, Site: b.jobs[i].site})
 		}
 		for _, k := range slices.Sorted(func(yield func(string) bool) {
 			for k := range writers {
@@ -736,7 +736,7 @@ func (r *reader) parallel(b *builder) {
 			}
 		}) {
 			if i, ok := b.overlap(writers[k]); ok {
-				r.out.files = effect.AppendReaches(r.out.files, effect.Reach{Value: e.Value, Text: "make", Because: e.Because, Site: b.jobs[i].site})
+				r.out.Files = effect.AppendReaches(r.out.Files, effect.Reach{Value: e.Value, Text: "make", Because: e.Because, Site: b.jobs[i].site})
 			}
 		}
 	}

@@ -42,7 +42,7 @@ func (c *ctx) with(bind map[string]*variable) *ctx {
 }
 
 func (c *ctx) note(format string, args ...any) {
-	c.w.r.out.note(fmt.Sprintf("%s: make: ", c.site) + fmt.Sprintf(format, args...))
+	c.w.r.out.Note(fmt.Sprintf("%s: make: ", c.site) + fmt.Sprintf(format, args...))
 }
 
 // lookup finds a variable: automatic, then target-specific, then global.
@@ -268,9 +268,9 @@ func (c *ctx) shell(cmd value) value {
 	} else {
 		o := r.env.Runner.Run(code.Program{Language: code.Shell, Text: text, Site: c.site, Env: r.p.Env, Depth: r.p.Depth + 1})
 		reaches = o.Stdout
-		r.out.files = effect.AppendReaches(r.out.files, o.Files...)
+		r.out.Files = effect.AppendReaches(r.out.Files, o.Files...)
 		for _, u := range o.Unread {
-			r.out.note(u)
+			r.out.Note(u)
 		}
 	}
 	v := value{{kind: output, text: text, reaches: reaches}}
@@ -747,7 +747,7 @@ func (c *ctx) fnError(args []string, _ string) value {
 // fnInfo prints its text on make's standard output.
 func (c *ctx) fnInfo(args []string, _ string) value {
 	v := c.arg(args, 0)
-	c.w.r.out.stdout = effect.AppendReaches(c.w.r.out.stdout, v.reaches()...)
+	c.w.r.out.Stdout = effect.AppendReaches(c.w.r.out.Stdout, v.reaches()...)
 	return nil
 }
 
@@ -881,7 +881,7 @@ func (c *ctx) fnEval(args []string, text string) value {
 // eval reads text as makefile lines where it is written.
 func (w *world) eval(text string, site effect.Site) {
 	if len(w.frames) >= maxDepth {
-		w.r.out.note(fmt.Sprintf("%s: make: $(eval) nested too deeply to follow", site))
+		w.r.out.Note(fmt.Sprintf("%s: make: $(eval) nested too deeply to follow", site))
 		return
 	}
 	depth := len(w.frames)
@@ -922,7 +922,7 @@ func (c *ctx) fnFile(args []string, text string) value {
 	op := strings.TrimSpace(c.arg(args, 0).key())
 	if strings.HasPrefix(op, ">") {
 		body := c.arg(args, 1)
-		c.w.r.out.files = effect.AppendReaches(c.w.r.out.files, body.reaches()...)
+		c.w.r.out.Files = effect.AppendReaches(c.w.r.out.Files, body.reaches()...)
 		return nil
 	}
 	return c.w.r.opaque(text)

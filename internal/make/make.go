@@ -68,12 +68,12 @@ func (Reader) Read(p code.Program, env code.Env) code.Outcome {
 	if !found {
 		// Nothing to read: make is its command line.
 		r.commandLineEffects()
-		return r.out.outcome()
+		return r.out
 	}
 	if len(srcs) > 0 {
 		r.run(srcs)
 	}
-	return r.out.outcome()
+	return r.out
 }
 
 // reader is one make run: its command line, the makefiles it reads, and
@@ -99,30 +99,14 @@ type reader struct {
 	shells map[string]value
 	steps  int
 	worlds int
-	out    outcome
-}
-
-// outcome gathers reaches and notes once each, in the order found.
-type outcome struct {
-	stdout, files []effect.Reach
-	unread        []string
-}
-
-func (o *outcome) outcome() code.Outcome {
-	return code.Outcome{Stdout: o.stdout, Files: o.files, Unread: o.unread}
-}
-
-func (o *outcome) note(s string) {
-	if !slices.Contains(o.unread, s) {
-		o.unread = append(o.unread, s)
-	}
+	out    code.Outcome
 }
 
 // step counts work and says whether to go on.
 func (r *reader) step() bool {
 	r.steps++
 	if r.steps == maxSteps+1 {
-		r.out.note(fmt.Sprintf("%s: make: the makefile is too long to follow to its end: stopped after %d steps", r.p.Where(), maxSteps))
+		r.out.Note(fmt.Sprintf("%s: make: the makefile is too long to follow to its end: stopped after %d steps", r.p.Where(), maxSteps))
 	}
 	return r.steps <= maxSteps
 }
@@ -272,8 +256,8 @@ func envValue(env []string, name string) string {
 func (r *reader) commandLineEffects() {
 	for _, e := range r.cl.effects {
 		rc := effect.Reach{Value: e.Value, Text: "make", Because: e.Because, Site: r.p.Site}
-		r.out.stdout = effect.AppendReaches(r.out.stdout, rc)
-		r.out.files = effect.AppendReaches(r.out.files, rc)
+		r.out.Stdout = effect.AppendReaches(r.out.Stdout, rc)
+		r.out.Files = effect.AppendReaches(r.out.Files, rc)
 	}
 }
 
@@ -309,13 +293,13 @@ func (r *reader) makefiles() (srcs []makefile, found bool) {
 		src, dir, ok, why := r.findMakefile(name, defaults)
 		switch {
 		case why != "":
-			r.out.note(r.p.Where() + ": make: " + why)
+			r.out.Note(r.p.Where() + ": make: " + why)
 			return nil, true
 		case !ok:
 			return nil, false
 		}
 		if len(src.Text) > maxText {
-			r.out.note(fmt.Sprintf("%s: make: makefile of %d bytes, more than the %d read", src.Path, len(src.Text), maxText))
+			r.out.Note(fmt.Sprintf("%s: make: makefile of %d bytes, more than the %d read", src.Path, len(src.Text), maxText))
 			return nil, true
 		}
 		if dir != "" && r.standIn == "" {

@@ -235,7 +235,7 @@ func (w *world) endFile(f *frame) {
 // fail ends the world's make run, as make stops at an error in a
 // makefile: what it was to run does not run.
 func (w *world) fail(site effect.Site, msg string) {
-	w.r.out.note(fmt.Sprintf("%s: make: %s", site, msg))
+	w.r.out.Note(fmt.Sprintf("%s: make: %s", site, msg))
 	w.failed = true
 }
 
@@ -434,7 +434,7 @@ func (w *world) statement(text string, site effect.Site) {
 		c := w.ctx(site)
 		name, known := c.expand(lit(as.name)).known()
 		if !known || strings.TrimSpace(name) == "" {
-			w.r.out.note(fmt.Sprintf("%s: make: an assignment to a variable named while make runs: %s", site, as.name))
+			w.r.out.Note(fmt.Sprintf("%s: make: an assignment to a variable named while make runs: %s", site, as.name))
 			return
 		}
 		name = strings.TrimSpace(name)
@@ -613,14 +613,14 @@ func (w *world) include(rest string, must bool, site effect.Site) {
 		s, known := n.known()
 		if !known {
 			if must {
-				w.r.out.note(fmt.Sprintf("%s: make: include of a makefile named while make runs: %s", site, n.key()))
+				w.r.out.Note(fmt.Sprintf("%s: make: include of a makefile named while make runs: %s", site, n.key()))
 			}
 			continue
 		}
 		src, ok := w.r.readInclude(s)
 		if !ok {
 			if must {
-				w.r.out.note(fmt.Sprintf("%s: make: include of %s, which is none of the action's files", site, s))
+				w.r.out.Note(fmt.Sprintf("%s: make: include of %s, which is none of the action's files", site, s))
 			}
 			continue
 		}
@@ -654,7 +654,7 @@ func (r *reader) readInclude(name string) (makefile, bool) {
 		}
 		if src, err := r.env.Files.Read(p); err == nil {
 			if len(src.Text) > maxText {
-				r.out.note(fmt.Sprintf("%s: make: makefile of %d bytes, more than the %d read", src.Path, len(src.Text), maxText))
+				r.out.Note(fmt.Sprintf("%s: make: makefile of %d bytes, more than the %d read", src.Path, len(src.Text), maxText))
 				return makefile{}, false
 			}
 			return makefile{path: src.Path, name: name, text: src.Text}, true
@@ -701,7 +701,7 @@ func (w *world) conditional(word, rest string, site effect.Site) []*world {
 // where this world reads the branch alone and says so.
 func (w *world) fork(site effect.Site) *world {
 	if w.inEval > 0 || w.r.worlds >= maxWorlds {
-		w.r.out.note(fmt.Sprintf("%s: make: a condition not decided, past the %d readings followed: only its first branch is read", site, maxWorlds))
+		w.r.out.Note(fmt.Sprintf("%s: make: a condition not decided, past the %d readings followed: only its first branch is read", site, maxWorlds))
 		return nil
 	}
 	w.r.worlds++

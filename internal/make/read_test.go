@@ -48,11 +48,11 @@ func readWorlds(t *testing.T, makefile string, argv ...string) []*world {
 	r.cl = cl
 	files, found := r.makefiles()
 	if !found || len(files) == 0 {
-		t.Fatalf("no makefile: %q", r.out.unread)
+		t.Fatalf("no makefile: %q", r.out.Unread)
 	}
 	worlds := r.read(files)
-	if len(r.out.unread) > 0 {
-		t.Errorf("unread %q", r.out.unread)
+	if len(r.out.Unread) > 0 {
+		t.Errorf("unread %q", r.out.Unread)
 	}
 	return worlds
 }
@@ -202,7 +202,7 @@ func TestRules(t *testing.T) {
 				got = append(got, p.Site.String()+": "+p.Text)
 			}
 			if !slices.Equal(got, tc.want) {
-				t.Errorf("got  %q\nwant %q\nunread %q", got, tc.want, r.out.unread)
+				t.Errorf("got  %q\nwant %q\nunread %q", got, tc.want, r.out.Unread)
 			}
 		})
 	}
@@ -239,7 +239,7 @@ func TestRecipeShell(t *testing.T) {
 				}
 			}
 			if len(recipes) != 1 {
-				t.Fatalf("programs %+v, want one recipe (unread %q)", rec.programs, r.out.unread)
+				t.Fatalf("programs %+v, want one recipe (unread %q)", rec.programs, r.out.Unread)
 			}
 			if recipes[0].Text != tc.text {
 				t.Errorf("shell given %q, want %q", recipes[0].Text, tc.text)

@@ -267,7 +267,7 @@ var kinds = [numKinds]KindInfo{
 		Why:                "a time, a random number, a process id, the machine's name, the build's directory, a file system's order or a file's owner written into an output makes it differ on every run or machine",
 		Remedy:             "write a fixed value instead: a fixed date for the time (or SOURCE_DATE_EPOCH, which Bazel gives an action only with --action_env=SOURCE_DATE_EPOCH=VALUE), a constant seed or a fixed value for a random number, a path relative to the execution root for the directory, sorted names for an order, the options that normalise an archive's metadata",
 		Excuse:             `{"kind": "variation_source", "variation": "clock", "target": "//release:*"}`,
-		BlindSpots:         "Only what Ahab reads is seen: the action's command line and script, the scripts and sources of the tools it runs in the languages Ahab reads (shell, Python, Perl, awk, C, JavaScript), and the programs the library describes; a compiled tool nobody described, a value that reaches an output along a path Ahab does not follow, or a file the action reads without declaring it is not.",
+		BlindSpots:         "Only what Ahab reads is seen: the action's command line and script, the scripts and sources of the tools it runs in the languages Ahab reads (shell, Python, Perl, awk, C, JavaScript, makefiles), and the programs the library describes; a compiled tool nobody described (one the script compiles is read for what it calls of the C library), a value that reaches an output along a path Ahab does not follow, or a file the action reads without declaring it is not.",
 		Fields:             []Field{FieldVariation, FieldCommand},
 		New:                true,
 		members:            []Member{MemberVariation, MemberCommand},

@@ -184,10 +184,10 @@ type analyzer struct {
 	files map[string]int
 	// sourceModes are the files, and directories by their name and a
 	// slash, that the script wrote with a checked-out file's permissions
-	// (keepMode).
+	// (noteFiles).
 	sourceModes map[string]bool
 	// madeFrom are the C sources each file the script wrote was made
-	// from, sorted (noteMadeFrom).
+	// from, sorted (noteFiles).
 	madeFrom map[string][]string
 	// facts are what the commands so far established (fixed:mtime after
 	// touch -d), for the conditions of the commands after them.

@@ -192,66 +192,69 @@ func (a *analyzer) operandFacts(c *call, args []spec.Arg, i int) []string {
 	return facts
 }
 
-// noteMadeFrom notes, of each file a command writes, the C sources it is
-// made from: those the command reads, and those the files it reads were
-// made from (gcc -c gen.c; gcc -o gen gen.o; cp gen tool), so that running
-// it reads them. states are where each argument is read.
-func (a *analyzer) noteMadeFrom(c *call, inv spec.Invocation, states []*state) {
-	var srcs []string
+// fileArgs are the files a command's arguments name, by key: those it
+// reads (with whether each key is known) and those it writes, a derived
+// one included (cc -c src/a.c writes a.o). states are where each
+// argument is read.
+func (a *analyzer) fileArgs(c *call, inv spec.Invocation, states []*state) (read []fileArg, written []string) {
 	for i, arg := range inv.Args {
-		if !arg.Role.Reads() || arg.Option != "" && !arg.HasValue {
+		if arg.Option != "" && !arg.HasValue {
 			continue
 		}
-		// A file the script names by a word it cannot know ("$d/gen.o")
-		// has the same name wherever the script names it so.
-		key, known := fileKey(states[i], a.argValue(c, arg))
-		if known && code.Language(key, "") == code.C {
-			srcs = append(srcs, key)
+		v := a.argValue(c, arg)
+		switch {
+		case arg.Role.Reads():
+			key, known := fileKey(states[i], v)
+			read = append(read, fileArg{key, known})
+		case arg.Role.Kind == spec.Writes:
+			key, _ := fileKey(states[i], v)
+			written = append(written, key)
 		}
-		srcs = append(srcs, a.madeFrom[key]...)
+		if arg.Role.Kind == spec.Derives {
+			if name, ok := derivedName(v, arg.Role.Suffix); ok {
+				key, _ := fileKey(states[i], knownValue(name))
+				written = append(written, key)
+			}
+		}
 	}
-	if len(srcs) == 0 {
+	return read, written
+}
+
+// fileArg is a file a command reads. A file the script names by a word
+// it cannot know ("$d/gen.o") has the same key wherever the script names
+// it so.
+type fileArg struct {
+	key   string
+	known bool
+}
+
+// noteFiles notes what a command's files carry into the files it writes:
+// the C sources they are made from (gcc -c gen.c; gcc -o gen gen.o; cp gen
+// tool), so that running what it writes reads them, and, when it keeps
+// permissions (cp), a checked-out file's permissions.
+func (a *analyzer) noteFiles(c *call, inv spec.Invocation, states []*state) {
+	read, written := a.fileArgs(c, inv, states)
+	if len(written) == 0 {
 		return
+	}
+	var srcs []string
+	sourceMode := false
+	for _, f := range read {
+		if f.known && code.Language(f.key, "") == code.C {
+			srcs = append(srcs, f.key)
+		}
+		srcs = append(srcs, a.madeFrom[f.key]...)
+		sourceMode = sourceMode || a.hasSourceMode(f.key, f.known)
 	}
 	slices.Sort(srcs)
 	srcs = slices.Compact(srcs)
-	for i, arg := range inv.Args {
-		var key string
-		switch {
-		case arg.Role.Kind == spec.Writes && (arg.Option == "" || arg.HasValue):
-			key, _ = fileKey(states[i], a.argValue(c, arg))
-		case arg.Role.Kind == spec.Derives:
-			name, ok := derivedName(a.argValue(c, arg), arg.Role.Suffix)
-			if !ok {
-				continue
-			}
-			key, _ = fileKey(states[i], knownValue(name))
-		default:
-			continue
+	keeps := sourceMode && slices.Contains(inv.Keeps, effect.Mode)
+	for _, key := range written {
+		if len(srcs) > 0 {
+			a.madeFrom[key] = srcs
 		}
-		a.madeFrom[key] = srcs
-	}
-}
-
-// keepMode notes that the files a command writes are copies of checked-out
-// files, whose permissions are the checkout's less the action's umask, when
-// it keeps permissions (cp) and one of the files it reads is a source or
-// such a copy. states are where each argument is read.
-func (a *analyzer) keepMode(c *call, inv spec.Invocation, states []*state) {
-	from := false
-	for i, arg := range inv.Args {
-		if arg.Role.Reads() && (arg.Option == "" || arg.HasValue) {
-			key, known := fileKey(states[i], a.argValue(c, arg))
-			from = from || a.hasSourceMode(key, known)
-		}
-	}
-	if !from {
-		return
-	}
-	for i, arg := range inv.Args {
-		if arg.Role.Kind == spec.Writes && (arg.Option == "" || arg.HasValue) {
+		if keeps {
 			// A copy into a directory (cp a b "$d"/, -t DIR) is under it.
-			key, _ := fileKey(states[i], a.argValue(c, arg))
 			a.sourceModes[key] = true
 			a.sourceModes[strings.TrimSuffix(key, "/")+"/"] = true
 		}
@@ -419,10 +422,7 @@ func (a *analyzer) described(c *call, b *spec.Behaviour, inv spec.Invocation) {
 		states[i] = st
 		st = a.argument(c, st, arg)
 	}
-	if slices.Contains(inv.Keeps, effect.Mode) {
-		a.keepMode(c, inv, states)
-	}
-	a.noteMadeFrom(c, inv, states)
+	a.noteFiles(c, inv, states)
 	// make's effects hold where its makefile's recipes make them hold,
 	// which its reader says.
 	makes := a.opts.Runner != nil && code.Interpreter(c.base) == code.Make

@@ -145,3 +145,28 @@ const (
 func IsBuildInfo(name string) bool {
 	return name == "build-info-volatile.h" || name == "build-info-nonvolatile.h"
 }
+
+// Clone copies what a check of the CommandLine stage sees of an action
+// (its mnemonic, target, command line, environment, execution info and
+// param files), every string included, so that the copy outlives the
+// memory the decoder cut the action's strings from and reuses.
+func (a *Action) Clone() Action {
+	c := Action{Mnemonic: strings.Clone(a.Mnemonic), TargetID: a.TargetID}
+	for _, s := range a.Arguments {
+		c.Arguments = append(c.Arguments, strings.Clone(s))
+	}
+	for _, e := range a.Env {
+		c.Env = append(c.Env, EnvVar{Key: strings.Clone(e.Key), Value: strings.Clone(e.Value)})
+	}
+	for _, k := range a.ExecutionInfo {
+		c.ExecutionInfo = append(c.ExecutionInfo, strings.Clone(k))
+	}
+	for _, pf := range a.ParamFiles {
+		cp := ParamFile{ExecPath: strings.Clone(pf.ExecPath)}
+		for _, l := range pf.Lines {
+			cp.Lines = append(cp.Lines, strings.Clone(l))
+		}
+		c.ParamFiles = append(c.ParamFiles, cp)
+	}
+	return c
+}

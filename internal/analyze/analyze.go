@@ -99,6 +99,9 @@ type ActionFindings struct {
 type worker struct {
 	set    *finding.Set
 	report func(finding.Finding) // adds to set; made once, not per action
+	// lines runs the CommandLine checks, each distinct command line once;
+	// nil with Options.ByAction, whose records need every finding.
+	lines *check.Lines
 	// The actions the Inputs step will look at, kept compact: a million
 	// actions' worth must not cost more than the findings.
 	withInputs []inputs
@@ -112,19 +115,24 @@ type worker struct {
 	configured []configured
 	// deferred are the actions checks deferred to the Programs step, and
 	// generators the actions that make what may be a launcher.
-	deferred   []deferredAction
-	generators []generator
+	deferred    []deferredAction
+	deferredIDs []uint32
+	generators  []generator
 	// keepGenerators says files are read (Options.Tree), which needs them.
 	keepGenerators bool
 }
 
-// deferredAction is an action a check deferred, copied whole.
+// deferredAction is an action a check deferred: what the checks deferred,
+// which actions with the same command line share, and the action's own
+// target and ids. A graph may defer hundreds of thousands of actions, so
+// it is kept small.
 type deferredAction struct {
-	action       action.Action
-	inputDepSets []uint32
-	outputIDs    []uint32
-	checks       []*check.Check
-	record       int // index into worker.byAction, with Options.ByAction
+	what     *check.Deferred
+	targetID uint32
+	// inputDepSets and outputIDs are worker.deferredIDs[start:mid] and
+	// [mid:end].
+	start, mid, end uint32
+	record          int // index into worker.byAction, with Options.ByAction
 }
 
 // generator is an action that makes what may be a launcher.
@@ -168,23 +176,22 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 		needInputs = needInputs || c.Stage == check.Inputs
 		defers = defers || c.Defer != nil
 	}
-	// Each decoding goroutine takes a worker from the pool for one action
-	// and puts it back; there are as many workers as goroutines, so taking
-	// one never blocks for long.
-	pool := make(chan *worker, n)
+	// Each decoding goroutine has a worker of its own (aquery.Decode says
+	// which goroutine calls), so workers never wait on each other.
 	workers := make([]*worker, n)
 	for i := range workers {
 		w := &worker{set: finding.NewSet(), keepGenerators: opts.Tree != nil}
-		w.report = func(f finding.Finding) { w.set.Add(f, 1) }
 		if opts.ByAction {
 			w.report = func(f finding.Finding) {
 				w.set.Add(f, 1)
 				r := &w.byAction[len(w.byAction)-1]
 				r.findings = append(r.findings, f)
 			}
+		} else {
+			w.report = func(f finding.Finding) { w.set.Add(f, 1) }
+			w.lines = check.NewLines(checks, w.set)
 		}
 		workers[i] = w
-		pool <- w
 	}
 	visited := 0
 	var checked atomic.Int64
@@ -203,12 +210,12 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 	if opts.Progress != nil {
 		decodeOpts.Progress = func(b int64) { opts.Progress(Progress{BytesRead: b, Actions: checked.Load()}) }
 	}
-	graph, err := aquery.Decode(r, name, decodeOpts, func(a *aquery.Action) error {
+	graph, err := aquery.Decode(r, name, decodeOpts, func(i int, a *aquery.Action) error {
 		if opts.Visit != nil {
 			opts.Visit(visited, a)
 			visited++
 		}
-		w := <-pool
+		w := workers[i]
 		if opts.ByAction {
 			w.byAction = append(w.byAction, actionRecord{mnemonic: a.Mnemonic, targetID: a.TargetID, outputIDs: a.OutputIDs})
 		}
@@ -216,7 +223,6 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 		if opts.Configurer != nil {
 			w.remember(opts.Configurer, &a.Action, a.ConfigurationID)
 		}
-		pool <- w
 		checked.Add(1)
 		return nil
 	})
@@ -226,6 +232,9 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 
 	sets := make([]*finding.Set, 0, len(workers)+1)
 	for _, w := range workers {
+		if w.lines != nil {
+			w.lines.Flush()
+		}
 		sets = append(sets, w.set)
 	}
 	if needInputs {
@@ -290,39 +299,24 @@ func (w *worker) check(checks []*check.Check, a *aquery.Action, needInputs bool)
 		w.depSetIDs = append(w.depSetIDs, a.InputDepSets...)
 		w.withInputs = append(w.withInputs, inputs{mnemonic: m, targetID: a.TargetID, start: uint32(start), end: uint32(len(w.depSetIDs)), record: len(w.byAction) - 1})
 	}
-	if deferred := check.RunNow(checks, &a.Action, w.report); len(deferred) > 0 {
-		w.deferred = append(w.deferred, deferredAction{
-			action: cloneAction(&a.Action), inputDepSets: slices.Clone(a.InputDepSets), outputIDs: slices.Clone(a.OutputIDs),
-			checks: deferred, record: len(w.byAction) - 1,
-		})
+	var deferred *check.Deferred
+	if w.lines != nil {
+		deferred = w.lines.Run(&a.Action)
+	} else {
+		deferred = check.RunDeferred(checks, &a.Action, w.report)
+	}
+	if deferred != nil {
+		start := len(w.deferredIDs)
+		w.deferredIDs = append(w.deferredIDs, a.InputDepSets...)
+		mid := len(w.deferredIDs)
+		w.deferredIDs = append(w.deferredIDs, a.OutputIDs...)
+		w.deferred = append(w.deferred, deferredAction{what: deferred, targetID: a.TargetID,
+			start: uint32(start), mid: uint32(mid), end: uint32(len(w.deferredIDs)), record: len(w.byAction) - 1})
 	}
 	if w.keepGenerators && execroot.KeepsGenerator(a.Mnemonic) {
 		w.generators = append(w.generators, generator{mnemonic: strings.Clone(a.Mnemonic), targetID: a.TargetID,
 			inputDepSets: slices.Clone(a.InputDepSets), outputIDs: slices.Clone(a.OutputIDs)})
 	}
-}
-
-// cloneAction copies what a check sees of an action, so that it outlives
-// the decoder's reuse of the action and its memory.
-func cloneAction(a *action.Action) action.Action {
-	c := action.Action{Mnemonic: strings.Clone(a.Mnemonic), TargetID: a.TargetID}
-	for _, s := range a.Arguments {
-		c.Arguments = append(c.Arguments, strings.Clone(s))
-	}
-	for _, e := range a.Env {
-		c.Env = append(c.Env, action.EnvVar{Key: strings.Clone(e.Key), Value: strings.Clone(e.Value)})
-	}
-	for _, k := range a.ExecutionInfo {
-		c.ExecutionInfo = append(c.ExecutionInfo, strings.Clone(k))
-	}
-	for _, pf := range a.ParamFiles {
-		cp := action.ParamFile{ExecPath: strings.Clone(pf.ExecPath)}
-		for _, l := range pf.Lines {
-			cp.Lines = append(cp.Lines, strings.Clone(l))
-		}
-		c.ParamFiles = append(c.ParamFiles, cp)
-	}
-	return c
 }
 
 // checkPrograms is the Programs step: it names the outputs and inputs of
@@ -350,18 +344,20 @@ func checkPrograms(graph *aquery.Graph, workers []*worker, tree *execroot.Tree, 
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(all); i = int(next.Add(1) - 1) {
 				d, w := all[i], recordOf[i]
-				for _, id := range d.outputIDs {
+				act := d.what.Action
+				act.TargetID = d.targetID
+				for _, id := range w.deferredIDs[d.mid:d.end] {
 					if p, ok := graph.ArtifactPath(id); ok {
-						d.action.Outputs = append(d.action.Outputs, p)
+						act.Outputs = append(act.Outputs, p)
 					}
 				}
 				if tree != nil {
 					var inputs []string
-					graph.Inputs(d.inputDepSets, func(_ uint32, p string) bool { inputs = append(inputs, p); return true })
-					d.action.Files = tree.For(inputs)
+					graph.Inputs(w.deferredIDs[d.start:d.mid], func(_ uint32, p string) bool { inputs = append(inputs, p); return true })
+					act.Files = tree.For(inputs)
 				}
-				for _, c := range d.checks {
-					c.Run(&d.action, func(f finding.Finding) {
+				for _, c := range d.what.Checks {
+					c.Run(&act, func(f finding.Finding) {
 						sets[g].Add(f, 1)
 						if w.byAction != nil {
 							r := &w.byAction[d.record]
@@ -369,13 +365,12 @@ func checkPrograms(graph *aquery.Graph, workers []*worker, tree *execroot.Tree, 
 						}
 					})
 				}
-				d.action = action.Action{}
 			}
 		}()
 	}
 	wg.Wait()
 	for _, w := range workers {
-		w.deferred, w.generators = nil, nil
+		w.deferred, w.deferredIDs, w.generators = nil, nil, nil
 	}
 	for _, s := range sets[1:] {
 		sets[0].Merge(s)

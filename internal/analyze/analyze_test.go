@@ -14,6 +14,7 @@ import (
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
 	"github.com/ahab-go/ahab/internal/check"
 	"github.com/ahab-go/ahab/internal/finding"
+	"github.com/ahab-go/ahab/internal/gengraph"
 	"github.com/ahab-go/ahab/internal/mode"
 	"github.com/ahab-go/ahab/internal/report"
 	"github.com/ahab-go/ahab/internal/spec"
@@ -146,6 +147,56 @@ func TestByAction(t *testing.T) {
 			first = res.ByAction
 		} else if !reflect.DeepEqual(first, res.ByAction) {
 			t.Errorf("round %d (%d workers, shuffled): other actions or findings by action", round, workers)
+		}
+	}
+}
+
+// TestRepeatedCommandLines: a graph that repeats its command lines, in
+// the same targets (webapp.pb's copies as they are) or in targets of
+// their own (renumbered), gives what checking every action afresh gives
+// (Options.ByAction checks every action afresh), and each copy counts.
+func TestRepeatedCommandLines(t *testing.T) {
+	real, err := os.ReadFile(filepath.Join(conformanceDir, "real", "webapp.pb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const copies = 40
+	for _, m := range []mode.Mode{mode.Default, mode.Ahab02} {
+		checks := check.All(spec.BuiltinFor(m))
+		once, err := Dump(bytes.NewReader(real), "webapp.pb", checks, Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, renumber := range []bool{false, true} {
+			var dump bytes.Buffer
+			if _, err := gengraph.Amplify(&dump, real, copies, renumber); err != nil {
+				t.Fatal(err)
+			}
+			afresh, err := Dump(bytes.NewReader(dump.Bytes()), "amplified.pb", checks, Options{Workers: 2, ByAction: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := afresh.Findings.Occurrences(), copies*once.Findings.Occurrences(); got != want {
+				t.Fatalf("%s, renumbered %v: %d occurrences checking every action afresh, want %d", m, renumber, got, want)
+			}
+			if !renumber {
+				want := finding.NewSet()
+				for _, c := range once.Findings.Sorted() {
+					want.Add(c.Finding, copies*c.Count)
+				}
+				if !want.Equal(afresh.Findings) {
+					t.Errorf("%s: the copies' findings are not the original's, each counted %d times", m, copies)
+				}
+			}
+			for _, workers := range []int{1, 2, 7} {
+				res, err := Dump(bytes.NewReader(dump.Bytes()), "amplified.pb", checks, Options{Workers: workers})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.Findings.Equal(afresh.Findings) {
+					t.Errorf("%s, renumbered %v, %d workers: the findings differ from checking every action afresh", m, renumber, workers)
+				}
+			}
 		}
 	}
 }

@@ -81,7 +81,9 @@ type Options struct {
 	Progress func(bytesRead int64)
 	// Workers, when above 1, decodes binary dumps' actions on that many
 	// goroutines while the dump is read on: fn is then called concurrently
-	// and in no particular order, and must be safe for that.
+	// and in no particular order, and must be safe for that. It is told
+	// which goroutine calls it, from 0 to Workers-1 (always 0 when there
+	// is one), so that each may keep state of its own without locks.
 	Workers int
 	// ReuseActions lets each of those goroutines hand fn the same Action
 	// every time, refilled, and read the next actions into the memory of
@@ -135,7 +137,7 @@ type Error = wire.Error
 // what they name. The error is an *Error naming the element and the id.
 //
 // An error from fn stops decoding and is returned as is.
-func Decode(r io.Reader, name string, opts Options, fn func(*Action) error) (*Graph, error) {
+func Decode(r io.Reader, name string, opts Options, fn func(worker int, a *Action) error) (*Graph, error) {
 	s := newStream(r, name, opts.Progress)
 	format := opts.Format
 	if format == Detect {

@@ -38,7 +38,7 @@ func TestConformanceDumpsDecode(t *testing.T) {
 			}
 			defer f.Close()
 			n := 0
-			g, err := Decode(f, name, Options{}, func(*Action) error { n++; return nil })
+			g, err := Decode(f, name, Options{}, func(int, *Action) error { n++; return nil })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -410,13 +410,13 @@ func TestFnErrorStopsDecoding(t *testing.T) {
 	data := dump(t, act(&analysispb.Action{Mnemonic: "M"}), act(&analysispb.Action{Mnemonic: "M"}))
 	for _, d := range [][]byte{data, toStreamed(t, data)} {
 		n := 0
-		_, err := Decode(bytes.NewReader(d), "dump.pb", Options{}, func(*Action) error { n++; return stop })
+		_, err := Decode(bytes.NewReader(d), "dump.pb", Options{}, func(int, *Action) error { n++; return stop })
 		if err != stop || n != 1 {
 			t.Errorf("err = %v after %d actions, want fn's error after 1", err, n)
 		}
 	}
 	jsonData := []byte(`{"actions": [{}, {}]}`)
-	if _, err := Decode(bytes.NewReader(jsonData), "d.json", Options{}, func(*Action) error { return stop }); err != stop {
+	if _, err := Decode(bytes.NewReader(jsonData), "d.json", Options{}, func(int, *Action) error { return stop }); err != stop {
 		t.Errorf("jsonproto: err = %v", err)
 	}
 }
@@ -424,7 +424,7 @@ func TestFnErrorStopsDecoding(t *testing.T) {
 func TestProgress(t *testing.T) {
 	data := readFile(t, filepath.Join(conformanceDir(t), "real", "tools.pb"))
 	var calls []int64
-	_, err := Decode(bytes.NewReader(data), "tools.pb", Options{Progress: func(n int64) { calls = append(calls, n) }}, func(*Action) error { return nil })
+	_, err := Decode(bytes.NewReader(data), "tools.pb", Options{Progress: func(n int64) { calls = append(calls, n) }}, func(int, *Action) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -556,7 +556,7 @@ func TestDirectoryIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	_, err = Decode(f, dir, Options{}, func(*Action) error { return nil })
+	_, err = Decode(f, dir, Options{}, func(int, *Action) error { return nil })
 	if err == nil || !strings.HasPrefix(err.Error(), dir+": ") || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("error = %v", err)
 	}

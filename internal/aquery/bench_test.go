@@ -37,7 +37,7 @@ func BenchmarkDecode(b *testing.B) {
 				b.SetBytes(int64(len(d)))
 				b.ReportAllocs()
 				for b.Loop() {
-					g, err := Decode(bytes.NewReader(d), name, Options{Format: format}, func(*Action) error { return nil })
+					g, err := Decode(bytes.NewReader(d), name, Options{Format: format}, func(int, *Action) error { return nil })
 					if err != nil || g.Actions() == 0 {
 						b.Fatal(err)
 					}

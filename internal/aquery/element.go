@@ -48,7 +48,7 @@ func isContainerField(num protowire.Number) bool {
 // skipped.
 type elementDecoder struct {
 	graph   graphSink // nil when only validating (format detection)
-	fn      func(*Action) error
+	fn      func(worker int, a *Action) error
 	actions int       // how many actions went to fn
 	pipe    *pipeline // decodes elements in parallel when not nil
 	strs    interner
@@ -94,7 +94,7 @@ func (d *elementDecoder) element(num protowire.Number, body []byte, at place) er
 			return nil
 		}
 		d.actions++
-		return wire.FromCaller(d.fn(a))
+		return wire.FromCaller(d.fn(0, a))
 	case fieldArtifacts:
 		return d.artifact(body, at)
 	case fieldTargets:

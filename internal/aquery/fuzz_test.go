@@ -45,7 +45,7 @@ func FuzzDecode(f *testing.F) {
 		}
 		for _, format := range []Format{Detect, Proto, StreamedProto, JSONProto, TextProto} {
 			var actions []*Action
-			g, err := Decode(bytes.NewReader(data), "fuzz", Options{Format: format}, func(a *Action) error {
+			g, err := Decode(bytes.NewReader(data), "fuzz", Options{Format: format}, func(_ int, a *Action) error {
 				actions = append(actions, a)
 				return nil
 			})

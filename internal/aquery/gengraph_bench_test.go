@@ -25,7 +25,7 @@ func BenchmarkDecodeGenerated(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var pending []*Action
-				g, err := Decode(bytes.NewReader(dump), "bench.pb", Options{}, func(a *Action) error {
+				g, err := Decode(bytes.NewReader(dump), "bench.pb", Options{}, func(_ int, a *Action) error {
 					if len(a.InputDepSets) > 0 {
 						pending = append(pending, a)
 					}
@@ -45,7 +45,7 @@ func BenchmarkDecodeGenerated(b *testing.B) {
 				b.SetBytes(int64(len(dump)))
 				b.ReportAllocs()
 				for b.Loop() {
-					g, err := Decode(bytes.NewReader(dump), "bench.pb", Options{Workers: 2, ReuseActions: reuse}, func(a *Action) error {
+					g, err := Decode(bytes.NewReader(dump), "bench.pb", Options{Workers: 2, ReuseActions: reuse}, func(_ int, a *Action) error {
 						return nil
 					})
 					if err != nil || g.Actions() != 10000 {
@@ -70,7 +70,7 @@ func BenchmarkDecodeJSONProto(b *testing.B) {
 	b.SetBytes(int64(len(dump)))
 	b.ReportAllocs()
 	for b.Loop() {
-		g, err := Decode(bytes.NewReader(dump), "bench.json", Options{}, func(a *Action) error { return nil })
+		g, err := Decode(bytes.NewReader(dump), "bench.json", Options{}, func(_ int, a *Action) error { return nil })
 		if err != nil || g.Actions() != 10000 {
 			b.Fatalf("%v, %d actions", err, g.Actions())
 		}

@@ -75,7 +75,7 @@ func readFile(t testing.TB, path string) []byte {
 func decodeAll(data []byte, opts Options) (*Graph, []*Action, error) {
 	var mu sync.Mutex
 	var actions []*Action
-	g, err := Decode(bytes.NewReader(data), "dump.pb", opts, func(a *Action) error {
+	g, err := Decode(bytes.NewReader(data), "dump.pb", opts, func(_ int, a *Action) error {
 		if opts.ReuseActions {
 			a = cloneAction(a)
 		}

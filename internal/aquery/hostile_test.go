@@ -59,7 +59,7 @@ func TestBigElementArrivesWhole(t *testing.T) {
 	data = append(data, body...)
 	for _, opts := range []Options{{}, {Workers: 2}, {Workers: 2, ReuseActions: true}} {
 		n := 0
-		_, err := Decode(bytes.NewReader(data), "big.pb", opts, func(a *Action) error {
+		_, err := Decode(bytes.NewReader(data), "big.pb", opts, func(_ int, a *Action) error {
 			if len(a.Arguments) != 1 || a.Arguments[0] != string(arg) {
 				t.Errorf("%+v: argument of %d bytes, want %d", opts, len(a.Arguments[0]), len(arg))
 			}
@@ -130,7 +130,7 @@ func TestStreamedProtoRefusesEmptyMessages(t *testing.T) {
 				// A decoder that went on reading would run into the
 				// budget's error rather than hang the test.
 				r := &budget{r: tc.r(), left: 64 << 20}
-				_, err := Decode(r, "dump.pb", opts, func(*Action) error { return nil })
+				_, err := Decode(r, "dump.pb", opts, func(int, *Action) error { return nil })
 				if err == nil || err.Error() != tc.want {
 					t.Errorf("%+v: error %v, want %s", opts, err, tc.want)
 				}
@@ -138,7 +138,7 @@ func TestStreamedProtoRefusesEmptyMessages(t *testing.T) {
 		})
 	}
 	// Detection does not take zeros for a dump either.
-	if _, err := Decode(zeros{}, "zero", Options{}, func(*Action) error { return nil }); err == nil || !strings.Contains(err.Error(), "not an aquery dump") {
+	if _, err := Decode(zeros{}, "zero", Options{}, func(int, *Action) error { return nil }); err == nil || !strings.Contains(err.Error(), "not an aquery dump") {
 		t.Errorf("detecting /dev/zero: %v", err)
 	}
 }
@@ -175,7 +175,7 @@ func TestJSONProtoIsStreamed(t *testing.T) {
 	var peak uint64
 	var ms runtime.MemStats
 	count := 0
-	g, err := Decode(r, "big.json", Options{Format: JSONProto}, func(a *Action) error {
+	g, err := Decode(r, "big.json", Options{Format: JSONProto}, func(_ int, a *Action) error {
 		if count++; count%2000 == 0 {
 			runtime.GC()
 			runtime.ReadMemStats(&ms)
@@ -226,7 +226,7 @@ func TestJSONProtoHostileInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
 			got := allocated(func() {
-				_, err = Decode(tc.r(), "dump.json", Options{Format: JSONProto}, func(*Action) error { return nil })
+				_, err = Decode(tc.r(), "dump.json", Options{Format: JSONProto}, func(int, *Action) error { return nil })
 			})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want %q", err, tc.want)
@@ -247,7 +247,7 @@ func TestTextProtoIsBounded(t *testing.T) {
 		t.Skip("reads 64 MiB")
 	}
 	r := repeating("", "# a comment that goes on and on\n", "", maxTextProto/32+1)
-	_, err := Decode(r, "dump.txt", Options{Format: TextProto}, func(*Action) error { return nil })
+	_, err := Decode(r, "dump.txt", Options{Format: TextProto}, func(int, *Action) error { return nil })
 	want := "dump.txt: textproto dump larger than 64 MiB, expected a small graph written by hand (real graphs are --output=proto)"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)

@@ -50,7 +50,7 @@ func TestMemoryDoesNotGrowWithTheDump(t *testing.T) {
 		var peak uint64
 		var ms runtime.MemStats
 		n := 0
-		_, err := Decode(r, "big.pb", opts, func(*Action) error {
+		_, err := Decode(r, "big.pb", opts, func(int, *Action) error {
 			mu.Lock()
 			defer mu.Unlock()
 			if n++; n%2000 == 0 {

@@ -27,7 +27,7 @@ func (d *elementDecoder) message(m proto.Message, at place) error {
 			return nil
 		}
 		d.actions++
-		return wire.FromCaller(d.fn(a))
+		return wire.FromCaller(d.fn(0, a))
 	case *analysispb.Artifact:
 		return d.graph.artifact(at, e.Id, e.PathFragmentId)
 	case *analysispb.Target:

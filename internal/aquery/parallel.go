@@ -122,7 +122,7 @@ const (
 	batchBytes = 256 << 10
 )
 
-func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action) error, configuration func(uint32, string)) *pipeline {
+func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(int, *Action) error, configuration func(uint32, string)) *pipeline {
 	p := &pipeline{
 		work:     make(chan *batch, 2*workers),
 		ordered:  make(chan *batch, 2*workers+4),
@@ -131,7 +131,7 @@ func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action
 		batchCap: min(batchBytes, s.r.Size()),
 		failed:   make(chan struct{}),
 	}
-	for range workers {
+	for worker := range workers {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
@@ -155,7 +155,7 @@ func newPipeline(s *stream, b *builder, workers int, reuse bool, fn func(*Action
 						continue
 					}
 					d.graph.action(c.place(), &d.refs)
-					if err := fn(a); err != nil {
+					if err := fn(worker, a); err != nil {
 						p.fail(c.off, err)
 					}
 				}

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/ahab-go/ahab/internal/aquery/analysispb"
+	"github.com/ahab-go/ahab/internal/gengraph"
 )
 
 // Decoding on several goroutines hands over the same actions as decoding
@@ -25,7 +26,7 @@ func TestParallelDecodingIsEquivalent(t *testing.T) {
 		collect := func(opts Options) ([]string, error) {
 			var mu sync.Mutex
 			var got []string
-			g, err := Decode(bytes.NewReader(data), path, opts, func(a *Action) error {
+			g, err := Decode(bytes.NewReader(data), path, opts, func(_ int, a *Action) error {
 				mu.Lock()
 				defer mu.Unlock()
 				got = append(got, fmt.Sprintf("%+v", *a))
@@ -57,8 +58,8 @@ func TestParallelDecodingIsEquivalent(t *testing.T) {
 		// Cut the dump in the middle of its last action: every mode names
 		// the same entry and offset.
 		cut := data[:len(data)*2/3]
-		_, seqErr := Decode(bytes.NewReader(cut), "cut.pb", Options{Format: Proto}, func(*Action) error { return nil })
-		_, parErr := Decode(bytes.NewReader(cut), "cut.pb", Options{Format: Proto, Workers: 3}, func(*Action) error { return nil })
+		_, seqErr := Decode(bytes.NewReader(cut), "cut.pb", Options{Format: Proto}, func(int, *Action) error { return nil })
+		_, parErr := Decode(bytes.NewReader(cut), "cut.pb", Options{Format: Proto, Workers: 3}, func(int, *Action) error { return nil })
 		if seqErr == nil || parErr == nil || seqErr.Error() != parErr.Error() {
 			t.Errorf("%s cut short: sequential error %v, parallel error %v", path, seqErr, parErr)
 		}
@@ -103,7 +104,7 @@ func TestParallelDecodingOfBigAndPaddedElements(t *testing.T) {
 			mnemonics := func(opts Options) ([]string, error) {
 				var mu sync.Mutex
 				var got []string
-				_, err := Decode(bytes.NewReader(in), "dump.pb", opts, func(a *Action) error {
+				_, err := Decode(bytes.NewReader(in), "dump.pb", opts, func(_ int, a *Action) error {
 					mu.Lock()
 					defer mu.Unlock()
 					got = append(got, a.Mnemonic+"/"+strconv.Itoa(len(a.Arguments)))
@@ -147,10 +148,45 @@ func TestParallelDecodingFindsRepeatedIDs(t *testing.T) {
 		data := dump(t, append(elems, tc.second, act(&analysispb.Action{TargetId: 7, Mnemonic: "M"}))...)
 		want := fmt.Sprintf("dup.pb: "+tc.want, len(dump(t, elems...)))
 		for _, opts := range []Options{{Format: Proto}, {Format: Proto, Workers: 3}, {Format: Proto, Workers: 2, ReuseActions: true}} {
-			_, err := Decode(bytes.NewReader(data), "dup.pb", opts, func(a *Action) error { return nil })
+			_, err := Decode(bytes.NewReader(data), "dup.pb", opts, func(_ int, a *Action) error { return nil })
 			if err == nil || !strings.HasPrefix(err.Error(), want) {
 				t.Errorf("%+v: error %v, want %s…", opts, err, want)
 			}
+		}
+	}
+}
+
+// fn is told which decoding goroutine calls it: a number below
+// Options.Workers that no other call holds at the same time, so that a
+// caller may keep state by it without locks.
+func TestDecodingGoroutinesAreNumbered(t *testing.T) {
+	var dump bytes.Buffer
+	if _, err := gengraph.Write(&dump, gengraph.Options{Actions: 20000, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	data := dump.Bytes()
+	for _, workers := range []int{1, 2, 5} {
+		busy := make([]sync.Mutex, workers)
+		used := make([]bool, workers)
+		var mu sync.Mutex
+		_, err := Decode(bytes.NewReader(data), "dump.pb", Options{Workers: workers, Format: Proto}, func(worker int, _ *Action) error {
+			if worker < 0 || worker >= workers {
+				return fmt.Errorf("called as goroutine %d of %d", worker, workers)
+			}
+			if !busy[worker].TryLock() {
+				return fmt.Errorf("goroutine %d called while it was still in a call", worker)
+			}
+			defer busy[worker].Unlock()
+			mu.Lock()
+			used[worker] = true
+			mu.Unlock()
+			return nil
+		})
+		if err != nil {
+			t.Errorf("%d workers: %v", workers, err)
+		}
+		if !slices.Contains(used, true) {
+			t.Errorf("%d workers: no goroutine called", workers)
 		}
 	}
 }

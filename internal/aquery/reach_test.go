@@ -287,7 +287,7 @@ func BenchmarkStatusReach(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
 				for b.Loop() {
-					g, err := Decode(bytes.NewReader(data), "bench.pb", Options{}, func(a *Action) error { return nil })
+					g, err := Decode(bytes.NewReader(data), "bench.pb", Options{}, func(_ int, a *Action) error { return nil })
 					if err != nil || g.StatusInputs([]uint32{1}) == nil {
 						b.Fatal(err)
 					}

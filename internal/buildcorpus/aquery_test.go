@@ -24,7 +24,7 @@ func TestAqueryDumps(t *testing.T) {
 			}
 			defer f.Close()
 			var actions []*aquery.Action
-			g, err := aquery.Decode(f, c.Aquery, aquery.Options{}, func(a *aquery.Action) error {
+			g, err := aquery.Decode(f, c.Aquery, aquery.Options{}, func(_ int, a *aquery.Action) error {
 				actions = append(actions, a)
 				return nil
 			})

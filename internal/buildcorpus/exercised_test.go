@@ -71,7 +71,7 @@ func decodeCases(t *testing.T, dump string, tree *execroot.Tree, verdict func(ta
 	}
 	defer f.Close()
 	var actions []*aquery.Action
-	g, err := aquery.Decode(f, dump, aquery.Options{DepSets: true}, func(a *aquery.Action) error {
+	g, err := aquery.Decode(f, dump, aquery.Options{DepSets: true}, func(_ int, a *aquery.Action) error {
 		actions = append(actions, a)
 		return nil
 	})

@@ -23,7 +23,7 @@ func BenchmarkRepro(b *testing.B) {
 	}
 	defer f.Close()
 	var actions []*action.Action
-	if _, err := aquery.Decode(f, "webapp.pb", aquery.Options{}, func(a *aquery.Action) error {
+	if _, err := aquery.Decode(f, "webapp.pb", aquery.Options{}, func(_ int, a *aquery.Action) error {
 		actions = append(actions, &a.Action)
 		return nil
 	}); err != nil {

@@ -284,3 +284,25 @@ func (s *Set) Has(f Finding) bool {
 	_, ok := s.byKey()[string(s.scratch)]
 	return ok
 }
+
+// Template is a finding without its target, as a Set keeps it: its key
+// less the target's id, which a key ends with. The CommandLine checks find
+// the same things in every action with the same command line (package
+// check's line memo), whatever the target, so what they found in one
+// action is given to the next as templates, not found again.
+type Template struct{ key string }
+
+// TemplateOf returns f without its target's id. f's target must not be
+// resolved yet (Action.Target empty), as a check reports it.
+func TemplateOf(f *Finding) Template {
+	k := appendKey(nil, f)
+	return Template{string(k[:len(k)-4])}
+}
+
+// AddTemplate records n more occurrences of t in the target whose id is
+// targetID: what Add does with the finding t was made from, its
+// Action.TargetID set to targetID.
+func (s *Set) AddTemplate(t Template, targetID uint32, n int) {
+	s.scratch = binary.BigEndian.AppendUint32(append(s.scratch[:0], t.key...), targetID)
+	s.addKey(s.scratch, n)
+}

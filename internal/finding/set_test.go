@@ -166,3 +166,22 @@ func TestResolveTargetsRewritesKeysAsDecodingWould(t *testing.T) {
 		t.Error("adding to the resolved set differs from adding to a set")
 	}
 }
+
+// A template given a target counts as the finding it was made from with
+// that target, for any finding whose target is not named yet.
+func TestAddTemplateAddsTheFindingInTheTarget(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	got, want := NewSet(), NewSet()
+	for i := range 3000 {
+		f := randomFinding(r)
+		f.Action.Target = ""
+		tmpl := TemplateOf(&f)
+		target := uint32(r.IntN(5))
+		got.AddTemplate(tmpl, target, i%4+1)
+		f.Action.TargetID = target
+		want.Add(f, i%4+1)
+	}
+	if !reflect.DeepEqual(got.Sorted(), want.Sorted()) {
+		t.Error("templates given targets differ from the findings in those targets")
+	}
+}

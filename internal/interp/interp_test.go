@@ -86,7 +86,7 @@ func hostTools(t *testing.T, dir string, cases map[string]bool) {
 	}
 	defer dump.Close()
 	var actions []*aquery.Action
-	g, err := aquery.Decode(dump, "aquery.pb", aquery.Options{ArtifactPaths: true}, func(a *aquery.Action) error {
+	g, err := aquery.Decode(dump, "aquery.pb", aquery.Options{ArtifactPaths: true}, func(_ int, a *aquery.Action) error {
 		actions = append(actions, a)
 		return nil
 	})

@@ -19,7 +19,7 @@ func BenchmarkAnalyzeWorkspace(b *testing.B) {
 	}
 	defer f.Close()
 	var invs []Invocation
-	_, err = aquery.Decode(f, "aquery.pb", aquery.Options{}, func(a *aquery.Action) error {
+	_, err = aquery.Decode(f, "aquery.pb", aquery.Options{}, func(_ int, a *aquery.Action) error {
 		if inv, ok := Recognize(a.Arguments); ok {
 			invs = append(invs, inv)
 		}

@@ -30,7 +30,7 @@ func TestConformanceDumps(t *testing.T) {
 			t.Fatal(err)
 		}
 		var actions []*aquery.Action
-		g, err := aquery.Decode(f, dump, aquery.Options{}, func(a *aquery.Action) error {
+		g, err := aquery.Decode(f, dump, aquery.Options{}, func(_ int, a *aquery.Action) error {
 			actions = append(actions, a)
 			return nil
 		})

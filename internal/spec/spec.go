@@ -246,7 +246,9 @@ func (s *Spec) Assess(args []string) Verdict {
 		return Verdict{Outcome: HostDerivedProgram}
 	}
 
-	present := s.Options(args)
+	// Most invocations have few options: their list stays on the stack.
+	var buf [64]string
+	present := s.appendOptions(buf[:0], args)
 	var unmet []Unmet
 	for _, c := range s.Requirements {
 		if !c.applies(present) || slices.ContainsFunc(present, func(o string) bool { return matchesAny(c.AnyOf, o) }) {
@@ -281,8 +283,12 @@ func (s *Spec) Assess(args []string) Verdict {
 // arguments folded with takes_value and passed through the recognisers
 // (§5.3 steps 1 and 2), in order, duplicates kept.
 func (s *Spec) Options(args []string) []string {
+	return s.appendOptions(make([]string, 0, len(args)), args)
+}
+
+// appendOptions appends the options of args to present.
+func (s *Spec) appendOptions(present, args []string) []string {
 	recognizer := recognizers[s.RecognizeWith]
-	present := make([]string, 0, len(args))
 	i := 0
 	s.fold(args, func(option string, _ []string) {
 		if option, ok := s.recognize(recognizer, i, option); ok {

@@ -117,7 +117,10 @@ type worker struct {
 	// generators the actions that make what may be a launcher.
 	deferred    []deferredAction
 	deferredIDs []uint32
-	generators  []generator
+	// lastDeferred is, for each shared check.Deferred, the last of
+	// deferred that has it.
+	lastDeferred map[*check.Deferred]int
+	generators   []generator
 	// keepGenerators says files are read (Options.Tree), which needs them.
 	keepGenerators bool
 }
@@ -133,6 +136,10 @@ type deferredAction struct {
 	// [mid:end].
 	start, mid, end uint32
 	record          int // index into worker.byAction, with Options.ByAction
+	// count is how many actions this is: a graph may repeat an action,
+	// outputs and all (an amplified benchmark dump does), and each is
+	// judged as the first.
+	count int
 }
 
 // generator is an action that makes what may be a launcher.
@@ -305,18 +312,44 @@ func (w *worker) check(checks []*check.Check, a *aquery.Action, needInputs bool)
 	} else {
 		deferred = check.RunDeferred(checks, &a.Action, w.report)
 	}
-	if deferred != nil {
+	if deferred != nil && !w.repeatsDeferred(deferred, a) {
 		start := len(w.deferredIDs)
 		w.deferredIDs = append(w.deferredIDs, a.InputDepSets...)
 		mid := len(w.deferredIDs)
 		w.deferredIDs = append(w.deferredIDs, a.OutputIDs...)
 		w.deferred = append(w.deferred, deferredAction{what: deferred, targetID: a.TargetID,
-			start: uint32(start), mid: uint32(mid), end: uint32(len(w.deferredIDs)), record: len(w.byAction) - 1})
+			start: uint32(start), mid: uint32(mid), end: uint32(len(w.deferredIDs)), record: len(w.byAction) - 1, count: 1})
+		if deferred.Shared {
+			if w.lastDeferred == nil {
+				w.lastDeferred = map[*check.Deferred]int{}
+			}
+			w.lastDeferred[deferred] = len(w.deferred) - 1
+		}
 	}
 	if w.keepGenerators && execroot.KeepsGenerator(a.Mnemonic) {
 		w.generators = append(w.generators, generator{mnemonic: strings.Clone(a.Mnemonic), targetID: a.TargetID,
 			inputDepSets: slices.Clone(a.InputDepSets), outputIDs: slices.Clone(a.OutputIDs)})
 	}
+}
+
+// repeatsDeferred says whether a, deferred as d, is the last action
+// deferred with d again: its target, inputs and outputs too. It then
+// counts once more.
+func (w *worker) repeatsDeferred(d *check.Deferred, a *aquery.Action) bool {
+	if !d.Shared {
+		return false
+	}
+	i, ok := w.lastDeferred[d]
+	if !ok {
+		return false
+	}
+	last := &w.deferred[i]
+	if last.targetID != a.TargetID || !slices.Equal(w.deferredIDs[last.start:last.mid], a.InputDepSets) ||
+		!slices.Equal(w.deferredIDs[last.mid:last.end], a.OutputIDs) {
+		return false
+	}
+	last.count++
+	return true
 }
 
 // checkPrograms is the Programs step: it names the outputs and inputs of
@@ -358,7 +391,7 @@ func checkPrograms(graph *aquery.Graph, workers []*worker, tree *execroot.Tree, 
 				}
 				for _, c := range d.what.Checks {
 					c.Run(&act, func(f finding.Finding) {
-						sets[g].Add(f, 1)
+						sets[g].Add(f, d.count)
 						if w.byAction != nil {
 							r := &w.byAction[d.record]
 							r.findings = append(r.findings, f)
@@ -370,7 +403,7 @@ func checkPrograms(graph *aquery.Graph, workers []*worker, tree *execroot.Tree, 
 	}
 	wg.Wait()
 	for _, w := range workers {
-		w.deferred, w.deferredIDs, w.generators = nil, nil, nil
+		w.deferred, w.deferredIDs, w.lastDeferred, w.generators = nil, nil, nil, nil
 	}
 	for _, s := range sets[1:] {
 		sets[0].Merge(s)

@@ -52,6 +52,9 @@ type judged struct {
 type Deferred struct {
 	Action action.Action
 	Checks []*Check
+	// Shared says Lines gives this Deferred to the next actions with its
+	// command line too.
+	Shared bool
 }
 
 // lineLimit bounds how many command lines a Lines keeps track of.
@@ -116,6 +119,9 @@ func (l *Lines) remember(k memoKey, a *action.Action) *Deferred {
 		}
 	})
 	if ownFindings {
+		if j.deferred != nil {
+			j.deferred.Shared = true
+		}
 		l.seen[k] = j
 		l.remembered = append(l.remembered, j)
 	}

@@ -6,7 +6,8 @@
 //
 //  1. Command lines: as the decoder hands each action over, the checks of
 //     the check.CommandLine stage judge its command line, environment and
-//     execution info, so the dump is never held in memory. An action with
+//     execution info, so the dump is never held in memory; each distinct
+//     command line is judged once (check.Lines). An action with
 //     inputs is remembered by its mnemonic, target id and input dep set
 //     ids, which is all the next step needs.
 //  2. Inputs: once the whole graph has been read (Bazel writes actions

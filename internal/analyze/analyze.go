@@ -197,7 +197,7 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 			}
 		} else {
 			w.report = func(f finding.Finding) { w.set.Add(f, 1) }
-			w.lines = check.NewLines(checks, w.set)
+			w.lines = check.NewLines(checks, w.set, check.LinesKept/n)
 		}
 		workers[i] = w
 	}

@@ -21,7 +21,7 @@ import (
 // action for many targets, and amplified benchmark dumps repeat every
 // action (docs/performance.md). Most command lines of a real graph are
 // met once, so a command line is remembered only when it comes a second
-// time, and at most lineLimit of them are kept track of: a graph of
+// time, and a run keeps track of at most LinesKept of them: a graph of
 // nothing but distinct command lines costs a hash and a lookup an action.
 //
 // A Lines is not safe for concurrent use; give each goroutine its own.
@@ -30,6 +30,7 @@ type Lines struct {
 	set    *finding.Set
 	report func(finding.Finding)
 	seen   map[memoKey]*judged // nil: met once
+	keep   int                 // how many seen may hold
 	// remembered are the non-nil values of seen.
 	remembered []*judged
 }
@@ -57,14 +58,16 @@ type Deferred struct {
 	Shared bool
 }
 
-// lineLimit bounds how many command lines a Lines keeps track of.
-const lineLimit = 1 << 16
+// LinesKept bounds how many command lines the Lines of one run keep track
+// of between them, some 2 MiB of memory: with more goroutines, each keeps
+// track of fewer.
+const LinesKept = 1 << 16
 
-// NewLines returns a Lines that runs checks and adds what they find to
-// set.
-func NewLines(checks []*Check, set *finding.Set) *Lines {
+// NewLines returns a Lines that runs checks, adds what they find to set
+// and keeps track of at most keep command lines.
+func NewLines(checks []*Check, set *finding.Set, keep int) *Lines {
 	return &Lines{checks: checks, set: set, report: func(f finding.Finding) { set.Add(f, 1) },
-		seen: make(map[memoKey]*judged)}
+		seen: make(map[memoKey]*judged), keep: keep}
 }
 
 // Run runs the CommandLine checks over a, as RunNow does, adding what they
@@ -88,7 +91,7 @@ func (l *Lines) Run(a *action.Action) *Deferred {
 	case seen:
 		return l.remember(k, a)
 	default:
-		if len(l.seen) < lineLimit {
+		if len(l.seen) < l.keep {
 			l.seen[k] = nil
 		}
 		return RunDeferred(l.checks, a, l.report)

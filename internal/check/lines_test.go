@@ -60,7 +60,7 @@ func TestLinesGiveWhatTheChecksGive(t *testing.T) {
 				slices.SortStableFunc(actions, func(a, b action.Action) int { return int(a.TargetID) - int(b.TargetID) })
 			}
 			want, got := finding.NewSet(), finding.NewSet()
-			lines := NewLines(checks, got)
+			lines := NewLines(checks, got, LinesKept)
 			for i := range actions {
 				a := &actions[i]
 				var deferred []*Check
@@ -97,7 +97,7 @@ func TestLinesRememberOnlyTheActionsOwnFindings(t *testing.T) {
 		report(finding.Finding{Kind: finding.BadPath, Action: finding.ActionRef{Mnemonic: a.Mnemonic, Target: "//named:target"}, Actual: "x"})
 	}}
 	set := finding.NewSet()
-	lines := NewLines([]*Check{odd}, set)
+	lines := NewLines([]*Check{odd}, set, LinesKept)
 	a := action.Action{Mnemonic: "Genrule", TargetID: 4, Arguments: []string{"/bin/true"}}
 	for range 5 {
 		lines.Run(&a)
@@ -116,7 +116,7 @@ func TestLinesRememberOnlyTheActionsOwnFindings(t *testing.T) {
 func TestLinesFlush(t *testing.T) {
 	checks := All(spec.Builtin())
 	set := finding.NewSet()
-	lines := NewLines(checks, set)
+	lines := NewLines(checks, set, LinesKept)
 	a := action.Action{Mnemonic: "CppCompile", TargetID: 1, Arguments: []string{"/usr/bin/gcc", "-I/usr/local/include", "-c", "a.c"}}
 	for range 10 {
 		lines.Run(&a)
@@ -174,5 +174,33 @@ func TestLineKeyCoversTheAction(t *testing.T) {
 	other.TargetID = 9
 	if lineKey(&other) != lineKey(&base) {
 		t.Error("the target changed the key")
+	}
+}
+
+// A Lines keeps track of as many command lines as it is told, the first
+// it meets; the others are judged every time, and counted all the same.
+func TestLinesKeepTrackOfSoMany(t *testing.T) {
+	calls := map[string]int{}
+	counting := &Check{Name: "counting", Stage: CommandLine, Run: func(a *action.Action, report func(finding.Finding)) {
+		calls[a.Arguments[0]]++
+		report(finding.Finding{Kind: finding.AbsolutePath, Action: finding.ActionRef{Mnemonic: a.Mnemonic, TargetID: a.TargetID},
+			Path: a.Arguments[0], Site: finding.Site{Location: finding.Argument, Value: a.Arguments[0]}})
+	}}
+	set := finding.NewSet()
+	lines := NewLines([]*Check{counting}, set, 2)
+	for range 3 {
+		for _, program := range []string{"/a", "/b", "/c"} {
+			lines.Run(&action.Action{Mnemonic: "Action", TargetID: 1, Arguments: []string{program}})
+		}
+	}
+	lines.Flush()
+	// The first two are judged when first met and when met again.
+	if want := map[string]int{"/a": 2, "/b": 2, "/c": 3}; !reflect.DeepEqual(calls, want) {
+		t.Errorf("judged %v, want %v", calls, want)
+	}
+	for _, c := range set.Sorted() {
+		if c.Count != 3 {
+			t.Errorf("%s counted %d times, want 3", c.Path, c.Count)
+		}
 	}
 }

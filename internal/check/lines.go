@@ -48,7 +48,7 @@ type judged struct {
 // Deferred is an action that checks deferred (Check.Defer) and those
 // checks. The action is a copy (action.Clone) that outlives the decoder's
 // memory, shared by the actions with its command line: its TargetID is
-// that of the first of them, and whoever runs the checks sets a copy's
+// that of one of them, and whoever runs the checks sets a copy's
 // TargetID, Outputs and Files, never what its slices hold.
 type Deferred struct {
 	Action action.Action

@@ -98,11 +98,12 @@ type ActionFindings struct {
 // worker is what one goroutine accumulates. Workers share nothing, so
 // they never wait on each other.
 type worker struct {
-	set    *finding.Set
-	report func(finding.Finding) // adds to set; made once, not per action
-	// lines runs the CommandLine checks, each distinct command line once;
-	// nil with Options.ByAction, whose records need every finding.
-	lines *check.Lines
+	set *finding.Set
+	// lines runs the CommandLine checks, each distinct command line once,
+	// adding to set; with Options.ByAction, whose records need every
+	// finding, it is nil and report adds each to set and to its record.
+	lines  *check.Lines
+	report func(finding.Finding)
 	// The actions the Inputs step will look at, kept compact: a million
 	// actions' worth must not cost more than the findings.
 	withInputs []inputs
@@ -196,7 +197,6 @@ func Dump(r io.Reader, name string, checks []*check.Check, opts Options) (Result
 				r.findings = append(r.findings, f)
 			}
 		} else {
-			w.report = func(f finding.Finding) { w.set.Add(f, 1) }
 			w.lines = check.NewLines(checks, w.set, check.LinesKept/n)
 		}
 		workers[i] = w

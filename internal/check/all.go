@@ -33,9 +33,9 @@ func Run(checks []*Check, stage Stage, a *action.Action, report func(finding.Fin
 	}
 }
 
-// RunNow runs the checks of the CommandLine stage that judge the action
+// runNow runs the checks of the CommandLine stage that judge the action
 // now, and returns those that defer it to after the graph (Check.Defer).
-func RunNow(checks []*Check, a *action.Action, report func(finding.Finding)) (deferred []*Check) {
+func runNow(checks []*Check, a *action.Action, report func(finding.Finding)) (deferred []*Check) {
 	for _, c := range checks {
 		if c.Stage != CommandLine {
 			continue

@@ -2,7 +2,6 @@ package check
 
 import (
 	"encoding/binary"
-	"hash/maphash"
 
 	"github.com/ahab-go/ahab/internal/action"
 	"github.com/ahab-go/ahab/internal/finding"
@@ -70,7 +69,7 @@ func NewLines(checks []*Check, set *finding.Set, keep int) *Lines {
 		seen: make(map[memoKey]*judged), keep: keep}
 }
 
-// Run runs the CommandLine checks over a, as RunNow does, adding what they
+// Run runs the CommandLine checks over a, as runNow does, adding what they
 // find to the set by the time Flush returns. It returns what they
 // deferred, or nil.
 func (l *Lines) Run(a *action.Action) *Deferred {
@@ -98,10 +97,10 @@ func (l *Lines) Run(a *action.Action) *Deferred {
 	}
 }
 
-// RunDeferred runs the CommandLine checks over a as RunNow does, and
+// RunDeferred runs the CommandLine checks over a as runNow does, and
 // returns what they deferred, or nil.
 func RunDeferred(checks []*Check, a *action.Action, report func(finding.Finding)) *Deferred {
-	if deferred := RunNow(checks, a, report); len(deferred) > 0 {
+	if deferred := runNow(checks, a, report); len(deferred) > 0 {
 		return &Deferred{Action: a.Clone(), Checks: deferred}
 	}
 	return nil
@@ -153,20 +152,18 @@ func (l *Lines) Flush() {
 // lineKey hashes an action's command line: every field of action.Action a
 // CommandLine check sees but its target's id (TestLineKeyCoversTheAction).
 func lineKey(a *action.Action) memoKey {
-	bp := keyBuffers.Get().(*[]byte)
-	b := appendString((*bp)[:0], a.Mnemonic)
-	b = appendStrings(b, a.Arguments)
-	b = binary.AppendUvarint(b, uint64(len(a.Env)))
-	for _, e := range a.Env {
-		b = appendString(appendString(b, e.Key), e.Value)
-	}
-	b = appendStrings(b, a.ExecutionInfo)
-	b = binary.AppendUvarint(b, uint64(len(a.ParamFiles)))
-	for _, pf := range a.ParamFiles {
-		b = appendStrings(appendString(b, pf.ExecPath), pf.Lines)
-	}
-	k := memoKey{maphash.Bytes(memoSeeds[0], b), maphash.Bytes(memoSeeds[1], b)}
-	*bp = b
-	keyBuffers.Put(bp)
-	return k
+	return hashKey(func(b []byte) []byte {
+		b = appendString(b, a.Mnemonic)
+		b = appendStrings(b, a.Arguments)
+		b = binary.AppendUvarint(b, uint64(len(a.Env)))
+		for _, e := range a.Env {
+			b = appendString(appendString(b, e.Key), e.Value)
+		}
+		b = appendStrings(b, a.ExecutionInfo)
+		b = binary.AppendUvarint(b, uint64(len(a.ParamFiles)))
+		for _, pf := range a.ParamFiles {
+			b = appendStrings(appendString(b, pf.ExecPath), pf.Lines)
+		}
+		return b
+	})
 }

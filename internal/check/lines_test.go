@@ -64,7 +64,7 @@ func TestLinesGiveWhatTheChecksGive(t *testing.T) {
 			for i := range actions {
 				a := &actions[i]
 				var deferred []*Check
-				wantDeferred := RunNow(checks, a, func(f finding.Finding) { want.Add(f, 1) })
+				wantDeferred := runNow(checks, a, func(f finding.Finding) { want.Add(f, 1) })
 				d := lines.Run(a)
 				if d != nil {
 					deferred = d.Checks

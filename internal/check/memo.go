@@ -37,16 +37,22 @@ var memoSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
 // key hashes what interpret reads of an action.
 func (m *memo) key(mnemonic string, argv, env, outputs []string, files code.Files) memoKey {
+	return hashKey(func(b []byte) []byte {
+		b = appendString(b, mnemonic)
+		for _, list := range [][]string{argv, env, outputs} {
+			b = appendStrings(b, list)
+		}
+		if files == nil {
+			return append(appendStrings(b, nil), 0)
+		}
+		return append(appendStrings(b, files.Inputs()), 1)
+	})
+}
+
+// hashKey hashes the bytes write appends to an empty buffer.
+func hashKey(write func(b []byte) []byte) memoKey {
 	bp := keyBuffers.Get().(*[]byte)
-	b := appendString((*bp)[:0], mnemonic)
-	for _, list := range [][]string{argv, env, outputs} {
-		b = appendStrings(b, list)
-	}
-	if files == nil {
-		b = append(appendStrings(b, nil), 0)
-	} else {
-		b = append(appendStrings(b, files.Inputs()), 1)
-	}
+	b := write((*bp)[:0])
 	k := memoKey{maphash.Bytes(memoSeeds[0], b), maphash.Bytes(memoSeeds[1], b)}
 	*bp = b
 	keyBuffers.Put(bp)
